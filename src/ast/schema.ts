@@ -1,0 +1,77 @@
+// The XOS AST (DESIGN §3): the zod schema is the single definition of its shape.
+// Cross-references (unknown fields, ref targets, locales) are checked in validate.ts.
+import { z } from 'zod';
+
+export const FIELD_TYPES = [
+  'id', 'string', 'text', 'int', 'decimal', 'bool', 'date', 'datetime',
+  'email', 'phone', 'url', 'enum', 'ref',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** A text shown to people or models: one string, or one per locale. */
+export const LocalizedText = z.union([z.string(), z.record(z.string(), z.string())]);
+export type LocalizedText = z.infer<typeof LocalizedText>;
+
+export const FieldSchema = z.strictObject({
+  type: z.enum(FIELD_TYPES),
+  label: LocalizedText.optional(),
+  description: LocalizedText.optional(),
+  required: z.boolean().optional(),
+  /** Numbers: smallest value. Strings: shortest length. */
+  min: z.number().optional(),
+  /** Numbers: largest value. Strings: longest length. */
+  max: z.number().optional(),
+  /** decimal: digits after the point that are kept. */
+  scale: z.number().int().min(0).max(18).optional(),
+  /** enum: the allowed values, each a GraphQL name. */
+  values: z.array(z.string()).optional(),
+  /** enum: labels of the values. */
+  value_labels: z.record(z.string(), LocalizedText).optional(),
+  /** ref: the entity this field points at (many-to-one). */
+  entity: z.string().optional(),
+  /** ref: name of the one-to-many list on the other entity. */
+  inverse: z.string().optional(),
+});
+export type FieldDef = z.infer<typeof FieldSchema>;
+
+export const EntitySchema = z.strictObject({
+  label: LocalizedText.optional(),
+  fields: z.record(z.string(), FieldSchema),
+});
+export type EntityDef = z.infer<typeof EntitySchema>;
+
+export const NavigateSchema = z.strictObject({
+  context: z.string(),
+  /** target parameter -> source path (`id`, `company.id`). */
+  params: z.record(z.string(), z.string()).optional(),
+});
+export type NavigateDef = z.infer<typeof NavigateSchema>;
+
+export const CONTEXT_KINDS = ['list', 'detail'] as const;
+export type ContextKind = (typeof CONTEXT_KINDS)[number];
+
+export const ContextSchema = z.strictObject({
+  kind: z.enum(CONTEXT_KINDS),
+  entity: z.string(),
+  label: LocalizedText.optional(),
+  list_fields: z.array(z.string()).min(1),
+  editable: z.array(z.string()).optional(),
+  prompts: z.array(LocalizedText).optional(),
+  /** key: `row` (a list row) or a field name -> where it leads. */
+  navigate: z.record(z.string(), NavigateSchema).optional(),
+});
+export type ContextDef = z.infer<typeof ContextSchema>;
+
+export const AstSchema = z.strictObject({
+  xos: z.literal('1'),
+  app: z.string().min(1),
+  version: z.string().optional(),
+  label: LocalizedText.optional(),
+  locales: z.array(z.string()).min(1),
+  prompts: z.array(LocalizedText).optional(),
+  entities: z.record(z.string(), EntitySchema),
+  contexts: z.record(z.string(), ContextSchema),
+  /** Demo or seed records per entity; refs given by id. */
+  data: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
+});
+export type Ast = z.infer<typeof AstSchema>;

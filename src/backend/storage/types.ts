@@ -1,0 +1,82 @@
+// The one interface every storage adapter implements. Values cross it in one
+// canonical JS form whatever the database stores:
+//   id, ref columns, version, int -> number (ids may be number or numeric string on input)
+//   decimal -> string of exact digits ("1234.50")
+//   bool -> boolean; date -> "YYYY-MM-DD"; datetime -> ISO 8601 UTC "2024-05-01T10:00:00.000Z"
+//   string, text, email, phone, url, enum -> string; absent -> null
+import type { Model } from '../model.ts';
+
+export type Scalar = string | number | boolean | null;
+export type Row = Record<string, Scalar>;
+
+export type CompareOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'ilike';
+
+/** A filter over one table's columns, built by the GraphQL layer from `where`. */
+export type Condition =
+  | { readonly kind: 'and'; readonly items: readonly Condition[] }
+  | { readonly kind: 'or'; readonly items: readonly Condition[] }
+  | { readonly kind: 'not'; readonly item: Condition }
+  | { readonly kind: 'compare'; readonly column: string; readonly op: CompareOp; readonly value: Scalar }
+  | { readonly kind: 'in'; readonly column: string; readonly values: readonly Scalar[]; readonly negate: boolean }
+  | { readonly kind: 'is_null'; readonly column: string; readonly isNull: boolean }
+  /** `column` (a ref column) points at a row of `table` that matches `where`. */
+  | { readonly kind: 'ref'; readonly column: string; readonly table: string; readonly where: Condition }
+  /** some row of `table` whose `column` points back here matches `where` (inverse lists). */
+  | { readonly kind: 'inverse'; readonly table: string; readonly column: string; readonly where: Condition };
+
+export interface OrderBy {
+  readonly column: string;
+  readonly desc: boolean;
+}
+
+export interface SelectSpec {
+  readonly table: string;
+  /** columns to return; `id` and `version` are always returned too. */
+  readonly columns: readonly string[];
+  readonly where?: Condition;
+  /** applied in order; `id` ascending is appended so paging is stable. */
+  readonly orderBy?: readonly OrderBy[];
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+export type WriteResult =
+  | { readonly status: 'ok'; readonly row: Row }
+  | { readonly status: 'conflict'; readonly current: Row }
+  | { readonly status: 'missing' };
+
+export type DeleteResult =
+  | { readonly status: 'ok' }
+  | { readonly status: 'conflict'; readonly current: Row }
+  | { readonly status: 'missing' };
+
+export interface MigrationReport {
+  readonly createdTables: readonly string[];
+  /** `table.column` */
+  readonly addedColumns: readonly string[];
+}
+
+export interface Storage {
+  readonly kind: 'sqlite' | 'postgres';
+  /** DSN with any password masked, for status output. */
+  readonly description: string;
+  /** Creates missing tables and columns for the model; never drops anything. */
+  migrate(model: Model): Promise<MigrationReport>;
+  select(spec: SelectSpec): Promise<Row[]>;
+  count(table: string, where?: Condition): Promise<number>;
+  /** Inserts one row (version 1; id generated unless given) and returns it whole. */
+  insert(table: string, values: Row): Promise<Row>;
+  /** Inserts many rows in one transaction (seeding); ids may be given. */
+  insertMany(table: string, rows: readonly Row[]): Promise<void>;
+  /** Sets `set` and bumps the version, only if the stored version equals `version`. */
+  update(table: string, id: number, version: number, set: Row): Promise<WriteResult>;
+  delete(table: string, id: number, version: number): Promise<DeleteResult>;
+  /** Round trip to the database in milliseconds. */
+  ping(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** Per-statement time limit in milliseconds (PostgreSQL statement_timeout; SQLite busy timeout). */
+  readonly statementTimeoutMs?: number;
+}
