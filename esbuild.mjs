@@ -1,0 +1,131 @@
+// Bundles the extension host, the Board webview and the xos-server CLI into dist/.
+//   node esbuild.mjs [--production] [--watch]
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { formatBytes } from './scripts/lib/format.mjs';
+import { repoRoot } from './scripts/lib/paths.mjs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+// Bundled CommonJS dependencies call require(); an ES module has none unless we make one.
+const esmRequireBanner = "import { createRequire as __xosCreateRequire } from 'node:module';\nconst require = __xosCreateRequire(import.meta.url);";
+
+function hasHashbang(entry) {
+  return readFileSync(join(repoRoot, entry), 'utf8').startsWith('#!');
+}
+
+const bundles = [
+  {
+    name: 'extension host',
+    entry: 'src/extension.ts',
+    options: () => ({
+      outfile: 'dist/extension.cjs',
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20', // the Node inside VS Code's Electron
+      external: ['vscode'],
+    }),
+  },
+  {
+    name: 'board webview',
+    entry: 'webview/main.ts',
+    options: () => ({
+      outfile: 'dist/webview/board.js',
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+    }),
+  },
+  {
+    name: 'server CLI',
+    entry: 'src/backend/cli.ts',
+    executable: true,
+    options: (entry) => ({
+      outfile: 'dist/xos-server.mjs',
+      format: 'esm',
+      platform: 'node',
+      target: 'node24',
+      external: ['pg-native'], // optional native binding of pg, never installed
+      // esbuild keeps an entry's own hashbang; add one only when the source has none.
+      banner: { js: hasHashbang(entry) ? esmRequireBanner : `#!/usr/bin/env node\n${esmRequireBanner}` },
+    }),
+  },
+];
+
+/** Prints the size of every JavaScript file a build wrote. */
+function reportSizes(name, metafile) {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.map')) continue;
+    console.log(`  ${file.padEnd(26)} ${formatBytes(output.bytes).padStart(10)}  (${name})`);
+  }
+}
+
+const sizeReporter = (name) => ({
+  name: 'xos-size-report',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.metafile && result.errors.length === 0) reportSizes(name, result.metafile);
+    });
+  },
+});
+
+// The CLI is the package's `bin`; make it runnable straight from dist/ too.
+const markExecutable = {
+  name: 'xos-executable',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length === 0) chmodSync(join(repoRoot, build.initialOptions.outfile), 0o755);
+    });
+  },
+};
+
+function buildOptions(bundle) {
+  return {
+    absWorkingDir: repoRoot,
+    entryPoints: [bundle.entry],
+    bundle: true,
+    sourcemap: 'linked',
+    minify: production,
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [...(watch ? [sizeReporter(bundle.name)] : []), ...(bundle.executable ? [markExecutable] : [])],
+    ...bundle.options(bundle.entry),
+  };
+}
+
+async function main() {
+  const present = bundles.filter((bundle) => {
+    if (existsSync(join(repoRoot, bundle.entry))) return true;
+    console.warn(`warning: skipping the ${bundle.name} bundle: ${bundle.entry} does not exist`);
+    return false;
+  });
+  if (watch) {
+    for (const bundle of present) {
+      const context = await esbuild.context(buildOptions(bundle));
+      await context.watch();
+    }
+    console.log(`watching ${present.map((bundle) => bundle.entry).join(', ')} (Ctrl+C to stop)`);
+    return;
+  }
+  console.log(`building ${production ? 'production' : 'development'} bundles:`);
+  // Build every bundle even when one fails, so each reports its own errors.
+  const results = await Promise.allSettled(present.map((bundle) => esbuild.build(buildOptions(bundle))));
+  const failed = [];
+  results.forEach((result, index) => {
+    if (result.status === 'fulfilled') reportSizes(present[index].name, result.value.metafile);
+    else failed.push(present[index]);
+  });
+  if (failed.length) {
+    for (const bundle of failed) console.error(`error: the ${bundle.name} bundle (${bundle.entry}) failed`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  // esbuild prints its own diagnostics; anything else is a bug in this script.
+  if (!error.errors) console.error(error);
+  process.exitCode = 1;
+});

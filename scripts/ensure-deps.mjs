@@ -1,0 +1,51 @@
+// Installs node_modules when it is missing or stale, then checks the pinned Node 24.
+// Runs with whatever Node starts it (a fresh clone may only have the system Node),
+// so it uses nothing but Node built-ins.
+import { existsSync } from 'node:fs';
+import { dependencyHash, lockfileMismatches, lockfilePath, readStamp, writeStamp } from './lib/deps.mjs';
+import { checkPinnedNode } from './lib/node-version.mjs';
+import { nodeModulesDir, pinnedNode } from './lib/paths.mjs';
+import { run } from './lib/run.mjs';
+
+/** npm as it was started (npm_execpath under `npm run`), else the npm on PATH. */
+function npmCommand(args) {
+  const npmCli = process.env.npm_execpath;
+  if (npmCli && /\.[cm]?js$/.test(npmCli)) return [process.execPath, [npmCli, ...args]];
+  return [process.platform === 'win32' ? 'npm.cmd' : 'npm', args];
+}
+
+/** Why an install is needed, or undefined when node_modules is current. */
+function installReason(hash) {
+  if (!existsSync(nodeModulesDir)) return 'node_modules is missing';
+  if (!existsSync(pinnedNode)) return 'node_modules/.bin/node is missing';
+  if (readStamp() === hash) return undefined;
+  if (!existsSync(lockfilePath)) return 'package.json changed since the last install';
+  const mismatches = lockfileMismatches();
+  if (mismatches.length === 0) return undefined;
+  const count = mismatches.length === 1 ? '1 package differs' : `${mismatches.length} packages differ`;
+  return `node_modules does not match package-lock.json (${count}, e.g. ${mismatches[0]})`;
+}
+
+async function main() {
+  const hash = dependencyHash();
+  const stamped = readStamp() === hash;
+  const reason = installReason(hash);
+  let action;
+  if (reason) {
+    const npmArgs = existsSync(lockfilePath) ? ['ci'] : ['install'];
+    const [command, args] = npmCommand([...npmArgs, '--no-audit', '--no-fund', '--loglevel=error']);
+    const code = await run(command, args);
+    if (code !== 0) throw new Error(`npm ${npmArgs[0]} failed with exit code ${code}`);
+    action = `ran npm ${npmArgs[0]} because ${reason}`;
+  } else {
+    action = stamped ? 'dependencies up to date' : 'dependencies already match package-lock.json; stamped';
+  }
+  writeStamp(hash);
+  const nodeVersion = checkPinnedNode();
+  console.log(`ensure-deps: ${action} (node ${nodeVersion})`);
+}
+
+main().catch((error) => {
+  console.error(`ensure-deps: ${error.message}`);
+  process.exitCode = 1;
+});

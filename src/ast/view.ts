@@ -1,0 +1,142 @@
+// The processed AST the model reads (xos_schema): per context only what it
+// shows, with texts resolved to one locale and an example query to copy.
+import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schema.ts';
+import { pickLocale, resolveText } from './locale.ts';
+
+export interface FieldView {
+  /** The field type, or `list` for an inverse list. */
+  type: FieldType | 'list';
+  label: string;
+  description?: string;
+  required?: boolean;
+  min?: number;
+  max?: number;
+  scale?: number;
+  values?: string[];
+  /** ref fields: the entity pointed at. */
+  entity?: string;
+  /** inverse lists: the entity of the listed records. */
+  list?: string;
+}
+
+export interface ContextView {
+  kind: ContextKind;
+  entity: string;
+  label: string;
+  fields: Record<string, FieldView>;
+  list_fields: string[];
+  /** detail contexts only. */
+  editable?: string[];
+  prompts: string[];
+  navigate: Record<string, NavigateDef>;
+  query: string;
+}
+
+export interface RelationView {
+  entity: string;
+  field: string;
+  target: string;
+  inverse: string | null;
+  cardinality: 'many-to-one';
+}
+
+export interface SchemaView {
+  app: string;
+  version?: string;
+  locale: string;
+  locales: string[];
+  prompts: string[];
+  contexts: Record<string, ContextView>;
+  relations: RelationView[];
+}
+
+/** The field that names a record: the first required string field, else the first string field, else `id`. */
+export function displayField(ast: Ast, entityName: string): string {
+  const fields = Object.entries(ast.entities[entityName]?.fields ?? {});
+  const strings = fields.filter(([, def]) => def.type === 'string');
+  return strings.find(([, def]) => def.required)?.[0] ?? strings[0]?.[0] ?? 'id';
+}
+
+/** The ref that an inverse list name on `entityName` stands for. */
+export function findInverse(ast: Ast, entityName: string, name: string): { entity: string; field: string } | undefined {
+  for (const [entity, def] of Object.entries(ast.entities)) {
+    for (const [field, fieldDef] of Object.entries(def.fields)) {
+      if (fieldDef.type === 'ref' && fieldDef.entity === entityName && fieldDef.inverse === name) return { entity, field };
+    }
+  }
+  return undefined;
+}
+
+export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
+  const chosen = pickLocale(locale, ast.locales);
+  const text = (value: Parameters<typeof resolveText>[0]) => resolveText(value, chosen, ast.locales);
+  const contexts: Record<string, ContextView> = {};
+  for (const [name, context] of Object.entries(ast.contexts)) {
+    const fields: Record<string, FieldView> = {};
+    for (const field of context.list_fields) fields[field] = fieldView(ast, context.entity, field, text);
+    contexts[name] = {
+      kind: context.kind,
+      entity: context.entity,
+      label: text(context.label) ?? name,
+      fields,
+      list_fields: [...context.list_fields],
+      ...(context.kind === 'detail' ? { editable: [...(context.editable ?? [])] } : {}),
+      prompts: (context.prompts ?? []).map((p) => text(p) ?? ''),
+      navigate: structuredClone(context.navigate ?? {}),
+      query: exampleQuery(ast, name),
+    };
+  }
+  return {
+    app: ast.app,
+    ...(ast.version === undefined ? {} : { version: ast.version }),
+    locale: chosen,
+    locales: [...ast.locales],
+    prompts: (ast.prompts ?? []).map((p) => text(p) ?? ''),
+    contexts,
+    relations: relations(ast),
+  };
+}
+
+function fieldView(ast: Ast, entity: string, name: string, text: (t: FieldDef['label']) => string | undefined): FieldView {
+  const def = ast.entities[entity].fields[name];
+  if (!def) {
+    const inverse = findInverse(ast, entity, name);
+    return { type: 'list', label: name, list: inverse?.entity };
+  }
+  const view: FieldView = { type: def.type, label: text(def.label) ?? name };
+  const description = text(def.description);
+  if (description !== undefined) view.description = description;
+  if (def.required !== undefined) view.required = def.required;
+  if (def.min !== undefined) view.min = def.min;
+  if (def.max !== undefined) view.max = def.max;
+  if (def.scale !== undefined) view.scale = def.scale;
+  if (def.values !== undefined) view.values = [...def.values];
+  if (def.entity !== undefined) view.entity = def.entity;
+  return view;
+}
+
+/** `{ person_list { id firstname company { id name } } }`; detail contexts select by id. */
+export function exampleQuery(ast: Ast, contextName: string): string {
+  const context = ast.contexts[contextName];
+  const fields = ast.entities[context.entity].fields;
+  const selection = context.list_fields.map((name) => {
+    const def = fields[name];
+    const related = def ? (def.type === 'ref' ? def.entity : undefined) : findInverse(ast, context.entity, name)?.entity;
+    if (related === undefined) return name;
+    const shown = displayField(ast, related);
+    return `${name} { ${shown === 'id' ? 'id' : `id ${shown}`} }`;
+  });
+  const args = context.kind === 'detail' ? '(id: "1")' : '';
+  return `{ ${contextName}${args} { ${selection.join(' ')} } }`;
+}
+
+function relations(ast: Ast): RelationView[] {
+  const out: RelationView[] = [];
+  for (const [entity, def] of Object.entries(ast.entities)) {
+    for (const [field, fieldDef] of Object.entries(def.fields)) {
+      if (fieldDef.type !== 'ref') continue;
+      out.push({ entity, field, target: fieldDef.entity!, inverse: fieldDef.inverse ?? null, cardinality: 'many-to-one' });
+    }
+  }
+  return out;
+}

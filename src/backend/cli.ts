@@ -1,0 +1,117 @@
+// xos-server: serves an XOS app over HTTP (DESIGN §4).
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { Ast } from '../ast/schema.ts';
+import { AstError, loadAstFile } from '../ast/load.ts';
+import { startBackend, type Backend } from './backend.ts';
+import { demoApp } from './demo.ts';
+import { DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer } from './http.ts';
+import { describeDsn } from './storage/open.ts';
+
+const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
+                  [--token T] [--seed[=N]] [--max-body BYTES] [--statement-timeout MS]
+
+  --ast       the app's AST (JSON or YAML); without it: the bundled demo CRM
+  --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db
+              (default sqlite:./xos.db)
+  --port      TCP port (default 4000; 0 picks a free one)
+  --host      address to bind (default 127.0.0.1)
+  --token     require "Authorization: Bearer <token>" (or set XOS_TOKEN)
+  --seed      load the AST's data section into empty tables
+  --seed=N    instead generate N plausible records per entity
+  --max-body  largest accepted request body in bytes (default ${DEFAULT_MAX_BODY})
+  --statement-timeout  per-statement limit in milliseconds (default 10000)
+`;
+
+export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
+
+class UsageError extends Error {}
+
+function intOption(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number (got "${value}")`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<void> {
+  // `--seed` may stand alone or carry a number.
+  const args = argv.map((a) => (a === '--seed' ? '--seed=data' : a));
+  const { values } = parseArgs({
+    args,
+    options: {
+      ast: { type: 'string' }, dsn: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
+      token: { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
+      'statement-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) { process.stdout.write(USAGE); return; }
+
+  let seed: boolean | number | undefined;
+  if (values.seed === 'data') seed = true;
+  else if (values.seed !== undefined) {
+    seed = intOption('seed', values.seed, 0);
+    if (seed < 1) throw new UsageError('--seed=N needs N of at least 1');
+  }
+  const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
+  const dsn = values.dsn ?? 'sqlite:./xos.db';
+  const token = values.token ?? process.env.XOS_TOKEN ?? undefined;
+
+  const backend: Backend = await startBackend({
+    ast, dsn, seed, statementTimeoutMs: intOption('statement-timeout', values['statement-timeout'], 10_000),
+    onInternalError: (e) => console.error('[xos] internal error:', e),
+  });
+  let http: RunningHttpServer;
+  try {
+    http = await startHttpServer(backend.api, {
+      host: values.host ?? '127.0.0.1', port: intOption('port', values.port, 4000), token,
+      maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY),
+    });
+  } catch (e) {
+    await backend.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${values.port ?? 4000} is in use; pick another with --port N (0 picks a free one)`);
+    throw e;
+  }
+
+  const seeded = Object.entries(backend.seeded).map(([e, n]) => `${e} ${n}`).join(', ');
+  const lines = [
+    `XOS server for app "${ast.app}"${values.ast ? '' : ' (bundled demo)'} on ${describeDsn(dsn)}`,
+    `  GraphQL  ${http.url}/graphql`,
+    `  AST      ${http.url}/xos/ast`,
+    `  Health   ${http.url}/healthz`,
+  ];
+  if (backend.migration.createdTables.length) lines.push(`  created tables: ${backend.migration.createdTables.join(', ')}`);
+  if (backend.migration.addedColumns.length) lines.push(`  added columns: ${backend.migration.addedColumns.join(', ')}`);
+  if (seeded) lines.push(`  seeded: ${seeded}`);
+  if (token) lines.push('  requests need: Authorization: Bearer <token>');
+  if (ast.contexts.person_list) {
+    lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
+  }
+  lines.push('', 'Press Ctrl+C to stop.');
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await http.close();
+    await backend.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof AstError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    console.error(`xos-server: ${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`xos-server: ${(e as Error)?.message ?? e}`);
+  process.exit(1);
+});

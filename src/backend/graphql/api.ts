@@ -1,0 +1,85 @@
+// The XOS API as a function: one GraphQL request in, one JSON-ready result out.
+// The HTTP server and the extension's embedded backend both go through here.
+import {
+  execute, GraphQLError, parse, specifiedRules, validate,
+  type DocumentNode, type FormattedExecutionResult, type GraphQLSchema,
+} from 'graphql';
+import type { Ast } from '../../ast/schema.ts';
+import { buildModel, type Model } from '../model.ts';
+import type { Storage } from '../storage/types.ts';
+import { depthLimitRule } from './depth.ts';
+import { tryFastPath } from './fastpath.ts';
+import { buildXosSchema, createRequestContext } from './schema.ts';
+
+export interface GraphQLRequest {
+  readonly query: string;
+  readonly variables?: Record<string, unknown> | null;
+  readonly operationName?: string | null;
+}
+
+export interface XosApiOptions {
+  readonly maxDepth?: number;
+  /** Called with errors that are bugs; the client only sees "internal error". */
+  readonly onInternalError?: (error: unknown) => void;
+  /** Serve plain scalar list/detail queries without graphql-js's executor (default true). */
+  readonly fastPath?: boolean;
+}
+
+export interface XosApi {
+  readonly ast: Ast;
+  readonly model: Model;
+  readonly schema: GraphQLSchema;
+  readonly storage: Storage;
+  run(request: GraphQLRequest): Promise<FormattedExecutionResult>;
+}
+
+export const DEFAULT_MAX_DEPTH = 12;
+
+export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions = {}): XosApi {
+  const model = buildModel(ast);
+  const schema = buildXosSchema(ast, model);
+  const rules = [...specifiedRules, depthLimitRule(options.maxDepth ?? DEFAULT_MAX_DEPTH)];
+  const onInternalError = options.onInternalError ?? ((e: unknown) => console.error(e));
+
+  const requestError = (error: GraphQLError): FormattedExecutionResult => ({ errors: [format(error, onInternalError)] });
+
+  return {
+    ast, model, schema, storage,
+    async run(request) {
+      if (typeof request.query !== 'string' || request.query.trim() === '') {
+        return requestError(new GraphQLError('The request has no query: send {"query": "{ ... }"}.', { extensions: { code: 'BAD_USER_INPUT' } }));
+      }
+      let document: DocumentNode;
+      try {
+        document = parse(request.query);
+      } catch (e) {
+        const error = e as GraphQLError;
+        return requestError(new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }));
+      }
+      const validationErrors = validate(schema, document, rules);
+      if (validationErrors.length) return { errors: validationErrors.map((e) => format(e, onInternalError)) };
+      const variableValues = request.variables ?? undefined;
+      const operationName = request.operationName ?? undefined;
+      if (options.fastPath !== false) {
+        const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage));
+        if (fast) return fast;
+      }
+      const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage) });
+      const formatted: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
+      if (result.errors?.length) return { errors: result.errors.map((e) => format(e, onInternalError)), ...formatted };
+      return formatted;
+    },
+  };
+}
+
+/** Gives every error a code; hides the text of unexpected ones. */
+function format(error: GraphQLError, onInternalError: (e: unknown) => void) {
+  const json = error.toJSON();
+  if (error.extensions?.code) return json;
+  if (!error.path) {
+    const code = error.message.startsWith('Variable "') ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+    return { ...json, extensions: { ...json.extensions, code } };
+  }
+  onInternalError(error.originalError ?? error);
+  return { message: 'Internal error while running the query; the server log has the details.', path: json.path, locations: json.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}

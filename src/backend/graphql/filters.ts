@@ -1,0 +1,92 @@
+// Turns the GraphQL `where` and `order_by` arguments (already coerced by
+// graphql-js) into the storage layer's Condition and OrderBy.
+import type { Model, Table } from '../model.ts';
+import type { CompareOp, Condition, OrderBy, Scalar } from '../storage/types.ts';
+import { badInput } from './errors.ts';
+
+type WhereInput = Record<string, unknown>;
+
+const COMPARE: Record<string, CompareOp> = {
+  _eq: 'eq', _neq: 'neq', _lt: 'lt', _lte: 'lte', _gt: 'gt', _gte: 'gte', _like: 'like', _ilike: 'ilike',
+};
+
+/** `id`, ref and version columns hold integers; the API speaks of them as ID strings. */
+export function toIdNumber(value: unknown, what: string): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw badInput(`${what} must be a positive integer id (got ${JSON.stringify(value)})`, what);
+  return n;
+}
+
+function columnValue(table: Table, column: string, value: unknown): Scalar {
+  const col = table.byName.get(column)!;
+  if (value === null || value === undefined) return null;
+  if (col.type === 'id' || col.type === 'ref') return toIdNumber(value, `${table.name}.${column}`);
+  return value as Scalar;
+}
+
+function columnCondition(table: Table, column: string, ops: WhereInput): Condition[] {
+  const out: Condition[] = [];
+  for (const [op, raw] of Object.entries(ops)) {
+    if (raw === undefined) continue;
+    if (op in COMPARE) {
+      if (raw === null) throw badInput(`${table.name}.${column}.${op} needs a value; use _is_null to match empty values`, column);
+      out.push({ kind: 'compare', column, op: COMPARE[op], value: columnValue(table, column, raw) });
+    } else if (op === '_in' || op === '_nin') {
+      const values = (raw as unknown[] | null) ?? [];
+      out.push({ kind: 'in', column, values: values.map((v) => columnValue(table, column, v)), negate: op === '_nin' });
+    } else if (op === '_is_null') {
+      if (raw !== null) out.push({ kind: 'is_null', column, isNull: raw === true });
+    }
+  }
+  return out;
+}
+
+export function whereToCondition(model: Model, table: Table, where: WhereInput | null | undefined): Condition | undefined {
+  if (!where) return undefined;
+  const items: Condition[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined || value === null) continue;
+    if (key === '_and' || key === '_or') {
+      const parts = (value as WhereInput[]).map((w) => whereToCondition(model, table, w)).filter((c): c is Condition => !!c);
+      if (key === '_and') items.push(...parts);
+      else items.push({ kind: 'or', items: parts });
+      continue;
+    }
+    if (key === '_not') {
+      const inner = whereToCondition(model, table, value as WhereInput);
+      if (inner) items.push({ kind: 'not', item: inner });
+      continue;
+    }
+    const ref = table.refs.find((r) => r.field === key);
+    if (ref) {
+      const target = model.table(ref.to);
+      const inner = whereToCondition(model, target, value as WhereInput);
+      if (inner) items.push({ kind: 'ref', column: ref.column, table: target.name, where: inner });
+      continue;
+    }
+    const inverse = table.inverses.get(key);
+    if (inverse) {
+      const source = model.table(inverse.from);
+      const inner = whereToCondition(model, source, value as WhereInput) ?? { kind: 'and', items: [] };
+      items.push({ kind: 'inverse', table: source.name, column: inverse.column, where: inner });
+      continue;
+    }
+    items.push(...columnCondition(table, key, value as WhereInput));
+  }
+  if (items.length === 1) return items[0];
+  return { kind: 'and', items };
+}
+
+export function orderByToSpec(table: Table, orderBy: unknown): OrderBy[] {
+  if (!orderBy) return [];
+  const entries = Array.isArray(orderBy) ? orderBy : [orderBy];
+  const out: OrderBy[] = [];
+  for (const entry of entries as Array<Record<string, string | null | undefined>>) {
+    for (const [column, dir] of Object.entries(entry)) {
+      if (!dir) continue;
+      if (!table.byName.has(column)) throw badInput(`cannot order ${table.name} by "${column}"`, column);
+      out.push({ column, desc: dir === 'desc' });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,407 @@
+// Generates the XOS GraphQL API (DESIGN §4) from any valid AST: object, enum,
+// filter, order and input types per entity; list, count and detail fields per
+// context; insert/update/delete per entity.
+import {
+  GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList,
+  GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
+  type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLInputType,
+  type GraphQLResolveInfo, type GraphQLScalarType,
+} from 'graphql';
+import type { Ast, FieldDef } from '../../ast/schema.ts';
+import type { Model, Relation, Table } from '../model.ts';
+import type { Row, Storage } from '../storage/types.ts';
+import { StorageError } from '../storage/errors.ts';
+import { coerceFieldValue, checkRequired, FieldValueError } from '../values.ts';
+import { BatcherCache, Batcher } from './batch.ts';
+import { apiError, badInput } from './errors.ts';
+import { orderByToSpec, toIdNumber, whereToCondition } from './filters.ts';
+import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
+import { selectedColumns } from './selection.ts';
+
+export interface RequestContext {
+  readonly storage: Storage;
+  readonly batchers: BatcherCache;
+}
+
+export function createRequestContext(storage: Storage): RequestContext {
+  return { storage, batchers: new BatcherCache() };
+}
+
+type Args = Record<string, unknown>;
+
+const SCALARS: Record<string, GraphQLScalarType> = {
+  id: GraphQLID, string: GraphQLString, text: GraphQLString, email: GraphQLString, phone: GraphQLString,
+  url: GraphQLString, int: GraphQLInt, decimal: DecimalScalar, bool: GraphQLBoolean, date: DateScalar,
+  datetime: DateTimeScalar,
+};
+
+/** Builds the executable schema; `model` must come from the same AST. */
+export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
+  const orderDirection = new GraphQLEnumType({
+    name: 'order_by',
+    description: 'Sort direction.',
+    values: { asc: { value: 'asc' }, desc: { value: 'desc' } },
+  });
+
+  const enums = new Map<string, GraphQLEnumType>();
+  const comparisons = new Map<string, GraphQLInputObjectType>();
+  const objects = new Map<string, GraphQLObjectType>();
+  const boolExps = new Map<string, GraphQLInputObjectType>();
+  const orderBys = new Map<string, GraphQLInputObjectType>();
+
+  function enumType(entity: string, field: string, def: FieldDef): GraphQLEnumType {
+    const name = `${entity}_${field}`;
+    let t = enums.get(name);
+    if (!t) {
+      t = new GraphQLEnumType({ name, values: Object.fromEntries((def.values ?? []).map((v) => [v, { value: v }])) });
+      enums.set(name, t);
+    }
+    return t;
+  }
+
+  function scalarOf(entity: string, field: string, def: FieldDef): GraphQLScalarType | GraphQLEnumType {
+    return def.type === 'enum' ? enumType(entity, field, def) : SCALARS[def.type];
+  }
+
+  function comparisonType(type: GraphQLScalarType | GraphQLEnumType): GraphQLInputObjectType {
+    const name = `${type.name}_comparison_exp`;
+    let t = comparisons.get(name);
+    if (!t) {
+      const list = new GraphQLList(new GraphQLNonNull(type));
+      const fields: GraphQLInputFieldConfigMap = {
+        _eq: { type }, _neq: { type }, _lt: { type }, _lte: { type }, _gt: { type }, _gte: { type },
+        _in: { type: list }, _nin: { type: list }, _is_null: { type: GraphQLBoolean },
+      };
+      if (type === GraphQLString) {
+        fields._like = { type, description: 'SQL LIKE, case-sensitive (% and _ are wildcards).' };
+        fields._ilike = { type, description: 'SQL LIKE, case-insensitive.' };
+      }
+      t = new GraphQLInputObjectType({ name, fields });
+      comparisons.set(name, t);
+    }
+    return t;
+  }
+
+  const entityNames = Object.keys(ast.entities);
+
+  for (const entityName of entityNames) {
+    const table = model.table(entityName);
+    const entity = ast.entities[entityName];
+
+    boolExps.set(entityName, new GraphQLInputObjectType({
+      name: `${entityName}_bool_exp`,
+      description: `Filter for ${entityName} (Hasura-style operators).`,
+      fields: () => {
+        const self = boolExps.get(entityName)!;
+        const fields: GraphQLInputFieldConfigMap = {
+          _and: { type: new GraphQLList(new GraphQLNonNull(self)) },
+          _or: { type: new GraphQLList(new GraphQLNonNull(self)) },
+          _not: { type: self },
+          id: { type: comparisonType(GraphQLID) },
+          version: { type: comparisonType(GraphQLInt) },
+        };
+        for (const [fieldName, def] of Object.entries(entity.fields)) {
+          if (def.type === 'id') continue;
+          if (def.type === 'ref') {
+            fields[fieldName] = { type: boolExps.get(def.entity!)! };
+            fields[`${fieldName}_id`] = { type: comparisonType(GraphQLID) };
+          } else {
+            fields[fieldName] = { type: comparisonType(scalarOf(entityName, fieldName, def)) };
+          }
+        }
+        for (const [inverseName, relation] of table.inverses) {
+          fields[inverseName] = { type: boolExps.get(relation.from)!, description: `Some ${relation.from} of this list matches.` };
+        }
+        return fields;
+      },
+    }));
+
+    orderBys.set(entityName, new GraphQLInputObjectType({
+      name: `${entityName}_order_by`,
+      description: 'One or more fields with asc or desc, applied in the order given.',
+      fields: () => {
+        const fields: GraphQLInputFieldConfigMap = {};
+        for (const column of table.columns) fields[column.name] = { type: orderDirection };
+        return fields;
+      },
+    }));
+
+    objects.set(entityName, new GraphQLObjectType({
+      name: entityName,
+      fields: () => {
+        const fields: GraphQLFieldConfigMap<Row, RequestContext> = {
+          id: { type: new GraphQLNonNull(GraphQLID) },
+        };
+        for (const [fieldName, def] of Object.entries(entity.fields)) {
+          if (def.type === 'id') continue;
+          if (def.type === 'ref') {
+            const relation = table.refs.find((r) => r.field === fieldName)!;
+            fields[fieldName] = { type: objects.get(def.entity!)!, resolve: (row, _args, ctx) => loadRef(ctx, relation, row) };
+            fields[`${fieldName}_id`] = { type: GraphQLID };
+            continue;
+          }
+          const base = scalarOf(entityName, fieldName, def);
+          fields[fieldName] = { type: def.required ? new GraphQLNonNull(base) : base };
+        }
+        fields.version = { type: new GraphQLNonNull(GraphQLInt), description: 'Optimistic concurrency: pass it back to update or delete.' };
+        for (const [inverseName, relation] of table.inverses) {
+          fields[inverseName] = {
+            type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objects.get(relation.from)!))),
+            args: listArgs(relation.from),
+            resolve: (row, args, ctx, info) => loadInverse(ctx, relation, row, args, info),
+          };
+        }
+        return fields;
+      },
+    }));
+  }
+
+  function listArgs(entityName: string) {
+    return {
+      where: { type: boolExps.get(entityName)! },
+      order_by: { type: new GraphQLList(new GraphQLNonNull(orderBys.get(entityName)!)) },
+      limit: { type: GraphQLInt },
+      offset: { type: GraphQLInt },
+    };
+  }
+
+  function pagingArgs(args: Args): { limit?: number; offset?: number } {
+    const limit = args.limit as number | null | undefined;
+    const offset = args.offset as number | null | undefined;
+    if (limit != null && limit < 0) throw badInput('limit must not be negative', 'limit');
+    if (offset != null && offset < 0) throw badInput('offset must not be negative', 'offset');
+    return { limit: limit ?? undefined, offset: offset ?? undefined };
+  }
+
+  async function loadRef(ctx: RequestContext, relation: Relation, row: Row): Promise<Row | null> {
+    const id = row[relation.column];
+    if (id === null || id === undefined) return null;
+    const target = model.table(relation.to);
+    const batcher = ctx.batchers.get<number, Row | null>(`ref:${target.name}`, () => new Batcher(async (ids) => {
+      const rows = await guard(() => ctx.storage.select({
+        table: target.name, columns: target.columns.map((c) => c.name), where: { kind: 'in', column: 'id', values: ids, negate: false },
+      }));
+      return new Map(rows.map((r) => [r.id as number, r]));
+    }, null));
+    return batcher.load(id as number);
+  }
+
+  async function loadInverse(ctx: RequestContext, relation: Relation, row: Row, args: Args, info: GraphQLResolveInfo): Promise<Row[]> {
+    const source = model.table(relation.from);
+    const where = whereToCondition(model, source, args.where as Args | undefined);
+    const orderBy = orderByToSpec(source, args.order_by);
+    const { limit, offset } = pagingArgs(args);
+    const columns = selectedColumns(source, info);
+    // One batch per distinct argument set: same filter, same order, many parents.
+    const key = `inverse:${source.name}.${relation.column}:${JSON.stringify([args.where, args.order_by, columns])}`;
+    const batcher = ctx.batchers.get<number, Row[]>(key, () => new Batcher(async (ids) => {
+      const inParents = { kind: 'in' as const, column: relation.column, values: ids, negate: false };
+      const rows = await guard(() => ctx.storage.select({
+        table: source.name, columns: [...columns, relation.column],
+        where: where ? { kind: 'and', items: [inParents, where] } : inParents, orderBy,
+      }));
+      const byParent = new Map<number, Row[]>();
+      for (const r of rows) {
+        const parent = r[relation.column] as number;
+        let list = byParent.get(parent);
+        if (!list) byParent.set(parent, (list = []));
+        list.push(r);
+      }
+      return byParent;
+    }, []));
+    const all = await batcher.load(row.id as number);
+    const start = offset ?? 0;
+    return limit === undefined ? all.slice(start) : all.slice(start, start + limit);
+  }
+
+  // ---- root fields -------------------------------------------------------
+
+  const queryFields: GraphQLFieldConfigMap<unknown, RequestContext> = {};
+  for (const [contextName, context] of Object.entries(ast.contexts)) {
+    const table = model.table(context.entity);
+    const object = objects.get(context.entity)!;
+    const label = typeof context.label === 'string' ? context.label : contextName;
+    if (context.kind === 'list') {
+      queryFields[contextName] = {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(object))),
+        description: `List context ${label}: ${context.entity} records.`,
+        args: listArgs(context.entity),
+        resolve: (_root, args, ctx, info) => {
+          const { limit, offset } = pagingArgs(args);
+          return guard(() => ctx.storage.select({
+            table: table.name, columns: selectedColumns(table, info),
+            where: whereToCondition(model, table, args.where as Args | undefined),
+            orderBy: orderByToSpec(table, args.order_by), limit, offset,
+          }));
+        },
+      };
+      queryFields[`${contextName}_count`] = {
+        type: new GraphQLNonNull(GraphQLInt),
+        description: `Number of ${context.entity} records in ${contextName} that match the filter.`,
+        args: { where: { type: boolExps.get(context.entity)! } },
+        resolve: (_root, args, ctx) => guard(() => ctx.storage.count(table.name, whereToCondition(model, table, args.where as Args | undefined))),
+      };
+    } else {
+      queryFields[contextName] = {
+        type: object,
+        description: `Detail context ${label}: one ${context.entity} by id.`,
+        args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+        resolve: async (_root, args, ctx, info) => {
+          const rows = await guard(() => ctx.storage.select({
+            table: table.name, columns: selectedColumns(table, info),
+            where: { kind: 'compare', column: 'id', op: 'eq', value: toIdNumber(args.id, 'id') }, limit: 1,
+          }));
+          return rows[0] ?? null;
+        },
+      };
+    }
+  }
+
+  const mutationFields: GraphQLFieldConfigMap<unknown, RequestContext> = {};
+  for (const entityName of entityNames) {
+    const table = model.table(entityName);
+    const entity = ast.entities[entityName];
+    const object = objects.get(entityName)!;
+    const inputFields = (): GraphQLInputFieldConfigMap => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const [fieldName, def] of Object.entries(entity.fields)) {
+        if (def.type === 'id') continue;
+        const type: GraphQLInputType = def.type === 'ref' ? GraphQLID : scalarOf(entityName, fieldName, def);
+        fields[def.type === 'ref' ? `${fieldName}_id` : fieldName] = { type };
+      }
+      return fields;
+    };
+    const insertInput = new GraphQLInputObjectType({ name: `${entityName}_insert_input`, fields: inputFields });
+    const setInput = new GraphQLInputObjectType({ name: `${entityName}_set_input`, fields: inputFields });
+    const version = { type: new GraphQLNonNull(GraphQLInt) };
+    const idArg = { type: new GraphQLNonNull(GraphQLID) };
+
+    mutationFields[`insert_${entityName}`] = {
+      type: new GraphQLNonNull(object),
+      description: `Creates one ${entityName}; required fields must be given.`,
+      args: { object: { type: new GraphQLNonNull(insertInput) } },
+      resolve: async (_root, args, ctx) => {
+        const input = args.object as Args;
+        const missing = checkRequired(entityName, entity.fields, inputToFields(table, input));
+        if (missing.length) throw fieldError(missing[0]);
+        const row = inputToRow(table, input);
+        await checkRefsExist(ctx, table, row);
+        return guard(() => ctx.storage.insert(table.name, row));
+      },
+    };
+    mutationFields[`update_${entityName}`] = {
+      type: new GraphQLNonNull(object),
+      description: `Changes fields of one ${entityName}; fails with CONFLICT when version is not the stored one.`,
+      args: { id: idArg, version, set: { type: new GraphQLNonNull(setInput) } },
+      resolve: async (_root, args, ctx) => {
+        const id = toIdNumber(args.id, 'id');
+        const set = inputToRow(table, args.set as Args);
+        if (Object.keys(set).length === 0) throw badInput('set must name at least one field', 'set');
+        await checkRefsExist(ctx, table, set);
+        const result = await guard(() => ctx.storage.update(table.name, id, args.version as number, set));
+        if (result.status === 'ok') return result.row;
+        if (result.status === 'conflict') throw conflict(table, result.current, args.version as number);
+        throw notFound(entityName, id);
+      },
+    };
+    mutationFields[`delete_${entityName}`] = {
+      type: new GraphQLNonNull(GraphQLBoolean),
+      description: `Deletes one ${entityName}; fails with CONFLICT when version is not the stored one.`,
+      args: { id: idArg, version },
+      resolve: async (_root, args, ctx) => {
+        const id = toIdNumber(args.id, 'id');
+        const result = await guard(() => ctx.storage.delete(table.name, id, args.version as number));
+        if (result.status === 'ok') return true;
+        if (result.status === 'conflict') throw conflict(table, result.current, args.version as number);
+        throw notFound(entityName, id);
+      },
+    };
+  }
+
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: queryFields }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutationFields }),
+  });
+}
+
+/** Input object (field names, `<ref>_id`) -> values keyed by AST field name. */
+function inputToFields(table: Table, input: Args): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const column = table.byName.get(key);
+    if (column) out[column.field] = value;
+  }
+  return out;
+}
+
+/** Checks every given value with the AST's rules and maps it to its column. */
+function inputToRow(table: Table, input: Args): Row {
+  const row: Row = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    const column = table.byName.get(key);
+    if (!column?.def) throw badInput(`${table.name} has no writable field "${key}"`, key);
+    try {
+      row[column.name] = coerceFieldValue(table.name, column.field, column.def, value);
+    } catch (e) {
+      if (e instanceof FieldValueError) throw fieldError(e, key);
+      throw e;
+    }
+  }
+  return row;
+}
+
+/** A clear error for a ref to a missing record; the foreign key stays the final guard. */
+async function checkRefsExist(ctx: RequestContext, table: Table, row: Row): Promise<void> {
+  for (const relation of table.refs) {
+    const id = row[relation.column];
+    if (id === null || id === undefined) continue;
+    const found = await guard(() => ctx.storage.count(relation.to, { kind: 'compare', column: 'id', op: 'eq', value: id }));
+    if (found === 0) throw badInput(`${table.name}.${relation.column}: ${relation.to} ${id} does not exist; pick an existing ${relation.to} id`, relation.column);
+  }
+}
+
+function fieldError(e: FieldValueError, field = e.field) {
+  return badInput(e.message, field);
+}
+
+/** A stored row as the API shows it (ids as strings), for `extensions.current`. */
+export function rowToApi(table: Table, row: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of table.columns) {
+    const value = row[column.name] ?? null;
+    out[column.name] = value !== null && (column.type === 'id' || column.type === 'ref') ? String(value) : value;
+  }
+  return out;
+}
+
+function conflict(table: Table, current: Row, given: number) {
+  return apiError('CONFLICT',
+    `${table.name} ${current.id} was changed by someone else: you sent version ${given}, the stored version is ${current.version}. Reload it and apply your change again.`,
+    { current: rowToApi(table, current) });
+}
+
+function notFound(entity: string, id: number) {
+  return apiError('NOT_FOUND', `${entity} ${id} does not exist (it may have been deleted).`);
+}
+
+/** Maps storage failures the caller can act on to API errors; bugs pass through. */
+async function guard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof StorageError) {
+      switch (e.code) {
+        case 'foreign_key':
+          throw badInput(`a referenced record does not exist, or this record is still referenced by others${e.column ? ` (${e.column})` : ''}`, e.column);
+        case 'unique':
+          throw badInput(`a record with this value already exists${e.column ? ` (${e.column})` : ''}`, e.column);
+        case 'timeout':
+          throw apiError('UNAVAILABLE', 'the database took too long to answer; narrow the query (where, limit) and try again');
+        case 'unavailable':
+          throw apiError('UNAVAILABLE', 'the database is not reachable right now; try again later');
+      }
+    }
+    throw e;
+  }
+}

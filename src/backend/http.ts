@@ -1,0 +1,189 @@
+// The XOS HTTP endpoint: POST /graphql, GET /xos/ast, GET /healthz (DESIGN §4).
+// Checks come before any work: Host (against DNS rebinding on loopback), the
+// bearer token, the content type and the body size.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { XosApi, GraphQLRequest } from './graphql/api.ts';
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+export interface HttpOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly token?: string;
+  readonly maxBodyBytes?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningHttpServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    req.resume();
+    return Promise.reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is ${declared} bytes; at most ${limit} are accepted.`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes.`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseGraphQLRequest(text: string): GraphQLRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'The body is not valid JSON; send {"query": "...", "variables": {...}}.');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'BAD_REQUEST', 'The body must be a JSON object with "query".');
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== 'string') throw new HttpError(400, 'BAD_REQUEST', 'The body needs "query" as a string.');
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) throw new HttpError(400, 'BAD_REQUEST', '"variables" must be an object.');
+  if (operationName != null && typeof operationName !== 'string') throw new HttpError(400, 'BAD_REQUEST', '"operationName" must be a string.');
+  return { query, variables: variables as Record<string, unknown> | null, operationName: operationName as string | null };
+}
+
+/** The AST as clients load it: everything but the seed data. */
+function publicAst(api: XosApi) {
+  const { data: _data, ...rest } = api.ast;
+  return rest;
+}
+
+export async function startHttpServer(api: XosApi, options: HttpOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const log = options.log ?? (() => {});
+  let port = 0;
+
+  const checkHost = (req: IncomingMessage) => {
+    if (!isLoopbackHost(host)) return;
+    const header = req.headers.host ?? '';
+    const name = header.replace(/:\d+$/, '');
+    const headerPort = header.match(/:(\d+)$/)?.[1];
+    if (!LOOPBACK_NAMES.has(name) && !name.startsWith('127.')) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" is not this loopback server.`);
+    if (headerPort && Number(headerPort) !== port) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" names another port.`);
+  };
+
+  const checkToken = (req: IncomingMessage) => {
+    if (!options.token) return;
+    const auth = req.headers.authorization ?? '';
+    const given = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    if (!given || !sameSecret(given, options.token)) {
+      throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    checkHost(req);
+    if (path === '/healthz' && req.method === 'GET') {
+      const started = Date.now();
+      try {
+        const latency = await api.storage.ping();
+        send(res, 200, { ok: true, app: api.ast.app, dsn: { kind: api.storage.kind, ok: true, latency_ms: Math.round(latency * 100) / 100 } });
+      } catch {
+        send(res, 503, { ok: false, app: api.ast.app, dsn: { kind: api.storage.kind, ok: false, latency_ms: Date.now() - started } });
+      }
+      return;
+    }
+    checkToken(req);
+    if (path === '/xos/ast') {
+      if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Use GET /xos/ast.', { allow: 'GET' });
+      send(res, 200, publicAst(api));
+      return;
+    }
+    if (path === '/graphql') {
+      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Send GraphQL as POST /graphql with a JSON body.', { allow: 'POST' });
+      const type = String(req.headers['content-type'] ?? '');
+      if (!/^application\/(graphql-response\+)?json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as Content-Type: application/json.');
+      const request = parseGraphQLRequest(await readBody(req, maxBody));
+      const started = performance.now();
+      const result = await api.run(request);
+      log(`graphql ${(performance.now() - started).toFixed(1)} ms${result.errors ? ` errors=${result.errors.length}` : ''}`);
+      send(res, 200, result);
+      return;
+    }
+    throw new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${path}; use POST /graphql, GET /xos/ast or GET /healthz.`);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) { res.destroy(); return; }
+      if (e instanceof HttpError) {
+        send(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code } }] }, { ...e.headers, connection: e.status === 413 ? 'close' : 'keep-alive' });
+      } else {
+        log(`internal error: ${(e as Error)?.stack ?? e}`);
+        send(res, 500, { errors: [{ message: 'Internal server error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      }
+    });
+  });
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+  });
+  port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    server,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

@@ -1,0 +1,324 @@
+// The one SQL builder behind both storage adapters. The differences between
+// SQLite and PostgreSQL live in a small Dialect; everything else (conditions,
+// ordering, paging, writes, value encoding) is written once here.
+// Every value is a bound parameter; every identifier is checked against the
+// Model and double-quoted, so nothing from a request is ever spliced into SQL.
+import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
+import type { Column, Model, Table } from '../model.ts';
+import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
+
+export type SqlParam = string | number | boolean | null;
+
+export interface Statement {
+  readonly text: string;
+  readonly params: readonly SqlParam[];
+}
+
+export interface Dialect {
+  /** The placeholder for the index-th parameter (1-based): `?` or `$1`. */
+  placeholder(index: number): string;
+  /** A canonical boolean as the database stores it. */
+  boolParam(value: boolean): SqlParam;
+  /** The expression compared and ordered for a column (decimals stored as text compare numerically). */
+  comparable(column: Column, expression: string): string;
+  /** `expression LIKE pattern`, case-sensitive or not. */
+  like(column: Column, expression: string, pattern: string, caseInsensitive: boolean): string;
+  /** What precedes OFFSET when no LIMIT is given (SQLite needs `LIMIT -1`). */
+  readonly offsetWithoutLimit: string;
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const INTEGER_TYPES = new Set(['id', 'ref', 'int', 'version']);
+
+/** Collects bound parameters in text order and hands out their placeholders. */
+class Params {
+  readonly values: SqlParam[] = [];
+  readonly #dialect: Dialect;
+
+  constructor(dialect: Dialect) {
+    this.#dialect = dialect;
+  }
+
+  add(value: SqlParam): string {
+    this.values.push(value);
+    return this.#dialect.placeholder(this.values.length);
+  }
+}
+
+export class SqlBuilder {
+  readonly model: Model;
+  readonly dialect: Dialect;
+
+  constructor(model: Model, dialect: Dialect) {
+    this.model = model;
+    this.dialect = dialect;
+  }
+
+  table(name: string): Table {
+    const table = this.model.tables.get(name);
+    if (!table) throw new Error(`unknown table "${name}"`);
+    return table;
+  }
+
+  column(table: Table, name: string): Column {
+    const column = table.byName.get(name);
+    if (!column) throw new Error(`unknown column "${name}" on table "${table.name}"`);
+    return column;
+  }
+
+  select(spec: SelectSpec): Statement {
+    const table = this.table(spec.table);
+    const names = [ID_COLUMN, ...spec.columns, VERSION_COLUMN];
+    const columns = [...new Set(names)].map((name) => this.column(table, name));
+    const params = new Params(this.dialect);
+    let text = `SELECT ${columns.map((c) => quoteIdentifier(c.name)).join(', ')} FROM ${quoteIdentifier(table.name)}`;
+    if (spec.where) text += ` WHERE ${this.#condition(table, spec.where, params)}`;
+    text += ` ORDER BY ${this.#orderBy(table, spec.orderBy ?? [])}`;
+    text += this.#paging(spec.limit, spec.offset, params);
+    return { text, params: params.values };
+  }
+
+  selectById(tableName: string, id: number): Statement {
+    const table = this.table(tableName);
+    const params = new Params(this.dialect);
+    const text = `SELECT ${this.#allColumns(table)} FROM ${quoteIdentifier(table.name)} WHERE "id" = ${params.add(this.#encode(table.byName.get(ID_COLUMN)!, id))}`;
+    return { text, params: params.values };
+  }
+
+  count(tableName: string, where?: Condition): Statement {
+    const table = this.table(tableName);
+    const params = new Params(this.dialect);
+    let text = `SELECT COUNT(*) AS "count" FROM ${quoteIdentifier(table.name)}`;
+    if (where) text += ` WHERE ${this.#condition(table, where, params)}`;
+    return { text, params: params.values };
+  }
+
+  /** One INSERT of one or more rows that all set the same columns; returns the stored rows. */
+  insert(tableName: string, rows: readonly Row[]): Statement {
+    const table = this.table(tableName);
+    if (rows.length === 0) throw new Error('insert needs at least one row');
+    const columns = this.#insertColumns(table, rows[0]);
+    const signature = insertSignature(columns.map((c) => c.name));
+    const params = new Params(this.dialect);
+    const target = quoteIdentifier(table.name);
+    const returning = ` RETURNING ${this.#allColumns(table)}`;
+    if (columns.length === 0) {
+      if (rows.length !== 1) throw new Error('only one row can be inserted with default values');
+      return { text: `INSERT INTO ${target} DEFAULT VALUES${returning}`, params: [] };
+    }
+    const tuples = rows.map((row) => {
+      const names = this.#insertColumns(table, row).map((c) => c.name);
+      if (insertSignature(names) !== signature) throw new Error(`rows of one INSERT into "${table.name}" must set the same columns`);
+      return `(${columns.map((c) => params.add(this.#encode(c, row[c.name] ?? null))).join(', ')})`;
+    });
+    const text = `INSERT INTO ${target} (${columns.map((c) => quoteIdentifier(c.name)).join(', ')}) VALUES ${tuples.join(', ')}${returning}`;
+    return { text, params: params.values };
+  }
+
+  /** The columns a row sets on insert, in model order; `version` always starts at its default. */
+  insertColumnNames(tableName: string, row: Row): string[] {
+    return this.#insertColumns(this.table(tableName), row).map((c) => c.name);
+  }
+
+  update(tableName: string, id: number, version: number, set: Row): Statement {
+    const table = this.table(tableName);
+    const params = new Params(this.dialect);
+    const assignments: string[] = [];
+    for (const [name, value] of Object.entries(set)) {
+      const column = this.column(table, name);
+      if (column.type === 'id' || column.type === 'version') throw new Error(`column "${name}" cannot be set`);
+      assignments.push(`${quoteIdentifier(column.name)} = ${params.add(this.#encode(column, value))}`);
+    }
+    assignments.push('"version" = "version" + 1');
+    const where = this.#idAndVersion(table, id, version, params);
+    const text = `UPDATE ${quoteIdentifier(table.name)} SET ${assignments.join(', ')} WHERE ${where} RETURNING ${this.#allColumns(table)}`;
+    return { text, params: params.values };
+  }
+
+  delete(tableName: string, id: number, version: number): Statement {
+    const table = this.table(tableName);
+    const params = new Params(this.dialect);
+    const text = `DELETE FROM ${quoteIdentifier(table.name)} WHERE ${this.#idAndVersion(table, id, version, params)} RETURNING "id"`;
+    return { text, params: params.values };
+  }
+
+  /** A database row in canonical form; columns the model does not know are left out. */
+  decodeRow(tableName: string, raw: Record<string, unknown>): Row {
+    const table = this.table(tableName);
+    const row: Row = {};
+    for (const [name, value] of Object.entries(raw)) {
+      const column = table.byName.get(name);
+      if (column) row[name] = decodeValue(column, value);
+    }
+    return row;
+  }
+
+  #allColumns(table: Table): string {
+    return table.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+  }
+
+  #insertColumns(table: Table, row: Row): Column[] {
+    for (const name of Object.keys(row)) this.column(table, name);
+    return table.columns.filter((c) => c.type !== 'version' && Object.hasOwn(row, c.name));
+  }
+
+  #idAndVersion(table: Table, id: number, version: number, params: Params): string {
+    const idParam = params.add(this.#encode(this.column(table, ID_COLUMN), id));
+    const versionParam = params.add(this.#encode(this.column(table, VERSION_COLUMN), version));
+    return `"id" = ${idParam} AND "version" = ${versionParam}`;
+  }
+
+  #condition(table: Table, condition: Condition, params: Params): string {
+    switch (condition.kind) {
+      case 'and':
+        if (condition.items.length === 0) return '1 = 1';
+        return `(${condition.items.map((c) => this.#condition(table, c, params)).join(' AND ')})`;
+      case 'or':
+        if (condition.items.length === 0) return '1 = 0';
+        return `(${condition.items.map((c) => this.#condition(table, c, params)).join(' OR ')})`;
+      case 'not':
+        return `(NOT ${this.#condition(table, condition.item, params)})`;
+      case 'compare':
+        return this.#compare(table, condition.column, condition.op, condition.value, params);
+      case 'in': {
+        const column = this.column(table, condition.column);
+        if (condition.values.length === 0) return condition.negate ? '1 = 1' : '1 = 0';
+        const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
+        const list = condition.values.map((v) => this.dialect.comparable(column, params.add(this.#encode(column, v))));
+        return `${expression} ${condition.negate ? 'NOT IN' : 'IN'} (${list.join(', ')})`;
+      }
+      case 'is_null': {
+        const column = this.column(table, condition.column);
+        return `${quoteIdentifier(column.name)} ${condition.isNull ? 'IS NULL' : 'IS NOT NULL'}`;
+      }
+      case 'ref': {
+        const column = this.column(table, condition.column);
+        const target = this.table(condition.table);
+        if (column.type !== 'ref' || column.references !== target.name) {
+          throw new Error(`column "${column.name}" on table "${table.name}" does not reference table "${target.name}"`);
+        }
+        const inner = this.#condition(target, condition.where, params);
+        return `${quoteIdentifier(column.name)} IN (SELECT "id" FROM ${quoteIdentifier(target.name)} WHERE ${inner})`;
+      }
+      case 'inverse': {
+        const source = this.table(condition.table);
+        const column = this.column(source, condition.column);
+        if (column.type !== 'ref' || column.references !== table.name) {
+          throw new Error(`column "${column.name}" on table "${source.name}" does not reference table "${table.name}"`);
+        }
+        const inner = this.#condition(source, condition.where, params);
+        return `"id" IN (SELECT ${quoteIdentifier(column.name)} FROM ${quoteIdentifier(source.name)} WHERE ${inner})`;
+      }
+    }
+  }
+
+  #compare(table: Table, columnName: string, op: string, value: Scalar, params: Params): string {
+    const column = this.column(table, columnName);
+    const quoted = quoteIdentifier(column.name);
+    // "equals null" is the useful reading of eq/neq with null; SQL's `= NULL` matches nothing.
+    if (value === null && op === 'eq') return `${quoted} IS NULL`;
+    if (value === null && op === 'neq') return `${quoted} IS NOT NULL`;
+    if (op === 'like' || op === 'ilike') {
+      const pattern = params.add(value === null ? null : String(value));
+      return this.dialect.like(column, quoted, pattern, op === 'ilike');
+    }
+    const operator = COMPARE_OPERATORS[op];
+    if (!operator) throw new Error(`unknown comparison "${op}"`);
+    const left = this.dialect.comparable(column, quoted);
+    const right = this.dialect.comparable(column, params.add(this.#encode(column, value)));
+    return `${left} ${operator} ${right}`;
+  }
+
+  #orderBy(table: Table, orderBy: readonly OrderBy[]): string {
+    const terms = orderBy.map(({ column: name, desc }) => {
+      const column = this.column(table, name);
+      const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
+      // One null placement on both databases: nulls count as the largest value.
+      return `${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
+    });
+    terms.push('"id" ASC');
+    return terms.join(', ');
+  }
+
+  #paging(limit: number | undefined, offset: number | undefined, params: Params): string {
+    let text = '';
+    if (limit !== undefined) text += ` LIMIT ${params.add(checkCount('limit', limit))}`;
+    if (offset !== undefined) {
+      if (limit === undefined && this.dialect.offsetWithoutLimit) text += ` ${this.dialect.offsetWithoutLimit}`;
+      text += ` OFFSET ${params.add(checkCount('offset', offset))}`;
+    }
+    return text;
+  }
+
+  #encode(column: Column, value: Scalar): SqlParam {
+    const canonical = encodeValue(column, value);
+    return typeof canonical === 'boolean' ? this.dialect.boolParam(canonical) : canonical;
+  }
+}
+
+const COMPARE_OPERATORS: Readonly<Record<string, string>> = {
+  eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=',
+};
+
+function insertSignature(names: readonly string[]): string {
+  return JSON.stringify(names);
+}
+
+function checkCount(what: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${what} must be a non-negative integer, got ${value}`);
+  return value;
+}
+
+/** A canonical value (types.ts) as the parameter both databases accept. */
+export function encodeValue(column: Column, value: Scalar): SqlParam {
+  if (value === null || value === undefined) return null;
+  if (INTEGER_TYPES.has(column.type)) {
+    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`column "${column.name}" expects an integer, got ${JSON.stringify(value)}`);
+    return n;
+  }
+  switch (column.type) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw new Error(`column "${column.name}" expects a boolean, got ${JSON.stringify(value)}`);
+      return value;
+    case 'decimal':
+      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a decimal, got ${JSON.stringify(value)}`);
+      return value;
+    case 'datetime': {
+      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a datetime, got ${JSON.stringify(value)}`);
+      // Stored in one UTC form so text comparison (SQLite) orders correctly.
+      const time = Date.parse(value);
+      return Number.isNaN(time) ? value : new Date(time).toISOString();
+    }
+    default:
+      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a string, got ${JSON.stringify(value)}`);
+      return value;
+  }
+}
+
+/** A value read from either database in canonical form. */
+export function decodeValue(column: Column, value: unknown): Scalar {
+  if (value === null || value === undefined) return null;
+  if (INTEGER_TYPES.has(column.type)) return Number(value);
+  switch (column.type) {
+    case 'bool':
+      return value === true || value === 1 || value === 1n || value === '1' || value === 't' || value === 'true';
+    case 'datetime': {
+      const time = value instanceof Date ? value.getTime() : Date.parse(String(value));
+      return Number.isNaN(time) ? String(value) : new Date(time).toISOString();
+    }
+    case 'date':
+      return value instanceof Date ? formatDate(value) : String(value);
+    default:
+      return String(value);
+  }
+}
+
+function formatDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

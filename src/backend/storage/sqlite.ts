@@ -1,0 +1,213 @@
+// Storage on Node's built-in node:sqlite: the embedded default. One connection,
+// synchronous underneath; each write is its own IMMEDIATE transaction so other
+// processes sharing the file never see half of it.
+import { DatabaseSync } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import { performance } from 'node:perf_hooks';
+import type { Column, Model, Table } from '../model.ts';
+import { translateSqliteError } from './errors.ts';
+import { quoteIdentifier, SqlBuilder } from './sql.ts';
+import type { Dialect, SqlParam, Statement } from './sql.ts';
+import type {
+  Condition, DeleteResult, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+} from './types.ts';
+
+export const SQLITE_MEMORY = ':memory:';
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export const sqliteDialect: Dialect = {
+  placeholder: () => '?',
+  boolParam: (value) => (value ? 1 : 0),
+  // Decimals are stored as exact text; compare and order them by value.
+  comparable: (column, expression) => (column.type === 'decimal' ? `CAST(${expression} AS REAL)` : expression),
+  // LIKE is case-sensitive through PRAGMA case_sensitive_like; ilike lowers both sides.
+  like: (_column, expression, pattern, caseInsensitive) =>
+    caseInsensitive ? `LOWER(${expression}) LIKE LOWER(${pattern}) ESCAPE '\\'` : `${expression} LIKE ${pattern} ESCAPE '\\'`,
+  offsetWithoutLimit: 'LIMIT -1',
+};
+
+export function sqliteColumnType(column: Column): string {
+  switch (column.type) {
+    case 'id': return 'INTEGER PRIMARY KEY AUTOINCREMENT';
+    case 'version': return 'INTEGER NOT NULL DEFAULT 1';
+    case 'ref': return `INTEGER REFERENCES ${quoteIdentifier(column.references!)}("id")`;
+    case 'int':
+    case 'bool': return 'INTEGER';
+    default: return 'TEXT';
+  }
+}
+
+export class SqliteStorage implements Storage {
+  readonly kind = 'sqlite' as const;
+  readonly description: string;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  #builder: SqlBuilder | undefined;
+
+  /** `location` is a file path or `:memory:`. */
+  constructor(location: string, description: string, options: StorageOptions = {}) {
+    this.description = description;
+    try {
+      this.#db = new DatabaseSync(location, {
+        enableForeignKeyConstraints: true,
+        timeout: options.statementTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      });
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+    if (location !== SQLITE_MEMORY) this.#db.exec('PRAGMA journal_mode = WAL');
+    this.#db.exec('PRAGMA foreign_keys = ON');
+    this.#db.exec('PRAGMA case_sensitive_like = ON');
+  }
+
+  async migrate(model: Model): Promise<MigrationReport> {
+    const createdTables: string[] = [];
+    const addedColumns: string[] = [];
+    this.#transaction(() => {
+      const existing = this.#existingColumns();
+      for (const table of model.tables.values()) {
+        const columns = existing.get(table.name);
+        if (!columns) {
+          this.#db.exec(createTableSql(table));
+          createdTables.push(table.name);
+        } else {
+          for (const column of table.columns) {
+            if (columns.has(column.name)) continue;
+            this.#db.exec(`ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${sqliteColumnType(column)}`);
+            addedColumns.push(`${table.name}.${column.name}`);
+          }
+        }
+        for (const column of table.columns) {
+          if (column.type !== 'ref') continue;
+          const index = quoteIdentifier(`${table.name}_${column.name}_idx`);
+          this.#db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(table.name)} (${quoteIdentifier(column.name)})`);
+        }
+      }
+    });
+    this.#builder = new SqlBuilder(model, sqliteDialect);
+    return { createdTables, addedColumns };
+  }
+
+  async select(spec: SelectSpec): Promise<Row[]> {
+    const sql = this.#sql();
+    return this.#all(sql.select(spec)).map((raw) => sql.decodeRow(spec.table, raw));
+  }
+
+  async count(table: string, where?: Condition): Promise<number> {
+    const [row] = this.#all(this.#sql().count(table, where));
+    return Number(row.count);
+  }
+
+  async insert(table: string, values: Row): Promise<Row> {
+    const sql = this.#sql();
+    const statement = sql.insert(table, [values]);
+    const [raw] = this.#transaction(() => this.#all(statement));
+    return sql.decodeRow(table, raw);
+  }
+
+  async insertMany(table: string, rows: readonly Row[]): Promise<void> {
+    const sql = this.#sql();
+    const statements = rows.map((row) => sql.insert(table, [row]));
+    this.#transaction(() => {
+      for (const statement of statements) this.#run(statement);
+    });
+  }
+
+  async update(table: string, id: number, version: number, set: Row): Promise<WriteResult> {
+    const sql = this.#sql();
+    const statement = sql.update(table, id, version, set);
+    return this.#transaction((): WriteResult => {
+      const [raw] = this.#all(statement);
+      if (raw) return { status: 'ok', row: sql.decodeRow(table, raw) };
+      const [current] = this.#all(sql.selectById(table, id));
+      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+    });
+  }
+
+  async delete(table: string, id: number, version: number): Promise<DeleteResult> {
+    const sql = this.#sql();
+    const statement = sql.delete(table, id, version);
+    return this.#transaction((): DeleteResult => {
+      if (this.#all(statement).length > 0) return { status: 'ok' };
+      const [current] = this.#all(sql.selectById(table, id));
+      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+    });
+  }
+
+  async ping(): Promise<number> {
+    const started = performance.now();
+    this.#all({ text: 'SELECT 1', params: [] });
+    return performance.now() - started;
+  }
+
+  async close(): Promise<void> {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #sql(): SqlBuilder {
+    if (!this.#builder) throw new Error('call migrate(model) before using the storage');
+    return this.#builder;
+  }
+
+  #existingColumns(): Map<string, Set<string>> {
+    const tables = this.#all({ text: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", params: [] });
+    const result = new Map<string, Set<string>>();
+    for (const { name } of tables) {
+      const columns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [String(name)] });
+      result.set(String(name), new Set(columns.map((c) => String(c.name))));
+    }
+    return result;
+  }
+
+  #prepare(text: string): StatementSync {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      statement = this.#db.prepare(text);
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  #all(statement: Statement): Record<string, unknown>[] {
+    try {
+      return this.#prepare(statement.text).all(...toInputs(statement.params));
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+  }
+
+  #run(statement: Statement): void {
+    try {
+      this.#prepare(statement.text).run(...toInputs(statement.params));
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+  }
+
+  #transaction<T>(work: () => T): T {
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw translateSqliteError(error);
+    }
+  }
+}
+
+function createTableSql(table: Table): string {
+  const columns = table.columns.map((c) => `${quoteIdentifier(c.name)} ${sqliteColumnType(c)}`);
+  return `CREATE TABLE ${quoteIdentifier(table.name)} (${columns.join(', ')})`;
+}
+
+function toInputs(params: readonly SqlParam[]): SQLInputValue[] {
+  // Booleans never reach here: the dialect stores them as 0/1.
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}

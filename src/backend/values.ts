@@ -1,0 +1,353 @@
+// Checks one field value against its AST definition and converts it to the
+// canonical storage form (see storage/types.ts). The GraphQL write path and
+// seeding both go through here, so a value is either valid everywhere or nowhere.
+import type { FieldDef, FieldType } from '../ast/schema.ts';
+import type { Scalar } from './storage/types.ts';
+import { refColumnName } from './model.ts';
+
+export class FieldValueError extends Error {
+  readonly entity: string;
+  readonly field: string;
+  readonly reason: string;
+  /** Position of the record in a list of records (seeding), if any. */
+  readonly recordIndex: number | undefined;
+
+  constructor(entity: string, field: string, reason: string, recordIndex?: number) {
+    const where = recordIndex === undefined ? entity : `${entity}[${recordIndex}]`;
+    super(`${where}.${field}: ${reason}`);
+    this.name = 'FieldValueError';
+    this.entity = entity;
+    this.field = field;
+    this.reason = reason;
+    this.recordIndex = recordIndex;
+  }
+
+  /** The same problem, located in record `index` of a list. */
+  atRecord(index: number): FieldValueError {
+    return new FieldValueError(this.entity, this.field, this.reason, index);
+  }
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const STRING_TYPES: ReadonlySet<FieldType> = new Set(['string', 'text', 'email', 'phone', 'url']);
+
+/** Why a value is rejected; the caller adds entity and field. */
+class Rejection extends Error {}
+
+function reject(reason: string): never {
+  throw new Rejection(reason);
+}
+
+/** How a rejected value is quoted in a message: short, and unambiguous about its type. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const chars = [...value];
+    const shown = chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : value;
+    return JSON.stringify(shown);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return `a Date (${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;
+  return `a value of type ${typeof value}`;
+}
+
+const got = (value: unknown): string => `(got ${describeValue(value)})`;
+
+export function coerceFieldValue(entity: string, field: string, def: FieldDef, value: unknown): Scalar {
+  try {
+    return coerce(def, value);
+  } catch (error) {
+    if (error instanceof Rejection) throw new FieldValueError(entity, field, error.message);
+    throw error;
+  }
+}
+
+function coerce(def: FieldDef, value: unknown): Scalar {
+  // An empty form field means "no value" for every type whose empty string is
+  // not itself a meaningful value.
+  const absent = value === undefined || value === null || (value === '' && def.type !== 'string' && def.type !== 'text');
+  if (absent) {
+    if (def.required && def.type !== 'id') reject('is required');
+    return null;
+  }
+  if (value === '' && def.required) reject('is required');
+
+  switch (def.type) {
+    case 'id':
+    case 'ref':
+      return coerceId(value);
+    case 'int':
+      return coerceInt(def, value);
+    case 'decimal':
+      return coerceDecimal(def, value);
+    case 'bool':
+      if (typeof value !== 'boolean') reject(`must be true or false ${got(value)}`);
+      return value;
+    case 'date':
+      return coerceDate(value);
+    case 'datetime':
+      return coerceDateTime(value);
+    case 'enum':
+      return coerceEnum(def, value);
+    case 'string':
+    case 'text':
+    case 'email':
+    case 'phone':
+    case 'url':
+      return coerceText(def, value);
+  }
+}
+
+function coerceId(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^[1-9][0-9]*$/.test(value)) {
+    const n = Number(value);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return reject(`must be a positive integer id ${got(value)}`);
+}
+
+function coerceInt(def: FieldDef, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) reject(`must be an integer ${got(value)}`);
+  if (value < INT32_MIN || value > INT32_MAX) {
+    reject(`must be between ${INT32_MIN} and ${INT32_MAX} (32-bit integer) ${got(value)}`);
+  }
+  if (def.min !== undefined && value < def.min) reject(`must be at least ${def.min} ${got(value)}`);
+  if (def.max !== undefined && value > def.max) reject(`must be at most ${def.max} ${got(value)}`);
+  return value;
+}
+
+// ---------------------------------------------------------------- decimals
+
+interface DecimalParts {
+  readonly negative: boolean;
+  /** integer digits without leading zeros ("" for zero) */
+  readonly whole: string;
+  /** digits after the point, as written */
+  readonly fraction: string;
+}
+
+const DECIMAL_PATTERN = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+
+function parseDecimal(text: string): DecimalParts | undefined {
+  const m = DECIMAL_PATTERN.exec(text);
+  if (!m) return undefined;
+  const whole = m[2].replace(/^0+/, '');
+  const fraction = m[3] ?? '';
+  const isZero = whole === '' && /^0*$/.test(fraction);
+  return { negative: m[1] === '-' && !isZero, whole, fraction };
+}
+
+/** A JS number as plain decimal digits, without exponent (1e21 -> "1000000000000000000000"). */
+export function numberToDecimalString(n: number): string {
+  const text = String(n);
+  const m = /^(-?)([0-9])(?:\.([0-9]+))?e([+-][0-9]+)$/.exec(text);
+  if (!m) return text;
+  const digits = m[2] + (m[3] ?? '');
+  const exponent = Number(m[4]);
+  const pointAt = 1 + exponent;
+  const plain = pointAt <= 0
+    ? `0.${'0'.repeat(-pointAt)}${digits}`
+    : pointAt >= digits.length
+      ? digits + '0'.repeat(pointAt - digits.length)
+      : `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
+  return m[1] + plain;
+}
+
+function compareMagnitude(a: DecimalParts, b: DecimalParts): number {
+  if (a.whole.length !== b.whole.length) return a.whole.length < b.whole.length ? -1 : 1;
+  if (a.whole !== b.whole) return a.whole < b.whole ? -1 : 1;
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const fa = a.fraction.padEnd(width, '0');
+  const fb = b.fraction.padEnd(width, '0');
+  return fa === fb ? 0 : fa < fb ? -1 : 1;
+}
+
+/** Exact comparison of two parsed decimals: -1, 0 or 1. */
+function compareDecimals(a: DecimalParts, b: DecimalParts): number {
+  if (a.negative !== b.negative) {
+    return a.negative ? -1 : 1;
+  }
+  const magnitude = compareMagnitude(a, b);
+  return a.negative ? -magnitude : magnitude;
+}
+
+function formatDecimal(parts: DecimalParts, scale: number | undefined): string {
+  const fraction = scale === undefined ? parts.fraction : parts.fraction.padEnd(scale, '0');
+  return `${parts.negative ? '-' : ''}${parts.whole || '0'}${fraction ? `.${fraction}` : ''}`;
+}
+
+function coerceDecimal(def: FieldDef, value: unknown): string {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) reject(`must be a finite number ${got(value)}`);
+    text = numberToDecimalString(value);
+  } else if (typeof value === 'string') {
+    text = value;
+  } else {
+    return reject(`must be a decimal number as a number or a string like "-12.5" or "1234.50" ${got(value)}`);
+  }
+  let parts = parseDecimal(text);
+  if (!parts) {
+    reject(`must be a decimal number like -12.5 or 1234.50, without exponent, spaces or thousands separators ${got(value)}`);
+  }
+  if (def.scale !== undefined && parts.fraction.length > def.scale) {
+    // trailing zeros beyond the scale carry no value ("12.500" is 12.50)
+    const trimmed = parts.fraction.replace(/0+$/, '');
+    if (trimmed.length > def.scale) {
+      reject(`must have at most ${def.scale} digits after the decimal point ${got(value)}`);
+    }
+    parts = { ...parts, fraction: trimmed };
+  }
+  return checkDecimalBounds(def, parts, value, def.scale);
+}
+
+function checkDecimalBounds(def: FieldDef, parts: DecimalParts, value: unknown, scale: number | undefined): string {
+  if (def.min !== undefined && compareDecimals(parts, parseDecimal(numberToDecimalString(def.min))!) < 0) {
+    reject(`must be at least ${numberToDecimalString(def.min)} ${got(value)}`);
+  }
+  if (def.max !== undefined && compareDecimals(parts, parseDecimal(numberToDecimalString(def.max))!) > 0) {
+    reject(`must be at most ${numberToDecimalString(def.max)} ${got(value)}`);
+  }
+  return formatDecimal(parts, scale);
+}
+
+// ---------------------------------------------------------------- dates
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function coerceDate(value: unknown): string {
+  const m = typeof value === 'string' ? /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(value) : null;
+  if (!m) return reject(`must be a date YYYY-MM-DD ${got(value)}`);
+  if (!isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+    reject(`must be a real calendar date YYYY-MM-DD ${got(value)}`);
+  }
+  return value as string;
+}
+
+const DATETIME_PATTERN =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:?[0-9]{2})$/;
+
+function coerceDateTime(value: unknown): string {
+  const m = typeof value === 'string' ? DATETIME_PATTERN.exec(value) : null;
+  if (!m) {
+    return reject(`must be an ISO 8601 date-time with a timezone, like 2024-05-01T10:00:00Z or 2024-05-01T12:00:00+02:00 ${got(value)}`);
+  }
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number);
+  const second = Number(m[6] ?? '0');
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  let offsetMinutes = 0;
+  if (m[8] !== 'Z') {
+    const digits = m[8].replace(':', '');
+    const sign = digits[0] === '-' ? -1 : 1;
+    const offHours = Number(digits.slice(1, 3));
+    const offMinutes = Number(digits.slice(3, 5));
+    if (offHours > 23 || offMinutes > 59) reject(`must have a timezone offset between -23:59 and +23:59 ${got(value)}`);
+    offsetMinutes = sign * (offHours * 60 + offMinutes);
+  }
+  if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) {
+    reject(`must be a real date and time of day ${got(value)}`);
+  }
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute - offsetMinutes, second, millis);
+  return utc.toISOString();
+}
+
+// ---------------------------------------------------------------- text
+
+function coerceEnum(def: FieldDef, value: unknown): string {
+  const values = def.values ?? [];
+  if (typeof value !== 'string' || !values.includes(value)) {
+    reject(`must be one of ${values.join(', ')} ${got(value)}`);
+  }
+  return value;
+}
+
+// local@domain: practical RFC 5321 subset; letters may be non-ASCII (internationalised mail).
+const EMAIL_LOCAL = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
+const EMAIL_DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+
+export function isEmailAddress(text: string): boolean {
+  if (text.length > 254) return false;
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return false;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  if (local.length > 64 || !EMAIL_LOCAL.test(local)) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  if (!labels.every((label) => label.length <= 63 && EMAIL_DOMAIN_LABEL.test(label))) return false;
+  // the top-level domain is never all digits (that would be an IP address)
+  return !/^[0-9]+$/.test(labels[labels.length - 1]);
+}
+
+const PHONE_PATTERN = /^\+?[0-9 ()/-]{3,32}$/;
+
+function isPhoneNumber(text: string): boolean {
+  return text.length >= 3 && text.length <= 32 && PHONE_PATTERN.test(text) && /[0-9]/.test(text);
+}
+
+function isWebUrl(text: string): boolean {
+  // The URL parser silently drops tabs and newlines and trims spaces; a stored URL must not contain them.
+  if (/[\s\p{Cc}]/u.test(text)) return false;
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function coerceText(def: FieldDef, value: unknown): string {
+  if (typeof value !== 'string') return reject(`must be a string ${got(value)}`);
+  if (value.includes('\u0000')) reject('must not contain NUL characters');
+  const length = [...value].length;
+  if (def.min !== undefined && length < def.min) {
+    reject(`must be at least ${def.min} characters long (got ${length})`);
+  }
+  if (def.max !== undefined && length > def.max) {
+    reject(`must be at most ${def.max} characters long (got ${length})`);
+  }
+  if (def.type === 'email' && !isEmailAddress(value)) {
+    reject(`must be an email address like name@example.com ${got(value)}`);
+  }
+  if (def.type === 'phone' && !isPhoneNumber(value)) {
+    reject(`must be a phone number of 3 to 32 characters: digits, spaces and - / ( ), optionally a leading + ${got(value)}`);
+  }
+  if (def.type === 'url' && !isWebUrl(value)) {
+    reject(`must be an absolute http:// or https:// URL ${got(value)}`);
+  }
+  return value;
+}
+
+/** True for the types stored as plain strings (their min/max are lengths). */
+export function isStringType(type: FieldType): boolean {
+  return STRING_TYPES.has(type);
+}
+
+// ---------------------------------------------------------------- records
+
+/** The required fields an insert does not give (refs may be given as `company` or `company_id`). */
+export function checkRequired(entity: string, fields: Record<string, FieldDef>, record: Record<string, unknown>): FieldValueError[] {
+  const errors: FieldValueError[] = [];
+  for (const [name, def] of Object.entries(fields)) {
+    if (!def.required || def.type === 'id') continue;
+    const value = def.type === 'ref' ? (record[name] ?? record[refColumnName(name)]) : record[name];
+    if (value === undefined || value === null) errors.push(new FieldValueError(entity, name, 'is required'));
+  }
+  return errors;
+}
