@@ -13,7 +13,7 @@ import {
 } from '../src/backend/seed/generate.ts';
 import { prepareSeedRows } from '../src/backend/seed/seed.ts';
 import type { CountryCode, Language, Place } from '../src/backend/seed/words.ts';
-import { COUNTRY_LANGUAGE, COUNTRY_TLD, NOTES, PLACES } from '../src/backend/seed/words.ts';
+import { COUNTRY_LANGUAGE, NOTES, PLACES } from '../src/backend/seed/words.ts';
 
 export const DEMO_AST_URL = new URL('../media/demo/crm.json', import.meta.url);
 export const DEMO_DATA_URL = new URL('../media/demo/crm.data.json', import.meta.url);
@@ -60,6 +60,11 @@ function shuffle<T>(rng: Random, items: T[]): T[] {
   return items;
 }
 
+/** A city of the country, the larger ones (listed first) more often. */
+function cityIn(rng: Random, country: CountryCode): Place {
+  return weighted(rng, placesIn(country).map((place, rank) => [place, Math.max(1, 4 - rank)] as const));
+}
+
 /** Cents as an exact 2-digit decimal string. */
 const money = (cents: number): string => formatUnits(Math.round(cents), 2);
 
@@ -90,7 +95,7 @@ function buildCompanies(rng: Random): Company[] {
       ({ name, industry, street, zip } = fixed);
       place = placeOf(fixed.city);
     } else {
-      place = rng.pick(placesIn(countries[id - 1 - FIXED_COMPANIES.length]));
+      place = cityIn(rng, countries[id - 1 - FIXED_COMPANIES.length]);
       industry = rng.pick(INDUSTRIES);
       do name = companyName(rng, place.country, industry);
       while (names.has(name) || domains.has(companyDomain(name, place.country)));
@@ -146,7 +151,7 @@ function netWorth(rng: Random): string {
 const MAX_MUSTERMANN: DemoRecord = {
   firstname: 'Max',
   lastname: 'Mustermann',
-  email: 'max.mustermann@nordlicht-software.de',
+  email: 'max.mustermann@nordlicht-software.example',
   phone: '+49 171 2345678',
   street: 'Lindenstraße 14',
   zip: '10115',
@@ -163,14 +168,14 @@ const MAX_MUSTERMANN: DemoRecord = {
 function buildPeople(rng: Random, companies: readonly Company[]): Person[] {
   const emails = new Set<string>();
   const fullNames = new Set<string>();
-  const weights = companies.map((c) => [c, Math.sqrt(c.employees)] as const);
+  const weights = companies.map((c) => [c, c.employees ** 0.3] as const);
   const people: Person[] = [];
   for (let id = 1; id <= PERSON_COUNT; id++) {
     // the first people cover every company once, so each has someone to talk to
     const company = id <= companies.length ? companies[id - 1] : weighted(rng, weights);
     const home = COUNTRY_LANGUAGE[company.place.country];
     const language: Language = rng.chance(0.9) ? home : home === 'de' ? 'en' : 'de';
-    const place = rng.chance(0.65) ? company.place : rng.pick(placesIn(company.place.country));
+    const place = rng.chance(0.65) ? company.place : cityIn(rng, company.place.country);
     let firstname: string, lastname: string;
     do {
       firstname = rng.pick(firstNames(language));
@@ -194,7 +199,7 @@ function buildPeople(rng: Random, companies: readonly Company[]): Person[] {
       last_contact: randomDateTime(rng, '2025-01-02', '2026-01-20'),
     };
     if (rng.chance(0.35)) generated.notes = rng.pick(NOTES[language]);
-    if (rng.chance(0.06)) generated.website = `https://www.${slugify(`${firstname} ${lastname}`)}.${COUNTRY_TLD[place.country]}`;
+    if (rng.chance(0.06)) generated.website = `https://www.${slugify(`${firstname} ${lastname}`)}.example`;
     const record: DemoRecord = { id, ...(id === 1 ? MAX_MUSTERMANN : generated), company: company.id };
     let email = record.email as string;
     for (let n = 2; emails.has(email); n++) email = (record.email as string).replace('@', `${n}@`);
@@ -257,7 +262,7 @@ function buildDeals(rng: Random, companies: readonly Company[], people: readonly
     list.push(person);
     staffOf.set(person.company.id, list);
   }
-  const weights = companies.map((c) => [c, 1 + Math.sqrt(c.employees) / 4] as const);
+  const weights = companies.map((c) => [c, 1 + c.employees ** 0.25] as const);
   const deals: DemoRecord[] = [];
   for (let id = 1; id <= DEAL_COUNT; id++) {
     const company = weighted(rng, weights);

@@ -428,6 +428,8 @@ class SemanticCheck {
     const rootFields = new NameSpace('root field', (at, message) => this.add(at, message));
     for (const builtin of ['Query', 'Mutation', 'ID', 'Int', 'Float', 'String', 'Boolean']) types.declare(builtin, `the built-in type "${builtin}"`);
     for (const scalar of ['Decimal', 'Date', 'DateTime']) types.declare(scalar, `the XOS scalar "${scalar}"`);
+    types.declare('order_by', 'the sort direction enum "order_by"');
+    for (const scalar of ['ID', 'Int', 'String', 'Boolean', 'Decimal', 'Date', 'DateTime']) types.declare(`${scalar}_comparison_exp`, `the filter type "${scalar}_comparison_exp"`);
     for (const [entity, fields] of this.entities) {
       if (!GRAPHQL_NAME.test(entity)) continue;
       const at = ['entities', entity];
@@ -436,6 +438,7 @@ class SemanticCheck {
       for (const [field, def] of fields) {
         if (def.type === 'enum' && GRAPHQL_NAME.test(field)) {
           types.declare(`${entity}_${field}`, `enum field "${entity}.${field}"`, [...at, 'fields', field]);
+          types.declare(`${entity}_${field}_comparison_exp`, `enum field "${entity}.${field}"`, [...at, 'fields', field]);
         }
       }
     }

@@ -89,6 +89,8 @@ const cmp = (column: string, op: 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 
 
 interface Adapter {
   readonly name: string;
+  /** The column a foreign-key StorageError names (SQLite does not say). */
+  readonly foreignKeyColumn: string | undefined;
   setUp(): Promise<void>;
   /** A storage on an empty database of its own. */
   fresh(): Promise<Storage>;
@@ -101,6 +103,7 @@ function sqliteAdapter(): Adapter {
   const opened: Storage[] = [];
   return {
     name: 'sqlite',
+    foreignKeyColumn: undefined,
     async setUp() {
       dir = await tempDir('xos-storage');
     },
@@ -123,6 +126,7 @@ function postgresAdapter(): Adapter {
   const opened: Storage[] = [];
   return {
     name: 'postgres',
+    foreignKeyColumn: 'company_id',
     async setUp() {
       server = await startPostgres();
     },
@@ -374,6 +378,7 @@ function storageSuite(adapter: Adapter): void {
       const error = await storage.insert('person', { firstname: 'Ada', company_id: 999 }).then(() => undefined, (e: unknown) => e);
       assert.ok(error instanceof StorageError, `expected a StorageError, got ${String(error)}`);
       assert.equal(error.code, 'foreign_key');
+      assert.equal(error.column, adapter.foreignKeyColumn);
       assert.equal(await storage.count('person'), 0);
 
       const acme = await storage.insert('company', { name: 'Acme' });

@@ -6,7 +6,7 @@ import { ID_COLUMN } from '../model.ts';
 import { coerceFieldValue, FieldValueError, numberToDecimalString } from '../values.ts';
 import type { CountryCode, Language, Place } from './words.ts';
 import {
-  COUNTRY_LANGUAGE, COUNTRY_TLD, ENGLISH_BRAND_WORDS, ENGLISH_FIRST_NAMES, ENGLISH_LAST_NAMES, EXAMPLE_DOMAINS,
+  COUNTRY_LANGUAGE, ENGLISH_BRAND_WORDS, ENGLISH_FIRST_NAMES, ENGLISH_LAST_NAMES, EXAMPLE_DOMAINS,
   GERMAN_BRAND_WORDS, GERMAN_FIRST_NAMES, GERMAN_LAST_NAMES, INDUSTRY_WORDS, LOREM_SENTENCES, NOTES, PLACES,
   PROJECT_TITLES, STREETS_BY_COUNTRY, TITLE_ADJECTIVES, TITLE_NOUNS,
 } from './words.ts';
@@ -196,8 +196,12 @@ export function mobilePhone(rng: Random, place: Place): string {
 const LEGAL_FORMS = /\s*(GmbH & Co\. KG|GmbH|AG|KG|Ltd|plc|Inc\.|LLC)$/;
 
 /** "Nordlicht Software GmbH" in DE -> "nordlicht-software.de" */
-export function companyDomain(name: string, country: CountryCode): string {
-  return `${slugify(name.replace(LEGAL_FORMS, '').replace(/&/g, ' '))}.${COUNTRY_TLD[country]}`;
+/**
+ * A company's domain under the reserved `.example` TLD (RFC 2606): realistic to
+ * read, but a demo mail can never reach a real company.
+ */
+export function companyDomain(name: string, _country: CountryCode): string {
+  return `${slugify(name.replace(LEGAL_FORMS, '').replace(/&/g, ' '))}.example`;
 }
 
 export function companyName(rng: Random, country: CountryCode, industry: string = rng.pick(Object.keys(INDUSTRY_WORDS.de))): string {
@@ -365,7 +369,7 @@ function valueByName(name: string, def: FieldDef, ctx: RecordContext): unknown {
       return place.country;
     case 'website': case 'homepage': case 'url': case 'web':
       if (traits.organisation) return `https://www.${domainOf(ctx)}`;
-      if (def.required || rng.chance(0.3)) return `https://www.${slugify(`${persona.firstname} ${persona.lastname}`)}.${COUNTRY_TLD[place.country]}`;
+      if (def.required || rng.chance(0.3)) return `https://www.${slugify(`${persona.firstname} ${persona.lastname}`)}.example`;
       return null;
     case 'notes': case 'note': case 'description': case 'comment': case 'comments': case 'remarks': case 'bio': case 'summary': case 'notizen':
       if (!def.required && rng.chance(0.4)) return null;

@@ -82,7 +82,6 @@ export const PLACES: readonly Place[] = [
 export const COUNTRY_LANGUAGE: Readonly<Record<CountryCode, Language>> = { DE: 'de', AT: 'de', CH: 'de', GB: 'en', US: 'en' };
 
 /** Top-level domain of company websites per country. */
-export const COUNTRY_TLD: Readonly<Record<CountryCode, string>> = { DE: 'de', AT: 'at', CH: 'ch', GB: 'co.uk', US: 'com' };
 
 export const GERMAN_STREETS: readonly string[] = [
   'Lindenstraße', 'Hauptstraße', 'Bahnhofstraße', 'Gartenstraße', 'Schulstraße', 'Bergstraße', 'Birkenweg',

@@ -145,15 +145,21 @@ export class SqlBuilder {
     return { text, params: params.values };
   }
 
-  /** A database row in canonical form; columns the model does not know are left out. */
+  /**
+   * A database row in canonical form; columns the model does not know are left
+   * out. Decodes in place: rows come fresh from the driver, and large lists are
+   * the hot path, so values already in canonical form are left as they are.
+   */
   decodeRow(tableName: string, raw: Record<string, unknown>): Row {
     const table = this.table(tableName);
-    const row: Row = {};
-    for (const [name, value] of Object.entries(raw)) {
+    for (const name in raw) {
       const column = table.byName.get(name);
-      if (column) row[name] = decodeValue(column, value);
+      if (!column) { delete raw[name]; continue; }
+      const value = raw[name];
+      if (value === null || typeof value === CANONICAL_TYPEOF[column.type]) continue;
+      raw[name] = decodeValue(column, value);
     }
-    return row;
+    return raw as Row;
   }
 
   #allColumns(table: Table): string {
@@ -299,6 +305,13 @@ export function encodeValue(column: Column, value: Scalar): SqlParam {
       return value;
   }
 }
+
+/** typeof of a column's canonical value (types.ts); such values need no decoding. */
+const CANONICAL_TYPEOF: Record<Column['type'], string> = {
+  id: 'number', ref: 'number', version: 'number', int: 'number', bool: 'boolean',
+  decimal: 'string', string: 'string', text: 'string', email: 'string', phone: 'string', url: 'string',
+  enum: 'string', date: 'string', datetime: 'string',
+};
 
 /** A value read from either database in canonical form. */
 export function decodeValue(column: Column, value: unknown): Scalar {

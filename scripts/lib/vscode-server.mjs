@@ -1,0 +1,319 @@
+// Real VS Code for tests: code-server (the VS Code workbench and Node extension host,
+// served over HTTP), Playwright and Debian's Chromium, provisioned into a cache outside
+// the repository, plus helpers that start and stop a private code-server instance.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { nodeModulesDir, projectNode } from './paths.mjs';
+import { run } from './run.mjs';
+
+// Pinned: the in-host payload route and the agent-mode behaviour rely on this build.
+export const CODE_SERVER_VERSION = '4.139.1';
+export const PLAYWRIGHT_CORE_VERSION = '1.65.1';
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Flags that keep headless Chromium quiet, offline and free of first-run UI. */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Workbench settings that keep a fresh profile free of welcome pages, trust prompts and telemetry. */
+export const DEFAULT_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+};
+
+/** `${XDG_CACHE_HOME:-~/.cache}/xos-vscode`: survives between runs on one machine. */
+export function cacheRoot() {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'xos-vscode');
+}
+
+export const codeServerDir = () => join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
+export const playwrightDir = () => join(cacheRoot(), 'playwright');
+/** The code-server entry script; run it with the project's Node 24. */
+export const codeServerEntry = () => join(codeServerDir(), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+/** playwright-core's package.json, for `createRequire(...)('playwright-core')`. */
+export const playwrightPackageJson = () => join(playwrightDir(), 'node_modules', 'playwright-core', 'package.json');
+
+/** The Node 24 headers native modules (argon2, kerberos, ...) must be built against. */
+export function nodeHeadersDir() {
+  const candidates = [
+    join(nodeModulesDir, 'node', 'node_modules', `node-${process.platform}-${process.arch}`),
+    join(nodeModulesDir, `node-${process.platform}-${process.arch}`),
+  ];
+  const found = candidates.find((dir) => existsSync(join(dir, 'include', 'node', 'common.gypi')));
+  if (!found) throw new Error(`no Node headers (include/node/common.gypi) in ${candidates.join(' or ')}`);
+  return found;
+}
+
+/** PATH with the project's Node 24 first, so npm and install scripts run on it. */
+function envWithProjectNode() {
+  return {
+    ...process.env,
+    PATH: `${dirname(projectNode())}:${process.env.PATH ?? ''}`,
+    npm_config_nodedir: nodeHeadersDir(),
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+}
+
+const stampPath = (dir) => join(dir, '.xos-provisioned.json');
+
+function readStampFile(dir) {
+  try {
+    return JSON.parse(readFileSync(stampPath(dir), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+async function npmInstallInto(dir, spec) {
+  mkdirSync(dir, { recursive: true });
+  // A package.json of its own keeps npm from walking up into some other project.
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+  const code = await run('npm', ['install', '--no-save', '--prefix', dir, spec], { env: envWithProjectNode(), cwd: dir });
+  if (code !== 0) throw new Error(`npm install ${spec} into ${dir} failed with exit code ${code}`);
+}
+
+async function aptInstall(packages) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) throw new Error(`missing Debian packages; install them with: sudo apt-get install -y ${packages.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update'], { env })) !== 0) throw new Error('apt-get update failed');
+  if ((await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env })) !== 0) {
+    throw new Error(`apt-get install -y ${packages.join(' ')} failed`);
+  }
+}
+
+/**
+ * The components, each with a check that it is present and an install step.
+ * Build tools and libkrb5-dev come first: code-server's kerberos module compiles against them.
+ */
+function components() {
+  return [
+    {
+      name: 'debian packages (chromium, libkrb5-dev)',
+      where: CHROMIUM_PATH,
+      present: () => existsSync(CHROMIUM_PATH) && existsSync('/usr/include/gssapi/gssapi.h'),
+      install: () => aptInstall(['chromium', 'libkrb5-dev']),
+    },
+    {
+      name: `code-server ${CODE_SERVER_VERSION}`,
+      where: codeServerDir(),
+      present: () => readStampFile(codeServerDir())?.version === CODE_SERVER_VERSION && existsSync(codeServerEntry()),
+      install: async () => {
+        await npmInstallInto(codeServerDir(), `code-server@${CODE_SERVER_VERSION}`);
+        writeFileSync(stampPath(codeServerDir()), `${JSON.stringify({ version: CODE_SERVER_VERSION })}\n`);
+      },
+    },
+    {
+      name: `playwright-core ${PLAYWRIGHT_CORE_VERSION}`,
+      where: playwrightDir(),
+      present: () => readStampFile(playwrightDir())?.version === PLAYWRIGHT_CORE_VERSION && existsSync(playwrightPackageJson()),
+      install: async () => {
+        await npmInstallInto(playwrightDir(), `playwright-core@${PLAYWRIGHT_CORE_VERSION}`);
+        writeFileSync(stampPath(playwrightDir()), `${JSON.stringify({ version: PLAYWRIGHT_CORE_VERSION })}\n`);
+      },
+    },
+  ];
+}
+
+/**
+ * Installs whatever is missing, idempotently. Returns one row per component:
+ * `{ name, where, action: 'installed' | 'present', seconds }`.
+ */
+export async function provision({ log = console.log } = {}) {
+  const rows = [];
+  for (const component of components()) {
+    const started = performance.now();
+    let action = 'present';
+    if (!component.present()) {
+      log(`installing ${component.name} into ${component.where}`);
+      await component.install();
+      if (!component.present()) throw new Error(`${component.name} is still missing after installing it`);
+      action = 'installed';
+    }
+    rows.push({ name: component.name, where: component.where, action, seconds: (performance.now() - started) / 1000 });
+  }
+  return rows;
+}
+
+/** Throws with the command to run when something provision() installs is missing. */
+export function assertProvisioned() {
+  const missing = components().filter((component) => !component.present()).map((component) => component.name);
+  if (missing.length) throw new Error(`not provisioned: ${missing.join(', ')}; run: node scripts/provision-vscode.mjs`);
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` until it returns a value other than undefined; throws `describe()` at the deadline. */
+export async function waitFor(check, { timeoutMs, intervalMs = 200, describe }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+function writeUserSettings(userDataDir, settings) {
+  const dir = join(userDataDir, 'User');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), `${JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2)}\n`);
+}
+
+/** Runs the code-server CLI once (e.g. --install-extension) and resolves with its output; rejects on a non-zero exit. */
+function codeServerCommand(args, { timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(projectNode(), [codeServerEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: envWithProjectNode() });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`code-server ${args.join(' ')} exited with ${code ?? signal}:\n${output}`));
+    });
+  });
+}
+
+/**
+ * Installs a packaged extension (.vsix) with `code-server --install-extension`.
+ * Do it before the instance that uses `extensionsDir` starts: code-server reads the folder once.
+ */
+export async function installExtension(vsix, { extensionsDir, userDataDir }) {
+  assertProvisioned();
+  return codeServerCommand(['--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir]);
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Starts a private code-server on 127.0.0.1 and resolves once /healthz answers.
+ * Everything it writes (profile, extensions, config, log) lives under a fresh temp
+ * directory unless `userDataDir` / `extensionsDir` are given.
+ * `smokeTestDriver` (default true) passes `--vscode-option enable-smoke-test-driver`, without
+ * which a release build ignores the extensionTestsPath payload.
+ * Resolves with `{ url, port, logPath, userDataDir, extensionsDir, log(), stop() }`.
+ */
+export async function startCodeServer({
+  workspace,
+  settings = {},
+  extensionsDir,
+  userDataDir,
+  port,
+  smokeTestDriver = true,
+  extraArgs = [],
+  timeoutMs = 60_000,
+} = {}) {
+  assertProvisioned();
+  const home = mkdtempSync(join(tmpdir(), 'xos-code-server-'));
+  const profile = userDataDir ?? join(home, 'user-data');
+  const extensions = extensionsDir ?? join(home, 'extensions');
+  mkdirSync(extensions, { recursive: true });
+  writeUserSettings(profile, settings);
+  const chosenPort = port ?? await freePort();
+  const configPath = join(home, 'config.yaml');
+  writeFileSync(configPath, `bind-addr: 127.0.0.1:${chosenPort}\nauth: none\ncert: false\n`);
+  const logPath = join(home, 'code-server.log');
+  const logStream = createWriteStream(logPath);
+
+  const args = [
+    codeServerEntry(),
+    '--bind-addr', `127.0.0.1:${chosenPort}`,
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-workspace-trust',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--config', configPath,
+    '--user-data-dir', profile,
+    '--extensions-dir', extensions,
+    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...extraArgs,
+    ...(workspace ? [workspace] : []),
+  ];
+  // Its own process group, so stop() also ends code-server's child processes (wrapper, extension hosts).
+  const child = spawn(projectNode(), args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: envWithProjectNode() });
+  let logText = '';
+  const record = (chunk) => {
+    logText += chunk;
+    logStream.write(chunk);
+  };
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
+  let exited;
+  const exitedPromise = new Promise((resolve) => child.on('close', (code, signal) => {
+    exited = { code, signal };
+    resolve(exited);
+  }));
+
+  const url = `http://127.0.0.1:${chosenPort}`;
+  const stop = async () => {
+    if (!exited) {
+      killGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+      await exitedPromise;
+      clearTimeout(timer);
+    }
+    // Children that outlived the wrapper still belong to the group.
+    killGroup(child, 'SIGKILL');
+    await new Promise((resolve) => logStream.end(resolve));
+  };
+
+  try {
+    await waitFor(async () => {
+      if (exited) throw new Error(`code-server exited with ${exited.code ?? exited.signal} before it was healthy:\n${logText}`);
+      try {
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+        return response.ok ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    }, { timeoutMs, describe: () => `code-server did not answer ${url}/healthz; log:\n${logText}` });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url,
+    port: chosenPort,
+    home,
+    logPath,
+    userDataDir: profile,
+    extensionsDir: extensions,
+    log: () => logText,
+    stop,
+    /** Stops and deletes the temp directory (keep it when a test failed, to read the log). */
+    dispose: async () => {
+      await stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
