@@ -1,10 +1,11 @@
 // Installs node_modules when it is missing or stale, then checks the pinned Node 24.
 // Runs with whatever Node starts it (a fresh clone may only have the system Node),
 // so it uses nothing but Node built-ins.
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { dependencyHash, lockfileMismatches, lockfilePath, readStamp, writeStamp } from './lib/deps.mjs';
 import { checkPinnedNode } from './lib/node-version.mjs';
-import { nodeModulesDir, pinnedNode } from './lib/paths.mjs';
+import { nodeModulesDir, pinnedNode, repoRoot } from './lib/paths.mjs';
 import { run } from './lib/run.mjs';
 
 /** npm as it was started (npm_execpath under `npm run`), else the npm on PATH. */
@@ -26,6 +27,22 @@ function installReason(hash) {
   return `node_modules does not match package-lock.json (${count}, e.g. ${mismatches[0]})`;
 }
 
+/**
+ * npm links the bins of dependencies, not the project's own: link them too, so
+ * `npx xos-server` inside the repository runs the built CLI.
+ */
+function linkOwnBins() {
+  const { bin = {} } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const binDir = join(nodeModulesDir, '.bin');
+  mkdirSync(binDir, { recursive: true });
+  for (const [name, target] of Object.entries(bin)) {
+    const link = join(binDir, name);
+    let present = false;
+    try { present = lstatSync(link).isSymbolicLink(); } catch { /* not there yet */ }
+    if (!present) symlinkSync(relative(binDir, join(repoRoot, target)), link);
+  }
+}
+
 async function main() {
   const hash = dependencyHash();
   const stamped = readStamp() === hash;
@@ -41,6 +58,7 @@ async function main() {
     action = stamped ? 'dependencies up to date' : 'dependencies already match package-lock.json; stamped';
   }
   writeStamp(hash);
+  linkOwnBins();
   const nodeVersion = checkPinnedNode();
   console.log(`ensure-deps: ${action} (node ${nodeVersion})`);
 }

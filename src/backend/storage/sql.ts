@@ -146,20 +146,20 @@ export class SqlBuilder {
   }
 
   /**
-   * A database row in canonical form; columns the model does not know are left
-   * out. Decodes in place: rows come fresh from the driver, and large lists are
-   * the hot path, so values already in canonical form are left as they are.
+   * A database row in canonical form, as a plain object; columns the model does
+   * not know are left out. Large lists make this a hot path, so values already
+   * in canonical form are taken as they are.
    */
   decodeRow(tableName: string, raw: Record<string, unknown>): Row {
     const table = this.table(tableName);
+    const row: Row = {};
     for (const name in raw) {
       const column = table.byName.get(name);
-      if (!column) { delete raw[name]; continue; }
+      if (!column) continue;
       const value = raw[name];
-      if (value === null || typeof value === CANONICAL_TYPEOF[column.type]) continue;
-      raw[name] = decodeValue(column, value);
+      row[name] = value === null || typeof value === CANONICAL_TYPEOF[column.type] ? value as Scalar : decodeValue(column, value);
     }
-    return raw as Row;
+    return row;
   }
 
   #allColumns(table: Table): string {

@@ -1,0 +1,109 @@
+// Real VS Code (code-server) in headless Chromium: the workbench comes up, the command
+// palette runs a command, and an in-host suite loads the XOS extension from this repository.
+//   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/smoke.e2e.ts
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launchChromium, type Browser, type Page } from './support/browser.ts';
+import { repoRoot, vscodeServer, type CodeServer } from './support/codeServer.ts';
+import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { bundleHostSuite, hostSuiteUrl } from './support/hostSuite.ts';
+import { runCommand, waitForWorkbench } from './support/workbench.ts';
+
+const hostSuiteTimeoutMs = 120_000;
+
+let browser: Browser;
+
+before(async () => {
+  vscodeServer.assertProvisioned();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+function tempWorkspace(): string {
+  const workspace = mkdtempSync(join(tmpdir(), 'xos-e2e-ws-'));
+  writeFileSync(join(workspace, 'README.md'), '# XOS e2e workspace\n');
+  return workspace;
+}
+
+/** Starts code-server and a page; on failure keeps a screenshot and the server log. */
+async function withWorkbench(name: string, body: (server: CodeServer, page: Page, workspace: string) => Promise<void>): Promise<void> {
+  const workspace = tempWorkspace();
+  const server = await vscodeServer.startCodeServer({ workspace });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  let failed = true;
+  try {
+    await body(server, page, workspace);
+    failed = false;
+  } finally {
+    if (failed) await saveFailureArtifacts(name, page, server.logPath);
+    await page.close();
+    if (failed) await server.stop();
+    else await server.dispose();
+  }
+}
+
+test('the workbench opens and the command palette runs "Developer: Show Running Extensions"', async () => {
+  await withWorkbench('smoke', async (server, page, workspace) => {
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+    await waitForWorkbench(page);
+    await screenshot(page, 'smoke-workbench');
+
+    await runCommand(page, 'Developer: Show Running Extensions');
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Running Extensions' });
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    // The built-in Git extension activates for any folder and shows up in the list.
+    const gitRow = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Git' }).first();
+    await gitRow.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'smoke-running-extensions');
+    assert.equal(await tab.count(), 1);
+  });
+});
+
+function buildExtension(): void {
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}${result.stderr}`);
+  assert.ok(existsSync(join(repoRoot, 'dist', 'extension.cjs')), 'dist/extension.cjs missing after the build');
+}
+
+test('an in-host suite activates the XOS extension and reports through codeAutomationExit', { timeout: 240_000 }, async () => {
+  buildExtension();
+  const suiteDir = mkdtempSync(join(tmpdir(), 'xos-host-suite-'));
+  const outcomePath = join(suiteDir, 'outcome.json');
+  const suitePath = await bundleHostSuite(join(repoRoot, 'test', 'host', 'activation.host.ts'), suiteDir, outcomePath);
+
+  await withWorkbench('host-suite', async (server, page, workspace) => {
+    const hostLog: string[] = [];
+    let exitCode: number | undefined;
+    await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; });
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      hostLog.push(`${type}: ${Array.isArray(args) ? args.join(' ') : String(args)}`);
+    });
+    await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
+    const code = await vscodeServer.waitFor(() => exitCode, {
+      timeoutMs: hostSuiteTimeoutMs,
+      describe: () => `window.codeAutomationExit was not called; host log:\n${hostLog.join('\n')}`,
+    });
+    await screenshot(page, 'host-suite-done');
+    writeFileSync(join(suiteDir, 'host.log'), `${hostLog.join('\n')}\n`);
+
+    assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.join('\n')}`);
+    const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
+    assert.deepEqual(outcome, {
+      passed: true,
+      checks: [
+        { name: 'extension is installed', ok: true },
+        { name: 'extension activates', ok: true },
+        { name: 'command xos.showOutput is registered', ok: true },
+        { name: 'command xos.showOutput runs', ok: true },
+      ],
+    });
+    assert.equal(code, 0);
+  });
+});

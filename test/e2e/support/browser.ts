@@ -1,0 +1,61 @@
+// Headless Debian Chromium driven by playwright-core, both provisioned outside the repository.
+import { createRequire } from 'node:module';
+import { vscodeServer } from './codeServer.ts';
+
+// The few Playwright types the suites use (playwright-core is not a dependency of the repo).
+export interface Locator {
+  first(): Locator;
+  waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+  click(options?: { timeout?: number }): Promise<void>;
+  innerText(options?: { timeout?: number }): Promise<string>;
+  allInnerTexts(): Promise<string[]>;
+  count(): Promise<number>;
+}
+
+export interface Keyboard {
+  press(key: string): Promise<void>;
+  type(text: string, options?: { delay?: number }): Promise<void>;
+}
+
+export interface ConsoleMessage {
+  type(): string;
+  text(): string;
+}
+
+export interface Page {
+  goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  exposeFunction(name: string, callback: (...args: any[]) => unknown): Promise<void>;
+  on(event: 'console', listener: (message: ConsoleMessage) => void): void;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  readonly keyboard: Keyboard;
+  close(): Promise<void>;
+}
+
+export interface Browser {
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  version(): string;
+  close(): Promise<void>;
+}
+
+interface PlaywrightCore {
+  readonly chromium: {
+    launch(options: { executablePath: string; headless: boolean; args: readonly string[]; timeout?: number }): Promise<Browser>;
+  };
+}
+
+export function loadPlaywright(): PlaywrightCore {
+  vscodeServer.assertProvisioned();
+  const require = createRequire(vscodeServer.playwrightPackageJson());
+  return require('playwright-core') as PlaywrightCore;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return loadPlaywright().chromium.launch({
+    executablePath: vscodeServer.CHROMIUM_PATH,
+    headless: true,
+    args: vscodeServer.CHROMIUM_ARGS,
+    timeout: 60_000,
+  });
+}
