@@ -26,6 +26,9 @@ export const DEFAULT_SETTINGS = {
   'workbench.startupEditor': 'none',
   'security.workspace.trust.enabled': false,
   'telemetry.telemetryLevel': 'off',
+  // There is no extension gallery offline; do not keep asking it.
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
 };
 
 /** `${XDG_CACHE_HOME:-~/.cache}/xos-vscode`: survives between runs on one machine. */

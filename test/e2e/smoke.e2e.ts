@@ -56,13 +56,17 @@ test('the workbench opens and the command palette runs "Developer: Show Running 
     await screenshot(page, 'smoke-workbench');
 
     await runCommand(page, 'Developer: Show Running Extensions');
-    const tab = page.locator('.tabs-container .tab', { hasText: 'Running Extensions' });
-    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    // VS Code 1.139 shows this editor in a modal overlay, not as a tab.
+    const editor = page.locator('.runtime-extensions-editor');
+    await editor.waitFor({ state: 'visible', timeout: 30_000 });
     // The built-in Git extension activates for any folder and shows up in the list.
-    const gitRow = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Git' }).first();
-    await gitRow.waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = editor.locator('.monaco-list-row');
+    const names = await vscodeServer.waitFor(async () => {
+      const shown = (await rows.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+      return shown.includes('Git') ? shown : undefined;
+    }, { timeoutMs: 30_000, describe: () => 'no "Git" row in Running Extensions' });
     await screenshot(page, 'smoke-running-extensions');
-    assert.equal(await tab.count(), 1);
+    assert.ok(names.includes('Git'), `running extensions: ${names.join(', ')}`);
   });
 });
 
@@ -95,7 +99,8 @@ test('an in-host suite activates the XOS extension and reports through codeAutom
 
     assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.join('\n')}`);
     const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
-    assert.deepEqual(outcome, {
+    // Both must agree: a crashed extension host reports 0 too.
+    assert.deepEqual({ exitCode: code, outcome }, { exitCode: 0, outcome: {
       passed: true,
       checks: [
         { name: 'extension is installed', ok: true },
@@ -103,7 +108,6 @@ test('an in-host suite activates the XOS extension and reports through codeAutom
         { name: 'command xos.showOutput is registered', ok: true },
         { name: 'command xos.showOutput runs', ok: true },
       ],
-    });
-    assert.equal(code, 0);
+    } });
   });
 });

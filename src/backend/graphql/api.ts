@@ -34,12 +34,34 @@ export interface XosApi {
 }
 
 export const DEFAULT_MAX_DEPTH = 12;
+const DOCUMENT_CACHE_SIZE = 500;
+const CACHEABLE_QUERY_LENGTH = 16 * 1024;
 
 export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions = {}): XosApi {
   const model = buildModel(ast);
   const schema = buildXosSchema(ast, model);
   const rules = [...specifiedRules, depthLimitRule(options.maxDepth ?? DEFAULT_MAX_DEPTH)];
   const onInternalError = options.onInternalError ?? ((e: unknown) => console.error(e));
+
+  // Agents repeat the same queries; parsing and validating once per text is enough.
+  const prepared = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] } | { error: GraphQLError }>();
+  const prepare = (query: string) => {
+    let entry = prepared.get(query);
+    if (!entry) {
+      try {
+        const document = parse(query);
+        entry = { document, errors: validate(schema, document, rules) };
+      } catch (e) {
+        const error = e as GraphQLError;
+        entry = { error: new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }) };
+      }
+      if (query.length <= CACHEABLE_QUERY_LENGTH) {
+        if (prepared.size >= DOCUMENT_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
+        prepared.set(query, entry);
+      }
+    }
+    return entry;
+  };
 
   const requestError = (error: GraphQLError): FormattedExecutionResult => ({ errors: [format(error, onInternalError)] });
 
@@ -49,15 +71,10 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
       if (typeof request.query !== 'string' || request.query.trim() === '') {
         return requestError(new GraphQLError('The request has no query: send {"query": "{ ... }"}.', { extensions: { code: 'BAD_USER_INPUT' } }));
       }
-      let document: DocumentNode;
-      try {
-        document = parse(request.query);
-      } catch (e) {
-        const error = e as GraphQLError;
-        return requestError(new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }));
-      }
-      const validationErrors = validate(schema, document, rules);
-      if (validationErrors.length) return { errors: validationErrors.map((e) => format(e, onInternalError)) };
+      const prepared = prepare(request.query);
+      if ('error' in prepared) return requestError(prepared.error);
+      if (prepared.errors.length) return { errors: prepared.errors.map((e) => format(e, onInternalError)) };
+      const document = prepared.document;
       const variableValues = request.variables ?? undefined;
       const operationName = request.operationName ?? undefined;
       if (options.fastPath !== false) {

@@ -4,6 +4,7 @@ import { vscodeServer } from './codeServer.ts';
 
 // The few Playwright types the suites use (playwright-core is not a dependency of the repo).
 export interface Locator {
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   first(): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
