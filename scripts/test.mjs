@@ -1,5 +1,8 @@
 // npm test: lint, typecheck, build, unit and integration tests, in order, stopping at
 // the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { findFiles } from './lib/files.mjs';
 import { formatDuration, formatTable } from './lib/format.mjs';
@@ -12,11 +15,33 @@ const node = projectNode();
 /** Outcome of a stage: 'passed', 'failed', or 'no tests' when its glob matched nothing. */
 const passedIf = (code) => (code === 0 ? 'passed' : 'failed');
 
+/** Test counts over all stages, for the closing line. */
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+/** Adds the summary counts of a TAP report (`# pass N`, `# fail N`, `# skipped N`). */
+function countTap(file) {
+  const text = readFileSync(file, 'utf8');
+  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  totals.passed += count('pass');
+  totals.failed += count('fail') + count('cancelled');
+  totals.skipped += count('skipped') + count('todo');
+}
+
 async function nodeTests(dir, extraArgs, env) {
   const files = findFiles(dir, '.test.ts');
   if (files.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
-  const code = await run(node, ['--test', '--test-reporter=spec', ...extraArgs, ...files], { env });
-  return { outcome: passedIf(code), detail: `${files.length} files` };
+  const reportDir = mkdtempSync(join(tmpdir(), 'xos-test-'));
+  const tap = join(reportDir, 'report.tap');
+  try {
+    const code = await run(node, [
+      '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extraArgs, ...files,
+    ], { env });
+    countTap(tap);
+    return { outcome: passedIf(code), detail: `${files.length} files` };
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
 }
 
 const stages = [
@@ -84,6 +109,8 @@ async function main() {
   }
   console.log(`\n${formatTable([['stage', 'result', 'time', 'detail'], ...results])}`);
   console.log(`\n${failed ? 'FAILED' : 'OK'} in ${formatDuration(performance.now() - started)}`);
+  const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   if (failed) process.exitCode = 1;
 }
 

@@ -2,10 +2,10 @@
 // served over HTTP), Playwright and Debian's Chromium, provisioned into a cache outside
 // the repository, plus helpers that start and stop a private code-server instance.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nodeModulesDir, projectNode } from './paths.mjs';
 import { run } from './run.mjs';
@@ -183,10 +183,19 @@ function writeUserSettings(userDataDir, settings) {
   writeFileSync(join(dir, 'settings.json'), `${JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2)}\n`);
 }
 
-/** Runs the code-server CLI once (e.g. --install-extension) and resolves with its output; rejects on a non-zero exit. */
+/**
+ * Runs the code-server CLI once (e.g. --install-extension) and resolves with its output;
+ * rejects on a non-zero exit. A private --config keeps it from writing ~/.config/code-server.
+ */
 function codeServerCommand(args, { timeoutMs = 120_000 } = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'xos-code-server-cli-'));
+  const configPath = join(home, 'config.yaml');
+  writeFileSync(configPath, 'auth: none\ncert: false\n');
   return new Promise((resolve, reject) => {
-    const child = spawn(projectNode(), [codeServerEntry(), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: envWithProjectNode() });
+    const child = spawn(projectNode(), [codeServerEntry(), '--config', configPath, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: envWithProjectNode(),
+    });
     let output = '';
     child.stdout.on('data', (chunk) => { output += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
@@ -194,19 +203,43 @@ function codeServerCommand(args, { timeoutMs = 120_000 } = {}) {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(output);
-      else reject(new Error(`code-server ${args.join(' ')} exited with ${code ?? signal}:\n${output}`));
+      rmSync(home, { recursive: true, force: true });
+      // The CLI exits 0 when an extension id is unknown; its output says so.
+      if (code === 0 && !/Failed Installing Extensions/.test(output)) resolve(output);
+      else reject(new Error(`code-server ${args.join(' ')} failed (exit ${code ?? signal}):\n${output}`));
     });
   });
 }
 
+// Never part of an installed extension.
+const notCopied = new Set(['node_modules', '.git', '.xos', '.vscode-test', 'test-results']);
+
 /**
- * Installs a packaged extension (.vsix) with `code-server --install-extension`.
- * Do it before the instance that uses `extensionsDir` starts: code-server reads the folder once.
+ * Installs an extension into `extensionsDir`: a packaged `.vsix` through
+ * `code-server --install-extension`, an unpacked extension folder (package.json plus its
+ * built files) by copying it to `<publisher>.<name>-<version>`. Either way, do it before the
+ * first start on that extensions dir: code-server scans a folder only while it has no
+ * extensions.json, so later copies are ignored (and this refuses them).
+ * listExtensions() shows what is installed.
  */
-export async function installExtension(vsix, { extensionsDir, userDataDir }) {
+export async function installExtension(vsixOrDir, { extensionsDir, userDataDir }) {
   assertProvisioned();
-  return codeServerCommand(['--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir]);
+  if (statSync(vsixOrDir).isDirectory()) {
+    const manifest = JSON.parse(readFileSync(join(vsixOrDir, 'package.json'), 'utf8'));
+    if (existsSync(join(extensionsDir, 'extensions.json'))) {
+      throw new Error(`${extensionsDir} was already scanned (extensions.json exists); copy folders in before the first start, or install a .vsix`);
+    }
+    const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+    cpSync(vsixOrDir, target, { recursive: true, filter: (source) => !notCopied.has(basename(source)) });
+    return;
+  }
+  await codeServerCommand(['--install-extension', vsixOrDir, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir]);
+}
+
+/** `publisher.name@version` of every extension code-server finds in `extensionsDir`. */
+export async function listExtensions({ extensionsDir, userDataDir }) {
+  const output = await codeServerCommand(['--list-extensions', '--show-versions', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir]);
+  return output.split('\n').map((line) => line.trim()).filter((line) => /^[\w-]+\.[\w-]+@/.test(line));
 }
 
 function killGroup(child, signal) {

@@ -20,7 +20,7 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   --seed      load the AST's data section into empty tables
   --seed=N    instead generate N plausible records per entity
   --max-body  largest accepted request body in bytes (default ${DEFAULT_MAX_BODY})
-  --statement-timeout  per-statement limit in milliseconds (default 10000)
+  --statement-timeout  per-statement limit in ms (default 10000; on SQLite: lock wait)
 `;
 
 export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';

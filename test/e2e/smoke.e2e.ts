@@ -33,9 +33,13 @@ function tempWorkspace(): string {
 }
 
 /** Starts code-server and a page; on failure keeps a screenshot and the server log. */
-async function withWorkbench(name: string, body: (server: CodeServer, page: Page, workspace: string) => Promise<void>): Promise<void> {
+async function withWorkbench(
+  name: string,
+  body: (server: CodeServer, page: Page, workspace: string) => Promise<void>,
+  options: { extensionsDir?: string; userDataDir?: string } = {},
+): Promise<void> {
   const workspace = tempWorkspace();
-  const server = await vscodeServer.startCodeServer({ workspace });
+  const server = await vscodeServer.startCodeServer({ workspace, ...options });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   let failed = true;
   try {
@@ -110,4 +114,26 @@ test('an in-host suite activates the XOS extension and reports through codeAutom
       ],
     } });
   });
+});
+
+test('the XOS extension installed from the repository folder runs "XOS: Show Output" from the palette', { timeout: 240_000 }, async () => {
+  buildExtension();
+  const profile = mkdtempSync(join(tmpdir(), 'xos-e2e-profile-'));
+  const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
+  await vscodeServer.installExtension(repoRoot, dirs);
+  assert.deepEqual(await vscodeServer.listExtensions(dirs), ['xos.xos-vscode@0.1.0']);
+
+  await withWorkbench('installed', async (server, page, workspace) => {
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+    await waitForWorkbench(page);
+    await runCommand(page, 'XOS: Show Output');
+    // The extension logs its activation to its own output channel.
+    const output = page.locator('.panel .output-view .view-lines');
+    const text = await vscodeServer.waitFor(async () => {
+      const shown = (await output.allInnerTexts()).join('\n');
+      return /XOS 0\.1\.0 activated/.test(shown) ? shown : undefined;
+    }, { timeoutMs: 30_000, describe: () => 'the XOS output channel never showed "XOS 0.1.0 activated"' });
+    await screenshot(page, 'installed-xos-output');
+    assert.match(text, /\[info\] XOS 0\.1\.0 activated/);
+  }, dirs);
 });

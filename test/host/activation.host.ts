@@ -21,7 +21,7 @@ export interface HostOutcome {
   readonly checks: readonly HostCheck[];
 }
 
-const extensionId = 'xos.missing';
+const extensionId = 'xos.xos-vscode';
 
 const checks: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['extension is installed', async () => {

@@ -30,6 +30,11 @@ export interface WaitOptions {
   readonly describe: () => string;
 }
 
+export interface ExtensionDirs {
+  readonly extensionsDir: string;
+  readonly userDataDir: string;
+}
+
 export interface VscodeServerLib {
   readonly CODE_SERVER_VERSION: string;
   readonly CHROMIUM_PATH: string;
@@ -38,7 +43,8 @@ export interface VscodeServerLib {
   playwrightPackageJson(): string;
   assertProvisioned(): void;
   startCodeServer(options: CodeServerOptions): Promise<CodeServer>;
-  installExtension(vsix: string, dirs: { extensionsDir: string; userDataDir: string }): Promise<string>;
+  installExtension(vsixOrDir: string, dirs: ExtensionDirs): Promise<void>;
+  listExtensions(dirs: ExtensionDirs): Promise<string[]>;
   waitFor<T>(check: () => Promise<T | undefined> | T | undefined, options: WaitOptions): Promise<T>;
 }
 

@@ -1,0 +1,97 @@
+// The rules an agent's xos_query must follow: exactly one query operation,
+// whose only root field is the context, selecting exactly the context's
+// list_fields. Each refusal says what to send instead.
+import {
+  Kind, parse, print,
+  type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionNode,
+} from 'graphql';
+import type { Ast } from '../ast/schema.ts';
+import { exampleQuery } from '../ast/view.ts';
+
+export type QueryCheck =
+  | { readonly ok: true; readonly document: DocumentNode; readonly kind: 'list' | 'detail' }
+  | { readonly ok: false; readonly message: string };
+
+/** Selections the model may add without breaking the list_fields rule. */
+const TOLERATED = new Set(['version', '__typename']);
+
+export function checkContextQuery(ast: Ast, contextName: string, query: string): QueryCheck {
+  const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
+  if (!context) {
+    return refuse(`Unknown context "${contextName}". Known contexts: ${Object.keys(ast.contexts).join(', ')}.`);
+  }
+  const example = exampleQuery(ast, contextName);
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (e) {
+    return refuse(`The query is not valid GraphQL: ${(e as Error).message}. For example: ${example}`);
+  }
+
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operations.length !== document.definitions.length) {
+    return refuse(`Send one query operation without fragments, for example: ${example}`);
+  }
+  if (operations.length !== 1) {
+    return refuse(`Send exactly one query operation (got ${operations.length}), for example: ${example}`);
+  }
+  const operation = operations[0];
+  if (operation.operation !== 'query') {
+    return refuse(`xos_query only reads data: a ${operation.operation} is not allowed. Changes go through xos_ui_change_required and xos_ui_save.`);
+  }
+
+  const roots = operation.selectionSet.selections;
+  const root = roots.length === 1 ? asField(roots[0]) : undefined;
+  if (!root || root.name.value !== contextName) {
+    const got = roots.map(describeSelection).join(', ');
+    return refuse(`The query must select exactly one root field, ${contextName} (got ${got}). For example: ${example}`);
+  }
+  if (root.alias) return refuse(`Do not alias ${contextName}. For example: ${example}`);
+  if (!root.selectionSet) return refuse(`Select the list_fields of ${contextName}: ${example}`);
+
+  const selected: string[] = [];
+  for (const selection of root.selectionSet.selections) {
+    const field = asField(selection);
+    if (!field) return refuse(`Write the fields of ${contextName} out instead of fragments: ${example}`);
+    if (field.alias) return refuse(`Do not alias fields (${field.alias.value}: ${field.name.value}). For example: ${example}`);
+    selected.push(field.name.value);
+  }
+  const wanted = context.list_fields;
+  const missing = wanted.filter((f) => !selected.includes(f));
+  const extra = [...new Set(selected.filter((f) => !wanted.includes(f) && !TOLERATED.has(f)))];
+  if (missing.length || extra.length) {
+    const parts = [
+      ...(missing.length ? [`missing: ${missing.join(', ')}`] : []),
+      ...(extra.length ? [`not in list_fields: ${extra.join(', ')}`] : []),
+    ];
+    return refuse(`Select exactly the list_fields of ${contextName} (${wanted.join(', ')}); ${parts.join('; ')}. For example: ${example}`);
+  }
+  return { ok: true, document, kind: context.kind };
+}
+
+/** The same query with `id` and `version` selected on the root field, so the Board can edit what it shows. */
+export function withIdAndVersion(document: DocumentNode): string {
+  const operation = document.definitions[0] as OperationDefinitionNode;
+  const root = operation.selectionSet.selections[0] as FieldNode;
+  const names = new Set(root.selectionSet!.selections.map((s) => (s as FieldNode).name.value));
+  const added = ['id', 'version'].filter((name) => !names.has(name)).map(fieldNode);
+  const newRoot: FieldNode = { ...root, selectionSet: { ...root.selectionSet!, selections: [...root.selectionSet!.selections, ...added] } };
+  const newOperation: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections: [newRoot] } };
+  return print({ ...document, definitions: [newOperation] });
+}
+
+function fieldNode(name: string): FieldNode {
+  return { kind: Kind.FIELD, name: { kind: Kind.NAME, value: name } };
+}
+
+function asField(selection: SelectionNode): FieldNode | undefined {
+  return selection.kind === Kind.FIELD ? selection : undefined;
+}
+
+function describeSelection(selection: SelectionNode): string {
+  return selection.kind === Kind.FIELD ? selection.name.value : 'a fragment';
+}
+
+function refuse(message: string): QueryCheck {
+  return { ok: false, message };
+}
