@@ -35,10 +35,11 @@ class HttpError extends Error {
   }
 }
 
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
+const IPV4_LOOPBACK = /^127(\.\d{1,3}){3}$/;
 
 export function isLoopbackHost(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return host === 'localhost' || host === '::1' || IPV4_LOOPBACK.test(host);
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -71,8 +72,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop collecting but let the rest drain, so the 413 reaches the client.
+        req.removeAllListeners('data');
+        req.resume();
         reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes.`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -114,7 +117,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const header = req.headers.host ?? '';
     const name = header.replace(/:\d+$/, '');
     const headerPort = header.match(/:(\d+)$/)?.[1];
-    if (!LOOPBACK_NAMES.has(name) && !name.startsWith('127.')) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" is not this loopback server.`);
+    if (!LOOPBACK_NAMES.has(name) && !IPV4_LOOPBACK.test(name)) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" is not this loopback server.`);
     if (headerPort && Number(headerPort) !== port) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" names another port.`);
   };
 

@@ -25,7 +25,7 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
   try {
     document = parse(query);
   } catch (e) {
-    return refuse(`The query is not valid GraphQL: ${(e as Error).message}. For example: ${example}`);
+    return refuse(`The query is not valid GraphQL: ${(e as Error).message.replace(/\.$/, '')}. For example: ${example}`);
   }
 
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);

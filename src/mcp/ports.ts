@@ -66,6 +66,8 @@ export interface Board {
   showList(view: ListView): void;
   showDetail(view: DetailView): void;
   showMail(draft: MailDraft): void;
+  /** Removes the mail draft (after it was sent). */
+  clearMail(): void;
   /** Merges agent changes into the form as a preview; nothing is saved. */
   preview(changes: Readonly<Record<string, unknown>>): void;
   /** The person's current form values of the detail view (their own edits included). */

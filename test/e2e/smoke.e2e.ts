@@ -3,13 +3,13 @@
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/smoke.e2e.ts
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { repoRoot, vscodeServer, type CodeServer } from './support/codeServer.ts';
-import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { bundleHostSuite, hostSuiteUrl } from './support/hostSuite.ts';
 import { runCommand, waitForWorkbench } from './support/workbench.ts';
 
@@ -48,8 +48,12 @@ async function withWorkbench(
   } finally {
     if (failed) await saveFailureArtifacts(name, page, server.logPath);
     await page.close();
-    if (failed) await server.stop();
-    else await server.dispose();
+    if (failed) {
+      await server.stop();
+    } else {
+      await server.dispose();
+      rmSync(workspace, { recursive: true, force: true });
+    }
   }
 }
 
@@ -99,7 +103,7 @@ test('an in-host suite activates the XOS extension and reports through codeAutom
       describe: () => `window.codeAutomationExit was not called; host log:\n${hostLog.join('\n')}`,
     });
     await screenshot(page, 'host-suite-done');
-    writeFileSync(join(suiteDir, 'host.log'), `${hostLog.join('\n')}\n`);
+    writeFileSync(artifactPath('host-suite.log'), `${hostLog.join('\n')}\n`);
 
     assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.join('\n')}`);
     const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
@@ -114,6 +118,7 @@ test('an in-host suite activates the XOS extension and reports through codeAutom
       ],
     } });
   });
+  rmSync(suiteDir, { recursive: true, force: true });
 });
 
 test('the XOS extension installed from the repository folder runs "XOS: Show Output" from the palette', { timeout: 240_000 }, async () => {
@@ -128,12 +133,14 @@ test('the XOS extension installed from the repository folder runs "XOS: Show Out
     await waitForWorkbench(page);
     await runCommand(page, 'XOS: Show Output');
     // The extension logs its activation to its own output channel.
-    const output = page.locator('.panel .output-view .view-lines');
+    const output = page.locator('.part.panel .view-lines');
     const text = await vscodeServer.waitFor(async () => {
-      const shown = (await output.allInnerTexts()).join('\n');
+      // Monaco renders spaces as non-breaking spaces.
+      const shown = (await output.allInnerTexts()).join('\n').replaceAll('\u00a0', ' ');
       return /XOS 0\.1\.0 activated/.test(shown) ? shown : undefined;
     }, { timeoutMs: 30_000, describe: () => 'the XOS output channel never showed "XOS 0.1.0 activated"' });
     await screenshot(page, 'installed-xos-output');
     assert.match(text, /\[info\] XOS 0\.1\.0 activated/);
   }, dirs);
+  rmSync(profile, { recursive: true, force: true });
 });

@@ -249,6 +249,63 @@ function suite(name: string, dsnFor: (label: string) => Promise<string>) {
       assert.equal(status, 403);
     });
 
+    test('Host names that only start like a loopback address are refused', async () => {
+      const { request } = await import('node:http');
+      for (const host of ['127.attacker.example', '127.0.0.1.nip.io']) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(`${url}/healthz`, { headers: { host: `${host}:${http.port}` } }, (res) => { res.resume(); resolve(res.statusCode!); });
+          req.on('error', reject);
+          req.end();
+        });
+        assert.equal(status, 403, host);
+      }
+    });
+
+    test('a chunked body over the limit still gets its 413 answer', async () => {
+      const { request } = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'transfer-encoding': 'chunked' } }, (res) => { res.resume(); resolve(res.statusCode!); });
+        req.on('error', reject);
+        for (let i = 0; i < 80; i++) req.write('x'.repeat(1024));
+        req.end();
+      });
+      assert.equal(status, 413);
+    });
+
+    test('a long _in list is one parameter, not one per value', async () => {
+      const many = Array.from({ length: 40_000 }, (_, i) => String(i + 1));
+      // In-process: the list is larger than this server's body limit.
+      const result = await backend.api.run({ query: 'query($ids: [ID!]) { person_list_count(where: { id: { _in: $ids } }) }', variables: { ids: many } });
+      assert.deepEqual(result, { data: { person_list_count: people.length } });
+    });
+
+    test('_ilike folds letters beyond ASCII', async () => {
+      const want = people.filter((p) => /ü/i.test(p.lastname)).length;
+      assert.ok(want > 0);
+      assert.equal((await q('{ person_list_count(where: { lastname: { _ilike: "%Ü%" } }) }')).person_list_count, want);
+      assert.equal((await q('{ person_list_count(where: { lastname: { _ilike: "%ü%" } }) }')).person_list_count, want);
+    });
+
+    test('Decimal integer literals keep every digit; DateTime needs a timezone', async () => {
+      const d = (await q('mutation { update_person(id: "2", version: 1, set: { net_worth: 12345678901234567891 }) { net_worth version } }')).update_person;
+      assert.equal(d.net_worth, '12345678901234567891.00');
+      const res = await gql(url, 'mutation { update_person(id: "2", version: 2, set: { last_contact: "2024-05-01T10:00:00" }) { id } }', undefined, TOKEN);
+      assert.equal(res.body.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
+      assert.equal(res.body.errors?.[0].extensions?.field, 'last_contact');
+    });
+
+    test('absurdly nested filters and fragment chains are refused quickly', async () => {
+      let where = '{ id: { _eq: "1" } }';
+      for (let i = 0; i < 40; i++) where = `{ _not: ${where} }`;
+      const res = await gql(url, `{ person_list_count(where: ${where}) }`, undefined, TOKEN);
+      assert.equal(res.body.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
+      // Each fragment spreads the next twice: 2^30 paths if walked naively.
+      const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on person { id ${i < 29 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join(' ');
+      const chain = await gql(url, `{ person_list(limit: 1) { ...F0 } } ${fragments}`, undefined, TOKEN);
+      assert.equal(chain.status, 200);
+      assert.equal(chain.body.errors, undefined, JSON.stringify(chain.body.errors));
+    });
+
     test('GET /xos/ast serves the AST without its data section', async () => {
       const ast = await (await fetch(`${url}/xos/ast`, { headers: { authorization: `Bearer ${TOKEN}` } })).json() as Rec;
       assert.equal(ast.app, 'crm');

@@ -77,7 +77,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 
   try {
-    await command('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+    await command('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
     const port = await freePort();
     await appendFile(join(dataDir, 'postgresql.conf'), [
       '',

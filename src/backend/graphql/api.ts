@@ -1,7 +1,7 @@
 // The XOS API as a function: one GraphQL request in, one JSON-ready result out.
 // The HTTP server and the extension's embedded backend both go through here.
 import {
-  execute, GraphQLError, parse, specifiedRules, validate,
+  execute, GraphQLError, parse, specifiedRules, validate, visit,
   type DocumentNode, type FormattedExecutionResult, type GraphQLSchema,
 } from 'graphql';
 import type { Ast } from '../../ast/schema.ts';
@@ -50,7 +50,7 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
     if (!entry) {
       try {
         const document = parse(query);
-        entry = { document, errors: validate(schema, document, rules) };
+        entry = { document, errors: validate(schema, document, rules).map((e) => withInputField(document, e)) };
       } catch (e) {
         const error = e as GraphQLError;
         entry = { error: new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }) };
@@ -89,8 +89,30 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
   };
 }
 
+/**
+ * A value rejected by a scalar (`birthday: "2023-02-30"`) is reported by
+ * graphql-js without the input field it was given for; name it, like the
+ * write path's BAD_USER_INPUT errors do.
+ */
+function withInputField(document: DocumentNode, error: GraphQLError): GraphQLError {
+  const node = error.nodes?.[0];
+  if (error.extensions?.code !== 'BAD_USER_INPUT' || error.extensions.field || !node?.loc) return error;
+  let field: string | undefined;
+  visit(document, {
+    ObjectField(objectField) {
+      if (objectField.value.loc?.start === node.loc!.start) field = objectField.name.value;
+    },
+  });
+  if (!field) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, field } });
+}
+
 /** Gives every error a code; hides the text of unexpected ones. */
 function format(error: GraphQLError, onInternalError: (e: unknown) => void) {
+  if (!(error instanceof GraphQLError)) {
+    onInternalError(error);
+    return { message: 'Internal error while running the query; the server log has the details.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  }
   const json = error.toJSON();
   if (error.extensions?.code) return json;
   if (!error.path) {

@@ -8,6 +8,8 @@ export function depthLimitRule(maxDepth: number) {
     for (const def of context.getDocument().definitions) {
       if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     }
+    // Each fragment's depth is computed once: re-walking spreads is exponential.
+    const fragmentDepth = new Map<string, number>();
     const depthOf = (set: SelectionSetNode | undefined, visiting: Set<string>): number => {
       if (!set) return 0;
       let deepest = 0;
@@ -15,10 +17,12 @@ export function depthLimitRule(maxDepth: number) {
         let d = 0;
         if (sel.kind === Kind.FIELD) d = sel.selectionSet ? 1 + depthOf(sel.selectionSet, visiting) : 1;
         else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, visiting);
-        else if (!visiting.has(sel.name.value)) {
+        else if (fragmentDepth.has(sel.name.value)) d = fragmentDepth.get(sel.name.value)!;
+        else if (!visiting.has(sel.name.value)) { // a cycle counts 0: NoFragmentCyclesRule reports it
           visiting.add(sel.name.value);
           d = depthOf(fragments.get(sel.name.value)?.selectionSet, visiting);
           visiting.delete(sel.name.value);
+          fragmentDepth.set(sel.name.value, d);
         }
         if (d > deepest) deepest = d;
         if (deepest > maxDepth) return deepest; // no need to look further

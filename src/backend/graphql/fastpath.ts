@@ -5,7 +5,7 @@
 // Anything it is not sure about returns undefined and the full executor runs,
 // so results are the same either way (the tests compare both paths).
 import {
-  getArgumentValues, getNamedType, getVariableValues, isLeafType, isNonNullType, Kind,
+  getArgumentValues, getNamedType, getVariableValues, isEnumType, isLeafType, isNonNullType, Kind,
   type DocumentNode, type FieldNode, type FormattedExecutionResult, type GraphQLField, type GraphQLObjectType,
   type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
@@ -20,6 +20,8 @@ interface LeafPlan {
   /** ID is the one scalar whose stored form (a number) differs from its serialised form. */
   readonly asString: boolean;
   readonly typename?: string;
+  /** enum fields: the values graphql-js would serialise; others make it report an error. */
+  readonly allowed?: ReadonlySet<string>;
 }
 
 type RootPlan =
@@ -62,7 +64,9 @@ function plan(schema: GraphQLSchema, model: Model, operation: OperationDefinitio
       const column = table.byName.get(leaf.name.value);
       const def = object.getFields()[leaf.name.value];
       if (!column || !def || !isLeafType(getNamedType(def.type))) return NOT_HANDLED;
-      leaves.push({ key: leafKey, column: column.name, nonNull: isNonNullType(def.type), asString: column.type === 'id' || column.type === 'ref' });
+      const leafType = getNamedType(def.type);
+      const allowed = isEnumType(leafType) ? new Set(leafType.getValues().map((v) => v.value as string)) : undefined;
+      leaves.push({ key: leafKey, column: column.name, nonNull: isNonNullType(def.type), asString: column.type === 'id' || column.type === 'ref', allowed });
     }
     plans.push({ kind: 'rows', key, node: sel, field, nonNull: isNonNullType(field.type), leaves });
   }
@@ -78,6 +82,7 @@ function serialise(row: Row, leaves: readonly LeafPlan[]): Record<string, unknow
       if (leaf.nonNull) return undefined; // graphql-js would report an error: let it
       out[leaf.key] = null;
     } else {
+      if (leaf.allowed && !leaf.allowed.has(value as string)) return undefined; // a stale enum value: let graphql-js report it
       out[leaf.key] = leaf.asString ? String(value) : value;
     }
   }

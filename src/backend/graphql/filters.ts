@@ -41,33 +41,37 @@ function columnCondition(table: Table, column: string, ops: WhereInput): Conditi
   return out;
 }
 
-export function whereToCondition(model: Model, table: Table, where: WhereInput | null | undefined): Condition | undefined {
+/** Deeper filters are refused: they only serve to exhaust the stack or the SQL parser. */
+export const MAX_WHERE_DEPTH = 32;
+
+export function whereToCondition(model: Model, table: Table, where: WhereInput | null | undefined, depth = 0): Condition | undefined {
   if (!where) return undefined;
+  if (depth > MAX_WHERE_DEPTH) throw badInput(`where is nested more than ${MAX_WHERE_DEPTH} levels deep; write the filter flatter`, 'where');
   const items: Condition[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined || value === null) continue;
     if (key === '_and' || key === '_or') {
-      const parts = (value as WhereInput[]).map((w) => whereToCondition(model, table, w)).filter((c): c is Condition => !!c);
+      const parts = (value as WhereInput[]).map((w) => whereToCondition(model, table, w, depth + 1)).filter((c): c is Condition => !!c);
       if (key === '_and') items.push(...parts);
       else items.push({ kind: 'or', items: parts });
       continue;
     }
     if (key === '_not') {
-      const inner = whereToCondition(model, table, value as WhereInput);
+      const inner = whereToCondition(model, table, value as WhereInput, depth + 1);
       if (inner) items.push({ kind: 'not', item: inner });
       continue;
     }
     const ref = table.refs.find((r) => r.field === key);
     if (ref) {
       const target = model.table(ref.to);
-      const inner = whereToCondition(model, target, value as WhereInput);
+      const inner = whereToCondition(model, target, value as WhereInput, depth + 1);
       if (inner) items.push({ kind: 'ref', column: ref.column, table: target.name, where: inner });
       continue;
     }
     const inverse = table.inverses.get(key);
     if (inverse) {
       const source = model.table(inverse.from);
-      const inner = whereToCondition(model, source, value as WhereInput) ?? { kind: 'and', items: [] };
+      const inner = whereToCondition(model, source, value as WhereInput, depth + 1) ?? { kind: 'and', items: [] };
       items.push({ kind: 'inverse', table: source.name, column: inverse.column, where: inner });
       continue;
     }

@@ -29,6 +29,8 @@ export const postgresDialect: Dialect = {
     return `${text} ${caseInsensitive ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE '\\'`;
   },
   offsetWithoutLimit: '',
+  inList: (_column, expression, values, params, negate) =>
+    negate ? `NOT (${expression} = ANY(${params.add(values)}))` : `${expression} = ANY(${params.add(values)})`,
 };
 
 export function postgresColumnType(column: Column): string {

@@ -7,7 +7,7 @@ import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
 import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
 
-export type SqlParam = string | number | boolean | null;
+export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
 export interface Statement {
   readonly text: string;
@@ -25,6 +25,12 @@ export interface Dialect {
   like(column: Column, expression: string, pattern: string, caseInsensitive: boolean): string;
   /** What precedes OFFSET when no LIMIT is given (SQLite needs `LIMIT -1`). */
   readonly offsetWithoutLimit: string;
+  /**
+   * `expression IN <list>` with the whole list bound as ONE parameter, so the
+   * SQL text (and the statement cache) does not grow with the list and no
+   * parameter limit is reached.
+   */
+  inList(column: Column, expression: string, values: readonly (string | number | boolean | null)[], params: { add(value: SqlParam): string }, negate: boolean): string;
 }
 
 export function quoteIdentifier(name: string): string {
@@ -193,8 +199,8 @@ export class SqlBuilder {
         const column = this.column(table, condition.column);
         if (condition.values.length === 0) return condition.negate ? '1 = 1' : '1 = 0';
         const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
-        const list = condition.values.map((v) => this.dialect.comparable(column, params.add(this.#encode(column, v))));
-        return `${expression} ${condition.negate ? 'NOT IN' : 'IN'} (${list.join(', ')})`;
+        const values = condition.values.map((v) => this.#encode(column, v) as string | number | boolean | null);
+        return this.dialect.inList(column, expression, values, params, condition.negate);
       }
       case 'is_null': {
         const column = this.column(table, condition.column);

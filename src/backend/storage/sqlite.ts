@@ -14,6 +14,7 @@ import type {
 
 export const SQLITE_MEMORY = ':memory:';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const STATEMENT_CACHE_SIZE = 256;
 
 export const sqliteDialect: Dialect = {
   placeholder: () => '?',
@@ -22,8 +23,12 @@ export const sqliteDialect: Dialect = {
   comparable: (column, expression) => (column.type === 'decimal' ? `CAST(${expression} AS REAL)` : expression),
   // LIKE is case-sensitive through PRAGMA case_sensitive_like; ilike lowers both sides.
   like: (_column, expression, pattern, caseInsensitive) =>
-    caseInsensitive ? `LOWER(${expression}) LIKE LOWER(${pattern}) ESCAPE '\\'` : `${expression} LIKE ${pattern} ESCAPE '\\'`,
+    caseInsensitive ? `xos_lower(${expression}) LIKE xos_lower(${pattern}) ESCAPE '\\'` : `${expression} LIKE ${pattern} ESCAPE '\\'`,
   offsetWithoutLimit: 'LIMIT -1',
+  inList: (column, expression, values, params, negate) => {
+    const item = column.type === 'decimal' ? 'CAST(value AS REAL)' : 'value';
+    return `${expression} ${negate ? 'NOT IN' : 'IN'} (SELECT ${item} FROM json_each(${params.add(JSON.stringify(values))}))`;
+  },
 };
 
 export function sqliteColumnType(column: Column): string {
@@ -58,6 +63,8 @@ export class SqliteStorage implements Storage {
     if (location !== SQLITE_MEMORY) this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('PRAGMA foreign_keys = ON');
     this.#db.exec('PRAGMA case_sensitive_like = ON');
+    // SQLite's LOWER folds ASCII only; ilike must fold Ü, Ö, É as well.
+    this.#db.function('xos_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   }
 
   async migrate(model: Model): Promise<MigrationReport> {
@@ -109,6 +116,9 @@ export class SqliteStorage implements Storage {
     const sql = this.#sql();
     const statements = rows.map((row) => sql.insert(table, [row]));
     this.#transaction(() => {
+      // Seed rows may point at rows later in the same batch (a person's manager):
+      // check the foreign keys at commit, not per row. Reset by SQLite at commit.
+      this.#db.exec('PRAGMA defer_foreign_keys = ON');
       for (const statement of statements) this.#run(statement);
     });
   }
@@ -162,10 +172,14 @@ export class SqliteStorage implements Storage {
 
   #prepare(text: string): StatementSync {
     let statement = this.#statements.get(text);
-    if (!statement) {
+    if (statement) {
+      // Move to the end: the map's order is the least-recently-used order.
+      this.#statements.delete(text);
+    } else {
       statement = this.#db.prepare(text);
-      this.#statements.set(text, statement);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
     }
+    this.#statements.set(text, statement);
     return statement;
   }
 
@@ -209,5 +223,5 @@ function createTableSql(table: Table): string {
 
 function toInputs(params: readonly SqlParam[]): SQLInputValue[] {
   // Booleans never reach here: the dialect stores them as 0/1.
-  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p) as SQLInputValue);
 }

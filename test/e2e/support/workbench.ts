@@ -10,7 +10,7 @@ export async function waitForWorkbench(page: Page): Promise<void> {
 }
 
 /**
- * Opens the command palette with F1, types the command's title and runs the match.
+ * Opens the command palette with F1, types the command's title and clicks the match.
  * The palette lists only what is registered when it opens, and extension commands arrive
  * a moment after the workbench shows, so it reopens until the command is there.
  */
@@ -29,5 +29,6 @@ export async function runCommand(page: Page, title: string, { timeoutMs = 30_000
       return undefined;
     }
   }, { timeoutMs, intervalMs: 500, describe: () => `the command palette never offered "${title}"` });
-  await page.keyboard.press('Enter');
+  // A click runs exactly this row; Enter would run whichever row has focus while the list still filters.
+  await match.click({ timeout: 5_000 });
 }

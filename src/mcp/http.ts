@@ -1,0 +1,169 @@
+// The loopback MCP endpoint: a gate (bearer token, loopback Host, no Origin,
+// body limit) in front of Streamable HTTP, with one MCP server per session.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { XosDeps } from './ports.ts';
+import { XOS_TOOL_NAMES } from './registry.ts';
+import { createXosMcpServer } from './server.ts';
+import { McpSession } from './session.ts';
+
+export interface McpHttpOptions {
+  readonly token: string;
+  /** 0 (default): any free port. */
+  readonly port?: number;
+  /** Sessions without a request for this long are closed (default 30 minutes). */
+  readonly idleMs?: number;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+export interface McpHttpServer {
+  /** `http://127.0.0.1:<port>/mcp` */
+  readonly url: string;
+  readonly port: number;
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+const DEFAULT_IDLE_MS = 30 * 60 * 1000;
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+interface OpenSession {
+  readonly server: McpServer;
+  readonly transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+class HttpRefusal extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function startMcpHttpServer(deps: XosDeps, options: McpHttpOptions): Promise<McpHttpServer> {
+  if (!options.token) throw new Error('the MCP endpoint needs a token');
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const expectedToken = digest(`Bearer ${options.token}`);
+  const sessions = new Map<string, OpenSession>();
+  const sessionDeps: XosDeps = { ...deps, sessionCount: () => sessions.size };
+  let port = 0;
+
+  const closeSession = async (id: string) => {
+    const open = sessions.get(id);
+    if (!open) return;
+    sessions.delete(id);
+    await open.server.close();
+  };
+
+  const gate = (req: IncomingMessage) => {
+    const host = req.headers.host;
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new HttpRefusal(403, 'Forbidden: this endpoint only answers requests for its loopback address.');
+    if (req.headers.origin !== undefined) throw new HttpRefusal(403, 'Forbidden: requests from web pages (with an Origin) are not accepted.');
+    const auth = req.headers.authorization ?? '';
+    if (!timingSafeEqual(digest(auth), expectedToken)) throw new HttpRefusal(401, 'Unauthorized: send Authorization: Bearer <token>.');
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    gate(req);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path !== MCP_PATH) throw new HttpRefusal(404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
+    const sessionId = req.headers['mcp-session-id'];
+
+    if (typeof sessionId === 'string') {
+      const open = sessions.get(sessionId);
+      if (!open) throw new HttpRefusal(404, 'Unknown or expired MCP session: initialize a new one.');
+      open.lastSeen = Date.now();
+      await open.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST' || !isInitialize(body)) throw new HttpRefusal(400, 'Bad request: start with an initialize request, then send its Mcp-Session-Id.');
+
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessionclosed: (closed) => void closeSession(closed),
+    });
+    const server = createXosMcpServer(sessionDeps, new McpSession(id, XOS_TOOL_NAMES));
+    transport.onclose = () => { sessions.delete(id); };
+    sessions.set(id, { server, transport, lastSeen: Date.now() });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpRefusal ? error.status : 500;
+      const message = error instanceof HttpRefusal ? error.message : 'Internal error.';
+      if (!(error instanceof HttpRefusal)) console.error(error);
+      if (!res.headersSent) {
+        res.writeHead(status, { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+      } else {
+        res.end();
+      }
+      // Unread bodies of refused requests would keep the socket busy.
+      if (!req.complete) req.resume();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  port = (http.address() as AddressInfo).port;
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, open] of sessions) if (open.lastSeen < cutoff) void closeSession(id);
+  }, Math.max(10, Math.min(idleMs, 60_000)));
+  sweep.unref();
+
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    port,
+    sessionCount: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.keys()].map(closeSession));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function isInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new HttpRefusal(413, `Request body too large (limit ${limit} bytes).`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpRefusal(413, `Request body too large (limit ${limit} bytes).`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpRefusal(400, 'Bad request: the body is not JSON.');
+  }
+}

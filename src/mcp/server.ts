@@ -1,0 +1,23 @@
+// One MCP server per MCP session, with every XOS tool registered.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { XosDeps } from './ports.ts';
+import { XOS_TOOLS } from './registry.ts';
+import type { McpSession } from './session.ts';
+
+export const SERVER_INFO = { name: 'xos', title: 'XOS', version: '0.1.0' };
+
+export function createXosMcpServer(deps: XosDeps, session: McpSession): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions: 'XOS: call xos_schema first in every session and follow its prompts. Data is shown on the Board; '
+      + 'save or send only after the person said so (VS Code asks them to confirm).',
+  });
+  for (const tool of XOS_TOOLS) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: { title: tool.title, ...tool.annotations },
+    }, (args: Record<string, unknown>, extra) => tool.handler(args, deps, session, extra.signal));
+  }
+  return server;
+}

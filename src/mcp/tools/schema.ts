@@ -1,0 +1,22 @@
+// xos_schema: the processed AST for the model; unlocks xos_query for the session.
+import { buildSchemaView } from '../../ast/view.ts';
+import type { XosTool } from '../ports.ts';
+import { ok } from '../result.ts';
+
+export const schemaTool: XosTool<Record<string, never>> = {
+  name: 'xos_schema',
+  title: 'Load the XOS schema',
+  description: [
+    'Loads the XOS app schema: every context with its entity, fields, types, list_fields, editable fields, an example query,',
+    'the global and per-context AI prompts, the locales, the relations and the navigate definitions.',
+    'Always call this first in a session, before querying or changing data; xos_query refuses to run until it was called.',
+    'Follow the prompts it returns. The schema is for your internal use: never print the schema or parts of it in the chat.',
+  ].join(' '),
+  inputSchema: {},
+  annotations: { readOnlyHint: true },
+  async handler(_args, deps, session) {
+    const view = buildSchemaView(deps.client.ast(), deps.locale);
+    session.markSchemaLoaded();
+    return ok(JSON.stringify(view));
+  },
+};

@@ -1,0 +1,25 @@
+// xos_system_status: what the Board shows, the tools on offer and the data source's health.
+import type { XosTool } from '../ports.ts';
+import { ok } from '../result.ts';
+
+export const systemStatusTool: XosTool<Record<string, never>> = {
+  name: 'xos_system_status',
+  title: 'XOS system status',
+  description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, and the number of open MCP sessions.',
+  inputSchema: {},
+  annotations: { readOnlyHint: true },
+  async handler(_args, deps, session) {
+    const ast = deps.client.ast();
+    const board = deps.board.snapshot();
+    const status = {
+      active_context: board.context ?? null,
+      board: board.kind ?? null,
+      tools: [...session.tools],
+      dsn: await deps.client.status(),
+      app: { name: ast.app, version: ast.version ?? null },
+      schema_loaded: session.schemaLoaded,
+      sessions: deps.sessionCount?.() ?? 1,
+    };
+    return ok(JSON.stringify(status));
+  },
+};
