@@ -41,7 +41,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/host/**/*.ts'],
+    // In-host test suites run inside the extension host and drive the real API.
+    files: ['src/host/**/*.ts', 'test/host/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 );

@@ -2,7 +2,6 @@
 // extensionTestsPath) and checks that the XOS extension activates and registers its command.
 // The host's exit code alone is not trusted (a crashed host also reports 0), so the suite
 // writes its own outcome file as well.
-// eslint-disable-next-line no-restricted-imports -- in-host suites run inside VS Code and must use its API.
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
