@@ -115,17 +115,23 @@ function fieldView(ast: Ast, entity: string, name: string, text: (t: FieldDef['l
   return view;
 }
 
-/** `{ person_list { id firstname company { id name } } }`; detail contexts select by id. */
-export function exampleQuery(ast: Ast, contextName: string): string {
+/** The selection of each of a context's list_fields; refs and inverse lists get `{ id <display field> }`. */
+export function listFieldSelections(ast: Ast, contextName: string): string[] {
   const context = ast.contexts[contextName];
   const fields = ast.entities[context.entity].fields;
-  const selection = context.list_fields.map((name) => {
+  return context.list_fields.map((name) => {
     const def = fields[name];
     const related = def ? (def.type === 'ref' ? def.entity : undefined) : findInverse(ast, context.entity, name)?.entity;
     if (related === undefined) return name;
     const shown = displayField(ast, related);
     return `${name} { ${shown === 'id' ? 'id' : `id ${shown}`} }`;
   });
+}
+
+/** `{ person_list { id firstname company { id name } } }`; detail contexts select by id. */
+export function exampleQuery(ast: Ast, contextName: string): string {
+  const context = ast.contexts[contextName];
+  const selection = listFieldSelections(ast, contextName);
   const args = context.kind === 'detail' ? '(id: "1")' : '';
   return `{ ${contextName}${args} { ${selection.join(' ')} } }`;
 }

@@ -1,7 +1,7 @@
 // Builds the GraphQL documents the save path sends: the update mutation with
 // its values as variables (never spliced into the text) and the read-back.
 import type { Ast } from '../ast/schema.ts';
-import { displayField, findInverse } from '../ast/view.ts';
+import { listFieldSelections } from '../ast/view.ts';
 import { refColumnName } from '../backend/model.ts';
 
 export interface BuiltRequest {
@@ -12,14 +12,7 @@ export interface BuiltRequest {
 /** The selection of a context's list_fields plus `version`; refs and inverse lists with their id and name. */
 export function contextSelection(ast: Ast, contextName: string): string {
   const context = ast.contexts[contextName];
-  const fields = ast.entities[context.entity].fields;
-  const parts = context.list_fields.map((name) => {
-    const def = fields[name];
-    const related = def ? (def.type === 'ref' ? def.entity : undefined) : findInverse(ast, context.entity, name)?.entity;
-    if (related === undefined) return name;
-    const shown = displayField(ast, related);
-    return `${name} { ${shown === 'id' ? 'id' : `id ${shown}`} }`;
-  });
+  const parts = listFieldSelections(ast, contextName);
   if (!context.list_fields.includes('id')) parts.unshift('id');
   parts.push('version');
   return `{ ${parts.join(' ')} }`;
