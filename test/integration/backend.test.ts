@@ -321,6 +321,32 @@ function suite(name: string, dsnFor: (label: string) => Promise<string>) {
       assert.equal((await fetch(`${url}/graphql`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, 405);
     });
 
+    test('seed data may refer forward and in cycles; a seed is stored whole or not at all', async () => {
+      const ast = demoApp();
+      ast.entities.person.fields.manager = { type: 'ref', entity: 'person', inverse: 'reports' };
+      ast.entities.company.fields.ceo = { type: 'ref', entity: 'person', inverse: 'leads' };
+      ast.data = {
+        company: [{ id: 1, name: 'Kreis AG', ceo: 2 }],
+        person: [{ id: 1, firstname: 'Anna', lastname: 'Erste', manager: 2, company: 1 }, { id: 2, firstname: 'Bernd', lastname: 'Zweiter', company: 1 }],
+        deal: [],
+      };
+      const cyclic = await startBackend({ ast, dsn: await dsnFor('cycle'), seed: true });
+      try {
+        assert.deepEqual(cyclic.seeded, { company: 1, person: 2, deal: 0 });
+        const r = await cyclic.api.run({ query: '{ person_detail(id: "1") { manager { lastname } company { ceo { firstname } } } }' });
+        assert.deepEqual(JSON.parse(JSON.stringify(r.data)), { person_detail: { manager: { lastname: 'Zweiter' }, company: { ceo: { firstname: 'Bernd' } } } });
+        // A batch whose last row breaks a foreign key leaves every table as it was.
+        await assert.rejects(cyclic.api.storage.insertMany([
+          { table: 'company', rows: [{ id: 7, name: 'Neu GmbH' }] },
+          { table: 'person', rows: [{ id: 9, firstname: 'X', lastname: 'Y', company_id: 999 }] },
+        ]), { name: 'StorageError', code: 'foreign_key' });
+        assert.equal(await cyclic.api.storage.count('company'), 1);
+        assert.equal(await cyclic.api.storage.count('person'), 2);
+      } finally {
+        await cyclic.close();
+      }
+    });
+
     test('a grown AST migrates additively and keeps every row', async () => {
       const dsn = await dsnFor('migrate');
       const first = await startBackend({ ast: demoApp(), dsn, seed: true });

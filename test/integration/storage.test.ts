@@ -204,8 +204,8 @@ function storageSuite(adapter: Adapter): void {
     test('insertMany keeps given ids and later inserts continue after the largest', async () => {
       const storage = await adapter.fresh();
       await storage.migrate(model);
-      await storage.insertMany('company', [{ id: 10, name: 'Ten' }, { id: 20, name: 'Twenty' }]);
-      await storage.insertMany('company', []);
+      await storage.insertMany([{ table: 'company', rows: [{ id: 10, name: 'Ten' }, { id: 20, name: 'Twenty' }] }]);
+      await storage.insertMany([{ table: 'company', rows: [] }]);
       const next = await storage.insert('company', { name: 'Next' });
       assert.equal(next.id, 21);
       assert.deepEqual(await storage.select({ table: 'company', columns: ['name'] }), [
@@ -220,8 +220,8 @@ function storageSuite(adapter: Adapter): void {
       before(async () => {
         storage = await adapter.fresh();
         await storage.migrate(model);
-        await storage.insertMany('company', companies);
-        await storage.insertMany('person', people);
+        await storage.insertMany([{ table: 'company', rows: companies }]);
+        await storage.insertMany([{ table: 'person', rows: people }]);
       });
 
       test('returns id, the asked columns and version in canonical form', async () => {
@@ -385,7 +385,7 @@ function storageSuite(adapter: Adapter): void {
       const ada = await storage.insert('person', { firstname: 'Ada', company_id: acme.id });
       await assert.rejects(storage.update('person', ada.id as number, 1, { company_id: 999 }), { name: 'StorageError', code: 'foreign_key' });
       await assert.rejects(storage.delete('company', acme.id as number, 1), { name: 'StorageError', code: 'foreign_key' });
-      await assert.rejects(storage.insertMany('person', [{ firstname: 'Bob' }, { firstname: 'Cy', company_id: 999 }]), { name: 'StorageError', code: 'foreign_key' });
+      await assert.rejects(storage.insertMany([{ table: 'person', rows: [{ firstname: 'Bob' }, { firstname: 'Cy', company_id: 999 }] }]), { name: 'StorageError', code: 'foreign_key' });
       assert.equal(await storage.count('person'), 1);
     });
 

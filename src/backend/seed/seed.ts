@@ -3,7 +3,7 @@
 import type { Ast, FieldDef } from '../../ast/schema.ts';
 import type { Model } from '../model.ts';
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
-import type { Row, Scalar, Storage } from '../storage/types.ts';
+import type { InsertBatch, Row, Scalar, Storage } from '../storage/types.ts';
 import { checkRequired, coerceFieldValue, FieldValueError } from '../values.ts';
 
 export interface SeedBatch {
@@ -132,11 +132,14 @@ export async function seedStorage(
 ): Promise<Record<string, number>> {
   const batches = prepareSeedRows(model, ast, data);
   const inserted: Record<string, number> = {};
+  const toInsert: InsertBatch[] = [];
   for (const { entity, table, rows } of batches) {
     inserted[entity] = 0;
     if (rows.length === 0 || (await storage.count(table)) !== 0) continue;
-    await storage.insertMany(table, rows);
+    toInsert.push({ table, rows });
     inserted[entity] = rows.length;
   }
+  // One transaction for all tables: a seed is stored whole or not at all.
+  if (toInsert.length) await storage.insertMany(toInsert);
   return inserted;
 }

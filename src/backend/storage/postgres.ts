@@ -8,7 +8,7 @@ import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, SqlBuilder } from './sql.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -119,7 +119,7 @@ export class PostgresStorage implements Storage {
       // Foreign keys last: refs may form cycles, so every table must exist first.
       for (const { table, column } of newRefs) {
         const constraint = quoteIdentifier(`${table.name}_${column.name}_fkey`);
-        const text = `ALTER TABLE ${quoteIdentifier(table.name)} ADD CONSTRAINT ${constraint} FOREIGN KEY (${quoteIdentifier(column.name)}) REFERENCES ${quoteIdentifier(column.references!)} ("id")`;
+        const text = `ALTER TABLE ${quoteIdentifier(table.name)} ADD CONSTRAINT ${constraint} FOREIGN KEY (${quoteIdentifier(column.name)}) REFERENCES ${quoteIdentifier(column.references!)} ("id") DEFERRABLE INITIALLY IMMEDIATE`;
         await query(client, { text, params: [] });
       }
       for (const table of model.tables.values()) {
@@ -151,15 +151,24 @@ export class PostgresStorage implements Storage {
     return sql.decodeRow(table, raw);
   }
 
-  async insertMany(table: string, rows: readonly Row[]): Promise<void> {
+  async insertMany(batches: readonly InsertBatch[]): Promise<void> {
     const sql = this.#sql();
-    sql.table(table);
-    const statements = chunkBySignature(sql, table, rows).map((chunk) => sql.insert(table, chunk));
-    const idGiven = rows.some((row) => row.id !== undefined && row.id !== null);
+    const work = batches.map(({ table, rows }) => {
+      sql.table(table);
+      return {
+        table,
+        statements: chunkBySignature(sql, table, rows).map((chunk) => sql.insert(table, chunk)),
+        idGiven: rows.some((row) => row.id !== undefined && row.id !== null),
+      };
+    });
     await this.#transaction(async (client) => {
-      for (const statement of statements) await query(client, statement);
-      // Rows inserted with their own ids leave the identity behind; move it past them.
-      if (idGiven) await query(client, advanceIdentitySql(table));
+      // The foreign keys are DEFERRABLE: check them at commit, not per row.
+      await query(client, { text: 'SET CONSTRAINTS ALL DEFERRED', params: [] });
+      for (const { table, statements, idGiven } of work) {
+        for (const statement of statements) await query(client, statement);
+        // Rows inserted with their own ids leave the identity behind; move it past them.
+        if (idGiven) await query(client, advanceIdentitySql(table));
+      }
     });
   }
 

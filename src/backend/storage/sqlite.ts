@@ -9,7 +9,7 @@ import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, SqlBuilder } from './sql.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -112,12 +112,11 @@ export class SqliteStorage implements Storage {
     return sql.decodeRow(table, raw);
   }
 
-  async insertMany(table: string, rows: readonly Row[]): Promise<void> {
+  async insertMany(batches: readonly InsertBatch[]): Promise<void> {
     const sql = this.#sql();
-    const statements = rows.map((row) => sql.insert(table, [row]));
+    const statements = batches.flatMap(({ table, rows }) => rows.map((row) => sql.insert(table, [row])));
     this.#transaction(() => {
-      // Seed rows may point at rows later in the same batch (a person's manager):
-      // check the foreign keys at commit, not per row. Reset by SQLite at commit.
+      // Check foreign keys at commit, not per row; SQLite resets this at commit.
       this.#db.exec('PRAGMA defer_foreign_keys = ON');
       for (const statement of statements) this.#run(statement);
     });

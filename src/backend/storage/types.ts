@@ -50,6 +50,11 @@ export type DeleteResult =
   | { readonly status: 'conflict'; readonly current: Row }
   | { readonly status: 'missing' };
 
+export interface InsertBatch {
+  readonly table: string;
+  readonly rows: readonly Row[];
+}
+
 export interface MigrationReport {
   readonly createdTables: readonly string[];
   /** `table.column` */
@@ -66,8 +71,12 @@ export interface Storage {
   count(table: string, where?: Condition): Promise<number>;
   /** Inserts one row (version 1; id generated unless given) and returns it whole. */
   insert(table: string, values: Row): Promise<Row>;
-  /** Inserts many rows in one transaction (seeding); ids may be given. */
-  insertMany(table: string, rows: readonly Row[]): Promise<void>;
+  /**
+   * Inserts the rows of several tables in ONE transaction (seeding); ids may
+   * be given. Foreign keys are checked at commit, so rows may point at rows
+   * later in the batches, even across tables that refer to each other.
+   */
+  insertMany(batches: readonly InsertBatch[]): Promise<void>;
   /** Sets `set` and bumps the version, only if the stored version equals `version`. */
   update(table: string, id: number, version: number, set: Row): Promise<WriteResult>;
   delete(table: string, id: number, version: number): Promise<DeleteResult>;
