@@ -1,23 +1,45 @@
 // xos_contacts: searches the configured contact providers.
 import { z } from 'zod';
-import type { XosTool } from '../ports.ts';
+import { describeFailures, searchContacts } from '../../contacts/search.ts';
+import type { Contact, XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
 export const CONTACTS_NOT_CONFIGURED = 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav '
   + '(its password with the command "XOS: Set CardDAV Password"), then try again.';
 
+export const CONTACTS_SETUP_HINT = 'Set one up with the command "XOS: Add CardDAV Account" (setting xos.contacts.carddav, password with "XOS: Set CardDAV Password"), '
+  + '"XOS: Sign In to Google Contacts" (xos.contacts.google.enabled), "XOS: Sign In to Microsoft Contacts" (xos.contacts.microsoft.enabled), '
+  + 'or turn on xos.contacts.xos for the XOS records with an email field.';
+
 export const contactsTool: XosTool<{ query: z.ZodString }> = {
   name: 'xos_contacts',
   title: 'Search contacts',
-  description: 'Searches the configured contact providers (CardDAV, Google, Microsoft) by name or email and returns the matching contacts with name, email and phone as JSON.',
+  description: 'Searches the configured contact providers (CardDAV, Google, Microsoft, XOS records with an email field) by name or email '
+    + 'and returns the matching contacts with name, email, phone and source as JSON. Providers that could not be searched are named after the list.',
   inputSchema: {
     query: z.string().min(1).describe('Search term: part of a name or an email address.'),
   },
   annotations: { readOnlyHint: true },
   async handler({ query }, deps) {
-    if (!deps.contacts) return fail(CONTACTS_NOT_CONFIGURED);
-    const found = await deps.contacts.search(query);
-    if (found.length === 0) return ok(`No contact matches "${query}".`);
-    return ok(JSON.stringify(found.map((c) => ({ name: c.name, email: c.email ?? null, phone: c.phone ?? null }))));
+    if (!deps.contacts) return fail(`${CONTACTS_NOT_CONFIGURED} ${CONTACTS_SETUP_HINT}`);
+    const search = await searchContacts(deps.contacts, query);
+    const failed = search.failures.length > 0 ? ` Not searched: ${describeFailures(search)}.` : '';
+    if (search.contacts.length === 0) {
+      const text = `No contact matches "${query}".${failed}`;
+      return search.failures.length > 0 ? fail(`${text} Check the account settings, then try again.`) : ok(text);
+    }
+    return ok(JSON.stringify(search.contacts.map(listed)) + failed);
   },
 };
+
+function listed(contact: Contact): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    name: contact.name,
+    email: contact.email ?? null,
+    phone: contact.phone ?? null,
+    source: contact.sources?.join(', ') ?? null,
+  };
+  if (contact.emails && contact.emails.length > 1) entry.emails = contact.emails;
+  if (contact.phones && contact.phones.length > 1) entry.phones = contact.phones;
+  return entry;
+}

@@ -1,7 +1,9 @@
 // xos_mail_compose: resolves the recipient and shows the draft on the Board.
 import { z } from 'zod';
-import { isEmailAddress } from '../../backend/values.ts';
-import type { MailDraft, XosDeps, XosTool } from '../ports.ts';
+import { describeFailures, searchContacts } from '../../contacts/search.ts';
+import { formatAddress, parseAddress, type MailAddress } from '../../mail/address.ts';
+import { createDraft } from '../../mail/draft.ts';
+import type { Contact, XosDeps, XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
 export const MAIL_NOT_CONFIGURED = 'Mail is not configured yet. Set the mail server in the setting xos.mail.host '
@@ -11,13 +13,14 @@ export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; b
   name: 'xos_mail_compose',
   title: 'Compose a mail',
   description: [
-    'Prepares an email and shows it as a preview on the Board; nothing is sent.',
-    'The recipient is an email address, "Name <address>", or a name found in the contacts.',
+    'Prepares an email and shows it as a preview on the Board; nothing is sent. Composing again replaces the draft.',
+    'The recipient is an email address, "Name <address>", or a name found in the contacts; when a name matches several contacts',
+    'the candidates are returned: ask the person which one and compose again with that address.',
     'Then ask the person whether to send it; call xos_mail_send only after they said so.',
   ].join(' '),
   inputSchema: {
     to: z.string().min(1).describe('Recipient: a name or email address from the contacts.'),
-    subject: z.string().describe('Subject line.'),
+    subject: z.string().describe('Subject line (one line).'),
     body: z.string().describe('Message text (plain text).'),
   },
   annotations: { readOnlyHint: true },
@@ -25,23 +28,41 @@ export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; b
     if (!deps.mailer) return fail(MAIL_NOT_CONFIGURED);
     const recipient = await resolveRecipient(deps, to);
     if (typeof recipient === 'string') return fail(recipient);
-    const draft: MailDraft = { to: recipient, subject, body };
+    const draft = createDraft(recipient, subject, body);
+    if (typeof draft === 'string') return fail(`Not composed: ${draft} Compose again without it.`);
     deps.board.showMail(draft);
-    const shown = recipient.name ? `${recipient.name} <${recipient.email}>` : recipient.email;
-    return ok(`Draft on the Board, not sent: To: ${shown}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`);
+    return ok(`Draft on the Board, not sent: To: ${formatAddress(draft.to)}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`);
   },
 };
 
-async function resolveRecipient(deps: XosDeps, to: string): Promise<MailDraft['to'] | string> {
+async function resolveRecipient(deps: XosDeps, to: string): Promise<MailAddress | string> {
   const text = to.trim();
-  const named = /^(.*)<([^<>]+)>$/.exec(text);
-  if (named && isEmailAddress(named[2].trim())) return { name: named[1].trim() || undefined, email: named[2].trim() };
-  if (isEmailAddress(text)) return { email: text };
-  if (!deps.contacts) return `"${to}" is not an email address and contacts are not configured (setting xos.contacts.carddav). Give the recipient's email address.`;
-  const found = (await deps.contacts.search(text)).filter((c) => c.email);
-  if (found.length === 0) return `No contact with an email address matches "${to}". Check with xos_contacts or give the email address.`;
-  if (found.length > 1) {
-    return `"${to}" matches several contacts: ${found.map((c) => `${c.name} <${c.email}>`).join(', ')}. Ask the person which one, then compose again with the address.`;
+  if (text.includes('@')) {
+    const address = parseAddress(text);
+    return typeof address === 'string' ? `Not composed: ${address}. Give a valid address such as "Name <name@example.org>".` : address;
   }
-  return { name: found[0].name, email: found[0].email! };
+  if (/[\r\n]/.test(text)) return 'Not composed: the recipient contains a line break. Give a name or an email address on one line.';
+  if (!deps.contacts) return `"${to}" is not an email address and contacts are not configured (setting xos.contacts.carddav). Give the recipient's email address.`;
+  const search = await searchContacts(deps.contacts, text);
+  const found = search.contacts.flatMap(addressesOf);
+  const exact = found.filter((c) => c.name.toLowerCase() === text.toLowerCase());
+  const candidates = exact.length === 1 ? exact : found;
+  if (candidates.length === 0) {
+    const failed = search.failures.length > 0 ? ` Not searched: ${describeFailures(search)}.` : '';
+    return `No contact with an email address matches "${to}".${failed} Check with xos_contacts or give the email address.`;
+  }
+  if (candidates.length > 1) {
+    return `"${to}" matches several contacts: ${candidates.map(candidate).join(', ')}. Ask the person which one, then compose again with the address.`;
+  }
+  return candidates[0];
+}
+
+/** One candidate per address: a contact with two addresses is two choices. */
+function addressesOf(contact: Contact): Array<{ name: string; email: string }> {
+  const emails = contact.emails && contact.emails.length > 0 ? contact.emails : contact.email ? [contact.email] : [];
+  return emails.map((email) => ({ name: contact.name, email }));
+}
+
+function candidate(contact: { name: string; email: string }): string {
+  return `${contact.name} <${contact.email}>`;
 }
