@@ -1,11 +1,16 @@
 // Contacts and mail in VS Code: builds the providers and the SMTP mailer from
 // the settings (secrets only in SecretStorage) and registers the account
-// commands. Google and Microsoft sign-in are not available yet and say so.
+// commands. Google signs in through the browser (OAuth with PKCE); Microsoft
+// through VS Code's own Microsoft account first, the browser where that is refused.
 import * as vscode from 'vscode';
 import { CarddavProvider, carddavUrlProblem } from '../contacts/carddav.ts';
 import { ContactDirectory } from '../contacts/directory.ts';
+import { GOOGLE_OAUTH_CLIENT, GoogleContactsProvider } from '../contacts/google.ts';
+import { MICROSOFT_OAUTH_CLIENT, MICROSOFT_SCOPES, MicrosoftContactsProvider } from '../contacts/microsoft.ts';
 import { countryOfLocale } from '../contacts/normalize.ts';
+import { refreshTokens, signIn, type OAuthClient } from '../contacts/oauth.ts';
 import type { ContactProvider } from '../contacts/provider.ts';
+import { NotSignedInError, StoredTokens, type AccessTokenSource, type TokenStore } from '../contacts/tokens.ts';
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { createSmtpMailer, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
 import type { Contacts, Mailer, XosClient } from '../mcp/ports.ts';
@@ -14,6 +19,8 @@ interface CarddavSetting { readonly url: string; readonly user?: string }
 
 const carddavSecret = (account: CarddavSetting) => `xos.carddav.password:${account.user ?? ''}@${account.url}`;
 const mailSecret = 'xos.mail.password';
+const googleSecret = 'xos.google.tokens';
+const microsoftSecret = 'xos.microsoft.tokens';
 
 export interface ContactsAndMail {
   contacts(): Contacts | undefined;
@@ -25,6 +32,19 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   const disposables: vscode.Disposable[] = [];
   const passwords = new Map<string, string | undefined>();
   let carddav: CarddavProvider[] = [];
+  const store: TokenStore = {
+    get: async (key) => context.secrets.get(key),
+    set: async (key, value) => context.secrets.store(key, value),
+    delete: async (key) => context.secrets.delete(key),
+  };
+  const storedTokens = (client: OAuthClient, key: string, service: string) =>
+    new StoredTokens({ store, key, service, refresh: (refreshToken, signal) => refreshTokens(client, refreshToken, { signal }) });
+  const googleTokens = storedTokens(GOOGLE_OAUTH_CLIENT, googleSecret, 'Google');
+  const microsoftOAuthTokens = storedTokens(MICROSOFT_OAUTH_CLIENT, microsoftSecret, 'Microsoft');
+  const microsoftTokens = microsoftTokenSource(microsoftOAuthTokens);
+  // One instance per session: Google wants its warm-up search only once.
+  let google: GoogleContactsProvider | undefined;
+  let microsoft: MicrosoftContactsProvider | undefined;
 
   const config = () => vscode.workspace.getConfiguration('xos');
   const accounts = () => config().get<CarddavSetting[]>('contacts.carddav', []);
@@ -86,9 +106,59 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       await context.secrets.store(mailSecret, password);
       passwords.set(mailSecret, password);
     }),
-    vscode.commands.registerCommand('xos.signInGoogle', () => notYet('Google')),
-    vscode.commands.registerCommand('xos.signInMicrosoft', () => notYet('Microsoft')),
+    vscode.commands.registerCommand('xos.signInGoogle', () => signInWith('Google', 'contacts.google.enabled', async (signal) => {
+      await googleTokens.save(await signIn(GOOGLE_OAUTH_CLIENT, { openExternal, signal }));
+      google = undefined;
+    })),
+    vscode.commands.registerCommand('xos.signInMicrosoft', () => signInWith('Microsoft', 'contacts.microsoft.enabled', async (signal) => {
+      try {
+        await vscode.authentication.getSession('microsoft', [...MICROSOFT_SCOPES], { createIfNone: true });
+        // The VS Code account is used from now on; a browser sign-in from before is dropped.
+        await microsoftOAuthTokens.clear();
+        return;
+      } catch (error) {
+        output.warn(`The VS Code Microsoft account was not available for contacts (${errorText(error)}); signing in through the browser.`);
+      }
+      await microsoftOAuthTokens.save(await signIn(MICROSOFT_OAUTH_CLIENT, { openExternal, signal }));
+      microsoft = undefined;
+    })),
   );
+
+  async function openExternal(url: string): Promise<boolean> {
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  /** Runs one sign-in with a cancellable notification, then turns the provider on. */
+  async function signInWith(service: string, enabledSetting: string, run: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const abort = new AbortController();
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to {0}…', service), cancellable: true }, async (_progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        await run(abort.signal);
+      });
+    } catch (error) {
+      output.error(`Sign-in to ${service} failed: ${errorText(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to {0} failed: {1}', service, errorText(error)));
+      return;
+    }
+    if (!config().get<boolean>(enabledSetting, false)) await config().update(enabledSetting, true, vscode.ConfigurationTarget.Global);
+    output.info(`Signed in to ${service}; its contacts are searched.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to {0}. Its contacts are searched from now on.', service));
+  }
+
+  /** The VS Code Microsoft session, unless the person signed in through the browser instead. */
+  function microsoftTokenSource(oauth: StoredTokens): AccessTokenSource {
+    const session = async (rejected?: string): Promise<string> => {
+      const found = await vscode.authentication.getSession('microsoft', [...MICROSOFT_SCOPES], { silent: true });
+      if (!found) throw new NotSignedInError('Microsoft');
+      if (rejected !== undefined && found.accessToken === rejected) throw new Error('Microsoft refused the access token of the VS Code account; run "XOS: Sign In to Microsoft Contacts" again');
+      return found.accessToken;
+    };
+    return {
+      token: async (signal) => ((await oauth.signedIn()) ? oauth.token(signal) : session()),
+      refresh: async (rejected, signal) => ((await oauth.signedIn()) ? oauth.refresh(rejected, signal) : session(rejected)),
+    };
+  }
 
   async function askCarddavPassword(account: CarddavSetting): Promise<void> {
     const password = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Password of {0} at {1}', account.user ?? '', account.url), password: true, ignoreFocusOut: true });
@@ -96,12 +166,10 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
     await context.secrets.store(carddavSecret(account), password);
   }
 
-  function notYet(provider: string): void {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Signing in to {0} contacts is not available yet. Use a CardDAV account instead.', provider));
-  }
-
   const providers = (): ContactProvider[] => {
     const list: ContactProvider[] = [...carddav];
+    if (config().get<boolean>('contacts.google.enabled', false)) list.push((google ??= new GoogleContactsProvider({ tokens: googleTokens })));
+    if (config().get<boolean>('contacts.microsoft.enabled', false)) list.push((microsoft ??= new MicrosoftContactsProvider({ tokens: microsoftTokens })));
     const xos = client();
     if (xos && config().get<boolean>('contacts.xos', true)) list.push(...xosRecordProviders(xos));
     return list;
@@ -133,4 +201,8 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       for (const disposable of disposables) disposable.dispose();
     },
   };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
