@@ -1,17 +1,14 @@
 // Extension entry: wires the host parts and hands every disposable to VS Code.
 import type { ExtensionContext } from './host/extensionContext.ts';
-import { registerCommands } from './host/commands.ts';
 import { createOutputChannel } from './host/output.ts';
-import { createStatusBarItem } from './host/statusBar.ts';
+import { startXosHost, type XosExtensionApi } from './host/xosHost.ts';
 
-export function activate(context: ExtensionContext): void {
+export async function activate(context: ExtensionContext): Promise<XosExtensionApi> {
   const output = createOutputChannel();
-  context.subscriptions.push(
-    output,
-    createStatusBarItem(),
-    ...registerCommands({ output }),
-  );
+  context.subscriptions.push(output);
+  const api = await startXosHost(context, output);
   output.info(`XOS ${String(context.extension.packageJSON.version)} activated`);
+  return api;
 }
 
 export function deactivate(): void {

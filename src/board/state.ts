@@ -60,6 +60,11 @@ export class BoardState implements Board {
   }
 
   async formData(): Promise<Record<string, unknown>> {
+    return this.formValues();
+  }
+
+  /** The loaded record with every edit and preview applied (what the form shows). */
+  formValues(): Record<string, unknown> {
     const data: Record<string, unknown> = structuredClone(this.detail?.record ?? {});
     for (const [field, { value }] of this.form) data[field] = structuredClone(value);
     return data;

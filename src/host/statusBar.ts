@@ -1,13 +1,41 @@
-// The XOS status bar entry; clicking it opens the XOS output.
+// The XOS status bar entry: the backend (embedded DSN or endpoint, reachable or
+// not) and the MCP port in the tooltip; clicking it shows the XOS output.
 import * as vscode from 'vscode';
+import type { DsnStatus } from '../mcp/ports.ts';
 import { commandIds } from './commands.ts';
 
-export function createStatusBarItem(): vscode.StatusBarItem {
-  const item = vscode.window.createStatusBarItem('xos.status', vscode.StatusBarAlignment.Left, 100);
-  item.name = vscode.l10n.t('XOS Status');
-  item.text = '$(database) XOS';
-  item.tooltip = vscode.l10n.t('XOS: click to show the output');
-  item.command = commandIds.showOutput;
-  item.show();
-  return item;
+export interface StatusBarInfo {
+  readonly mode: 'embedded' | 'remote' | undefined;
+  readonly where: string | undefined;
+  readonly dsn: DsnStatus | undefined;
+  readonly mcpPort: number | undefined;
+}
+
+export class XosStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+
+  constructor() {
+    this.item = vscode.window.createStatusBarItem('xos.status', vscode.StatusBarAlignment.Left, 100);
+    this.item.name = vscode.l10n.t('XOS Status');
+    this.item.text = '$(database) XOS';
+    this.item.tooltip = vscode.l10n.t('XOS is starting…');
+    this.item.command = commandIds.showOutput;
+    this.item.show();
+  }
+
+  update(info: StatusBarInfo): void {
+    const reachable = info.dsn?.ok === true;
+    this.item.text = reachable ? '$(database) XOS' : '$(warning) XOS';
+    this.item.backgroundColor = info.mode && !reachable ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const backend = info.mode === 'remote'
+      ? vscode.l10n.t('Endpoint: {0}', info.where ?? '')
+      : info.mode === 'embedded' ? vscode.l10n.t('Embedded backend: {0}', info.where ?? '') : vscode.l10n.t('No backend');
+    const state = info.dsn ? (reachable ? vscode.l10n.t('reachable ({0} ms)', String(info.dsn.latency_ms ?? '?')) : vscode.l10n.t('not reachable')) : '';
+    const mcp = info.mcpPort === undefined ? vscode.l10n.t('MCP server: not running') : vscode.l10n.t('MCP server: 127.0.0.1:{0}', info.mcpPort);
+    this.item.tooltip = [`${backend}${state ? ` — ${state}` : ''}`, mcp, vscode.l10n.t('XOS: click to show the output')].join('\n');
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
 }

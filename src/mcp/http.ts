@@ -47,13 +47,16 @@ class HttpRefusal extends Error {
   }
 }
 
-export async function startMcpHttpServer(deps: XosDeps, options: McpHttpOptions): Promise<McpHttpServer> {
+/** Fixed dependencies, or a function read at every tool call (settings may change). */
+export type DepsSource = XosDeps | (() => XosDeps);
+
+export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptions): Promise<McpHttpServer> {
   if (!options.token) throw new Error('the MCP endpoint needs a token');
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const expectedToken = digest(`Bearer ${options.token}`);
   const sessions = new Map<string, OpenSession>();
-  const sessionDeps: XosDeps = { ...deps, sessionCount: () => sessions.size };
+  const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
   let port = 0;
 
   const closeSession = async (id: string) => {

@@ -6,7 +6,8 @@ import type { McpSession } from './session.ts';
 
 export const SERVER_INFO = { name: 'xos', title: 'XOS', version: '0.1.0' };
 
-export function createXosMcpServer(deps: XosDeps, session: McpSession): McpServer {
+/** `deps` is read at each call, so a changed setting (mailer, locale) applies at once. */
+export function createXosMcpServer(deps: () => XosDeps, session: McpSession): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: 'XOS: call xos_schema first in every session and follow its prompts. Data is shown on the Board; '
       + 'save or send only after the person said so (VS Code asks them to confirm).',
@@ -17,7 +18,7 @@ export function createXosMcpServer(deps: XosDeps, session: McpSession): McpServe
       description: tool.description,
       inputSchema: tool.inputSchema,
       annotations: { title: tool.title, ...tool.annotations },
-    }, (args: Record<string, unknown>, extra) => tool.handler(args, deps, session, extra.signal));
+    }, (args: Record<string, unknown>, extra) => tool.handler(args, deps(), session, extra.signal));
   }
   return server;
 }

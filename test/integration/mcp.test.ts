@@ -8,23 +8,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
-import type { Confirmer, Contact, MailDraft, SaveAnswer, SaveSummary, SendAnswer, XosClient, XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, Contact, MailDraft, SaveAnswer, SaveSummary, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
 
 const TOKEN = 'mcp-test-token-0123456789';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 const LIST_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
 const detailQuery = (id: number) => `{ person_detail(id: "${id}") { ${DETAIL_FIELDS} } }`;
-
-/** The embedded backend as the tools see it. */
-function backendClient(backend: Backend): XosClient {
-  return {
-    run: async (query, variables) => backend.api.run({ query, variables }) as ReturnType<XosClient['run']>,
-    ast: () => backend.api.ast,
-    status: async () => ({ kind: backend.api.storage.kind, description: backend.api.storage.description, ok: true, latency_ms: 0 }),
-  };
-}
 
 /** A person who answers each save question as the current test scripts it. */
 class ScriptedConfirmer implements Confirmer {
@@ -87,7 +79,7 @@ describe('XOS MCP server', () => {
     backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
     board = new BoardState();
     confirmer = new ScriptedConfirmer();
-    const deps: XosDeps = { client: backendClient(backend), board, confirmer };
+    const deps: XosDeps = { client: embeddedClient(backend), board, confirmer };
     server = await startMcpHttpServer(deps, { token: TOKEN });
   });
   after(async () => {
@@ -298,7 +290,10 @@ describe('XOS MCP server', () => {
   test('contacts and mail say they are not configured', async () => {
     const { call } = await connect(server.url);
     assert.deepEqual(await call('xos_contacts', { query: 'Max' }), {
-      text: 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav (its password with the command "XOS: Set CardDAV Password"), then try again.',
+      text: 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav (its password with the command "XOS: Set CardDAV Password"), then try again. '
+        + 'Set one up with the command "XOS: Add CardDAV Account" (setting xos.contacts.carddav, password with "XOS: Set CardDAV Password"), '
+        + '"XOS: Sign In to Google Contacts" (xos.contacts.google.enabled), "XOS: Sign In to Microsoft Contacts" (xos.contacts.microsoft.enabled), '
+        + 'or turn on xos.contacts.xos for the XOS records with an email field.',
       isError: true,
     });
     const mailHint = 'Mail is not configured yet. Set the mail server in the setting xos.mail.host (with xos.mail.port, xos.mail.security, xos.mail.user, xos.mail.from; the password with the command "XOS: Set Mail Password"), then try again.';
@@ -312,7 +307,10 @@ describe('XOS MCP server', () => {
     const status = JSON.parse((await call('xos_system_status')).text);
     assert.equal(status.active_context, 'company_list');
     assert.equal(status.tools.length, 9);
-    assert.deepEqual(status.dsn, { kind: 'sqlite', description: backend.api.storage.description, ok: true, latency_ms: 0 });
+    const { latency_ms: latency, ...dsn } = status.dsn;
+    assert.deepEqual(dsn, { kind: 'sqlite', description: backend.api.storage.description, ok: true });
+    assert.equal(typeof latency, 'number');
+    assert.ok(latency >= 0 && latency < 1000, `latency ${latency}`);
     assert.deepEqual(status.app, { name: 'crm', version: '1.0.0' });
     assert.equal(status.sessions, server.sessionCount());
     assert.ok(status.sessions >= 1);
@@ -350,7 +348,7 @@ describe('XOS MCP server', () => {
 
 test('idle sessions expire', async () => {
   const backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:' });
-  const server = await startMcpHttpServer({ client: backendClient(backend), board: new BoardState(), confirmer: new ScriptedConfirmer() }, { token: TOKEN, idleMs: 50 });
+  const server = await startMcpHttpServer({ client: embeddedClient(backend), board: new BoardState(), confirmer: new ScriptedConfirmer() }, { token: TOKEN, idleMs: 50 });
   try {
     await connect(server.url);
     assert.equal(server.sessionCount(), 1);
@@ -369,13 +367,13 @@ test('with contacts and a mailer: search, compose by name, send once after confi
   const confirmer = new ScriptedConfirmer();
   const board = new BoardState();
   const server = await startMcpHttpServer({
-    client: backendClient(backend), board, confirmer,
+    client: embeddedClient(backend), board, confirmer,
     contacts: { search: async (q) => people.filter((p) => p.name.toLowerCase().includes(q.toLowerCase())) },
     mailer: { send: async (draft) => { sent.push(draft); return { messageId: `<${sent.length}@xos>` }; } },
   }, { token: TOKEN });
   try {
     const { call } = await connect(server.url);
-    assert.deepEqual(await call('xos_contacts', { query: 'max' }), { text: '[{"name":"Max Mustermann","email":"max@example.org","phone":"+49 171 1"}]', isError: false });
+    assert.deepEqual(await call('xos_contacts', { query: 'max' }), { text: '[{"name":"Max Mustermann","email":"max@example.org","phone":"+49 171 1","source":null}]', isError: false });
     assert.deepEqual(await call('xos_mail_compose', { to: 'Muster', subject: 'Hi', body: 'Hello' }), {
       text: '"Muster" matches several contacts: Max Mustermann <max@example.org>, Erika Muster <erika@example.org>. Ask the person which one, then compose again with the address.',
       isError: true,
@@ -390,7 +388,9 @@ test('with contacts and a mailer: search, compose by name, send once after confi
     confirmer.sendAnswer = 'send';
     assert.deepEqual(await call('xos_mail_send'), { text: 'Sent to erika@example.org (message id <1@xos>).', isError: false });
     assert.deepEqual(sent, [{ to: { name: 'Erika Muster', email: 'erika@example.org' }, subject: 'Hi', body: 'Hello' }]);
-    assert.deepEqual(await call('xos_mail_send'), { text: 'There is no draft to send. Prepare one with xos_mail_compose first.', isError: true });
+    const again = await call('xos_mail_send');
+    assert.match(again.text, /^Already sent to erika@example\.org at \d{4}-\d\d-\d\dT[\d:.]+Z \(message id <1@xos>\)\. Compose a new mail with xos_mail_compose to send another\.$/);
+    assert.equal(again.isError, false);
     assert.equal(sent.length, 1);
   } finally {
     await server.close();

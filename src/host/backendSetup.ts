@@ -1,0 +1,160 @@
+// Which XOS backend the tools talk to: the embedded one in the extension host
+// (AST from xos.ast, else xos.json in the workspace, else the bundled demo; DSN
+// from xos.dsn, else a seeded SQLite file in global storage) or a remote server
+// (xos.endpoint). A failed start leaves the previous backend in place.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import * as vscode from 'vscode';
+import { AstError, loadAstFile } from '../ast/load.ts';
+import type { Ast } from '../ast/schema.ts';
+import { formatProblem } from '../ast/validate.ts';
+import { startBackend } from '../backend/backend.ts';
+import { demoApp } from '../backend/demo.ts';
+import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
+import type { DsnStatus, GraphQLResult, XosClient } from '../mcp/ports.ts';
+import { readSettings, type XosSettings } from './settings.ts';
+
+/** SecretStorage key of the remote server's bearer token. */
+export const endpointTokenSecret = 'xos.endpoint.token';
+
+export interface ActiveBackend {
+  readonly mode: 'embedded' | 'remote';
+  /** The DSN (password masked) or the endpoint URL. */
+  readonly where: string;
+  /** Where the AST came from: a file path, `demo`, or the endpoint. */
+  readonly astSource: string;
+  readonly client: XosClient;
+  close(): Promise<void>;
+}
+
+export type AstSource = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'demo' };
+
+/** `xos.ast` (relative to the workspace root), else `xos.json` at the root, else the demo. */
+export function resolveAstSource(setting: string, workspaceRoot: string | undefined): AstSource {
+  if (setting) return { kind: 'file', path: isAbsolute(setting) || !workspaceRoot ? setting : join(workspaceRoot, setting) };
+  if (workspaceRoot) {
+    const candidate = join(workspaceRoot, 'xos.json');
+    if (existsSync(candidate)) return { kind: 'file', path: candidate };
+  }
+  return { kind: 'demo' };
+}
+
+export interface BackendServiceOptions {
+  readonly globalStorage: vscode.Uri;
+  readonly secrets: vscode.SecretStorage;
+  readonly output: vscode.LogOutputChannel;
+}
+
+export class BackendService implements vscode.Disposable {
+  private readonly options: BackendServiceOptions;
+  private active: ActiveBackend | undefined;
+  private starting: Promise<boolean> = Promise.resolve(false);
+  private readonly changed = new vscode.EventEmitter<ActiveBackend>();
+  readonly onDidChange = this.changed.event;
+
+  /** Always the current backend; calls fail with a clear message while there is none. */
+  readonly client: XosClient = {
+    run: (query, variables): Promise<GraphQLResult> => this.current().client.run(query, variables),
+    ast: (): Ast => this.current().client.ast(),
+    status: (): Promise<DsnStatus> => this.current().client.status(),
+  };
+
+  constructor(options: BackendServiceOptions) {
+    this.options = options;
+  }
+
+  get backend(): ActiveBackend | undefined {
+    return this.active;
+  }
+
+  /** (Re)starts from the current settings, one start at a time; resolves whether it worked. */
+  restart(): Promise<boolean> {
+    this.starting = this.starting.then(() => this.startNow(readSettings()));
+    return this.starting;
+  }
+
+  private current(): ActiveBackend {
+    if (!this.active) throw new Error('XOS has no backend: the AST or the endpoint could not be loaded (see the XOS output).');
+    return this.active;
+  }
+
+  private async startNow(settings: XosSettings): Promise<boolean> {
+    const { output } = this.options;
+    let next: ActiveBackend;
+    try {
+      next = settings.endpoint ? await this.connectRemote(settings.endpoint) : await this.startEmbedded(settings);
+    } catch (error) {
+      this.report(error);
+      return false;
+    }
+    const previous = this.active;
+    this.active = next;
+    output.info(`XOS backend: ${next.mode} ${next.where} (AST: ${next.astSource})`);
+    this.changed.fire(next);
+    await previous?.close().catch((error: unknown) => output.warn(`closing the previous backend failed: ${String(error)}`));
+    return true;
+  }
+
+  private async startEmbedded(settings: XosSettings): Promise<ActiveBackend> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const source = resolveAstSource(settings.ast, root);
+    const ast = source.kind === 'file' ? await loadAstFile(source.path) : demoApp();
+    let dsn = settings.dsn;
+    if (!dsn) {
+      await vscode.workspace.fs.createDirectory(this.options.globalStorage);
+      dsn = `sqlite:${vscode.Uri.joinPath(this.options.globalStorage, 'xos.db').fsPath}`;
+    }
+    // The default database starts with the AST's demo records; seeding fills only empty tables.
+    const backend = await startBackend({
+      ast,
+      dsn,
+      seed: settings.dsn ? undefined : true,
+      onInternalError: (error) => this.options.output.error(`XOS backend error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
+    });
+    const seeded = Object.entries(backend.seeded).filter(([, n]) => n > 0);
+    if (seeded.length) this.options.output.info(`seeded ${seeded.map(([entity, n]) => `${n} ${entity}`).join(', ')}`);
+    return {
+      mode: 'embedded',
+      where: backend.api.storage.description,
+      astSource: source.kind === 'file' ? source.path : 'demo',
+      client: embeddedClient(backend),
+      close: () => backend.close(),
+    };
+  }
+
+  private async connectRemote(endpoint: string): Promise<ActiveBackend> {
+    const token = await this.options.secrets.get(endpointTokenSecret);
+    const client = await connectRemoteClient({ endpoint, token: token || undefined });
+    return { mode: 'remote', where: endpoint, astSource: endpoint, client, close: async () => {} };
+  }
+
+  private report(error: unknown): void {
+    const { output } = this.options;
+    if (error instanceof AstError) {
+      const problems = error.problems.map(formatProblem);
+      output.error(`XOS could not load the AST ${error.source}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+      const open = vscode.l10n.t('Open File');
+      const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5})` : '');
+      // Not awaited: the next start must not wait for the person to react.
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not load the AST {0}: {1}', error.source, shown), open).then((choice) => {
+        if (choice === open) return openAt(error.source, error.problems[0]?.line, error.problems[0]?.column);
+      });
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    output.error(`XOS backend did not start: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('XOS backend did not start: {0}', message));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    void this.active?.close();
+    this.active = undefined;
+  }
+}
+
+async function openAt(path: string, line: number | undefined, column: number | undefined): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
+}

@@ -1,0 +1,128 @@
+// Puts the host parts together: backend, Board, confirmations, MCP server and
+// provider, status bar, commands, and the reactions to settings changes.
+import * as vscode from 'vscode';
+import { pickLocale } from '../ast/locale.ts';
+import { BoardState } from '../board/state.ts';
+import type { BoardView } from '../board/view.ts';
+import type { XosDeps } from '../mcp/ports.ts';
+import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
+import { resultText } from '../mcp/result.ts';
+import { McpSession } from '../mcp/session.ts';
+import { systemStatusTool } from '../mcp/tools/systemStatus.ts';
+import { uiSaveTool } from '../mcp/tools/uiSave.ts';
+import { BackendService } from './backendSetup.ts';
+import { BoardPanel } from './boardPanel.ts';
+import { setupContactsAndMail } from './contactsAndMail.ts';
+import { registerCommands } from './commands.ts';
+import { NotificationConfirmer } from './confirmer.ts';
+import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
+import { backendSettings, mcpSettings, readSettings } from './settings.ts';
+import { XosStatusBar } from './statusBar.ts';
+
+/** What the extension returns from activate(): for scripts and the in-host tests. */
+export interface XosExtensionApi {
+  /** The backend in use: `embedded` with its DSN, or `remote` with the endpoint. */
+  backend(): { mode: 'embedded' | 'remote'; where: string; astSource: string } | undefined;
+  /** The loopback MCP endpoint's port. */
+  mcpPort(): number | undefined;
+  /** What the Board renders now. */
+  boardView(): BoardView;
+  boardVisible(): boolean;
+  locale(): string;
+}
+
+export async function startXosHost(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<XosExtensionApi> {
+  const backend = new BackendService({ globalStorage: context.globalStorageUri, secrets: context.secrets, output });
+  const state = new BoardState();
+  const statusBar = new XosStatusBar();
+  const mcp = new XosMcpProvider(output);
+
+  const locale = (): string => {
+    const requested = readSettings().locale || vscode.env.language;
+    return pickLocale(requested, backend.backend ? backend.client.ast().locales : ['en']);
+  };
+  const confirmer = new NotificationConfirmer({
+    ast: () => backend.client.ast(),
+    locale,
+    timeoutSeconds: () => readSettings().confirmTimeoutSeconds,
+    output,
+  });
+
+  const contactsAndMail = setupContactsAndMail(context, output, () => (backend.backend ? backend.client : undefined));
+  const deps = (): XosDeps => ({
+    client: backend.client, board: panel.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
+  });
+
+  let saving = false;
+  /** The Board's Save button: exactly the path of xos_ui_save, confirmation included. */
+  const saveFromBoard = async () => {
+    if (saving) return;
+    saving = true;
+    try {
+      const result = await uiSaveTool.handler({}, deps(), new McpSession('board', XOS_TOOL_NAMES), new AbortController().signal);
+      const text = resultText(result);
+      output.info(`Board save: ${text}`);
+      if (result.isError) void vscode.window.showWarningMessage(text);
+      else void vscode.window.showInformationMessage(text);
+    } catch (error) {
+      output.error(`Board save failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not save: {0}', error instanceof Error ? error.message : String(error)));
+    } finally {
+      saving = false;
+    }
+  };
+
+  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, save: saveFromBoard, output });
+
+  const status = async (): Promise<Record<string, unknown>> => {
+    const result = await systemStatusTool.handler({}, { ...deps(), sessionCount: () => mcp.sessionCount }, new McpSession('status', XOS_TOOL_NAMES), new AbortController().signal);
+    return JSON.parse(resultText(result)) as Record<string, unknown>;
+  };
+
+  const refreshStatusBar = async () => {
+    const active = backend.backend;
+    const dsn = active ? await active.client.status().catch(() => undefined) : undefined;
+    statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
+  };
+
+  const restartMcp = async () => {
+    // The server reads deps() at every tool call: only its port needs a restart.
+    await mcp.start(deps, readSettings().mcpPort);
+    await refreshStatusBar();
+  };
+
+  context.subscriptions.push(
+    contactsAndMail,
+    backend,
+    statusBar,
+    panel,
+    mcp,
+    registerMcpProvider(mcp),
+    ...registerCommands({ output, openBoard: () => panel.open(), status }),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (backendSettings.some((s) => event.affectsConfiguration(s))) {
+        await backend.restart();
+        await refreshStatusBar();
+      }
+      if (mcpSettings.some((s) => event.affectsConfiguration(s))) await restartMcp();
+      if (event.affectsConfiguration('xos.locale')) panel.render();
+    }),
+    backend.onDidChange(() => panel.render()),
+  );
+  const heartbeat = setInterval(() => void refreshStatusBar(), 60_000);
+  context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
+
+  await backend.restart();
+  await restartMcp();
+
+  return {
+    backend: () => {
+      const active = backend.backend;
+      return active && { mode: active.mode, where: active.where, astSource: active.astSource };
+    },
+    mcpPort: () => mcp.port,
+    boardView: () => panel.view(),
+    boardVisible: () => panel.isVisible,
+    locale,
+  };
+}

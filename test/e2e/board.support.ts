@@ -1,0 +1,132 @@
+// Runs test/host/xos.host.ts inside code-server while the page is watched: each
+// `xos-step:` line the suite logs reaches `onStep`, where the test takes
+// screenshots and answers questions the way a person would.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import type { Browser, Locator, Page } from './support/browser.ts';
+import { repoRoot, vscodeServer } from './support/codeServer.ts';
+import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { hostSuiteUrl } from './support/hostSuite.ts';
+
+/** The Playwright calls these suites use beyond the harness's Page type. */
+export interface Frame {
+  url(): string;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+}
+
+export function frames(page: Page): Frame[] {
+  return (page as unknown as { frames(): Frame[] }).frames();
+}
+
+/** The Board's content frame (the webview's inner frame holding <xos-board>). */
+export async function boardFrame(page: Page): Promise<Frame> {
+  return vscodeServer.waitFor(async () => {
+    for (const frame of frames(page)) {
+      try {
+        if (await frame.locator('xos-board').count() > 0) return frame;
+      } catch {
+        // Frames come and go while the webview loads.
+      }
+    }
+    return undefined;
+  }, { timeoutMs: 30_000, describe: () => 'no frame with <xos-board>' });
+}
+
+export function buildExtension(): void {
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}${result.stderr}`);
+}
+
+export interface HostRun {
+  readonly exitCode: number;
+  readonly outcome: { passed: boolean; checks: Array<{ name: string; ok: boolean; error?: string }>; facts: Record<string, any> };
+  readonly steps: string[];
+  readonly errors: string[];
+}
+
+/**
+ * Builds the extension, bundles the suite in `mode`, starts code-server on a fresh
+ * workspace and profile, and resolves when the extension host has exited.
+ */
+export async function runXosHostSuite(browser: Browser, name: string, mode: 'board' | 'workflow',
+  onStep: (step: string, page: Page) => Promise<void>, settings: Record<string, unknown> = {},
+  inspect: (run: HostRun) => void = () => {}): Promise<HostRun> {
+  buildExtension();
+  const dir = mkdtempSync(join(tmpdir(), `xos-${name}-`));
+  const workspace = join(dir, 'workspace');
+  const outcomePath = join(dir, 'outcome.json');
+  const suitePath = join(dir, 'suite.cjs');
+  await esbuild.build({
+    entryPoints: [join(repoRoot, 'test', 'host', 'xos.host.ts')],
+    outfile: suitePath,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    define: { XOS_HOST_OUTCOME_PATH: JSON.stringify(outcomePath), XOS_HOST_MODE: JSON.stringify(mode) },
+    logLevel: 'warning',
+  });
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(join(workspace, 'README.md'), '# XOS e2e workspace\n');
+  // The suite waits for `<step>.done` here before it goes on.
+  const doneDir = join(workspace, '.xos-e2e');
+  mkdirSync(doneDir, { recursive: true });
+
+  const server = await vscodeServer.startCodeServer({ workspace, settings: { 'workbench.colorTheme': 'Default Dark Modern', ...settings } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const hostLog: string[] = [];
+  const steps: string[] = [];
+  const errors: string[] = [];
+  let exitCode: number | undefined;
+  let chain = Promise.resolve();
+  let failed = true;
+  const consoleLog: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') consoleLog.push(`${message.type()}: ${message.text()}`); });
+  page.on('pageerror', (error) => consoleLog.push(`pageerror: ${error.message}`));
+  try {
+    await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; });
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      const line = Array.isArray(args) ? args.join(' ') : String(args);
+      hostLog.push(`${type}: ${line}`);
+      const match = /xos-step: ([\w-]+)/.exec(line);
+      if (match) {
+        steps.push(match[1]);
+        // One step at a time, in order; a failing step is reported, not thrown into the page.
+        chain = chain.then(() => onStep(match[1], page))
+          .catch((error: unknown) => { errors.push(`${match[1]}: ${String(error)}`); })
+          .then(() => writeFileSync(join(doneDir, `${match[1]}.done`), ''));
+      }
+    });
+    await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
+    const code = await vscodeServer.waitFor(() => exitCode, {
+      timeoutMs: 240_000,
+      describe: () => {
+        writeFileSync(artifactPath(`${name}-host.log`), `${hostLog.join('\n')}\n`);
+        return `window.codeAutomationExit was not called; steps so far: ${steps.join(', ')}; host log in test-results/e2e/${name}-host.log`;
+      },
+    });
+    await chain;
+    writeFileSync(artifactPath(`${name}-host.log`), `${hostLog.join('\n')}\n`);
+    writeFileSync(artifactPath(`${name}-console.log`), `${consoleLog.join('\n')}\n`);
+    assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.slice(-40).join('\n')}`);
+    const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
+    const run = { exitCode: code, outcome, steps, errors };
+    // Before the profile (and the database in its global storage) is deleted.
+    inspect(run);
+    failed = !outcome.passed || errors.length > 0;
+    return run;
+  } finally {
+    if (failed) await saveFailureArtifacts(name, page, server.logPath);
+    await page.close();
+    if (failed) await server.stop();
+    else await server.dispose();
+    if (!failed) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export { screenshot };

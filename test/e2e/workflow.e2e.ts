@@ -1,0 +1,110 @@
+// The seed's workflow in real VS Code: xos_schema, xos_query person_list,
+// xos_query person_detail, xos_ui_change_required lastname -> Schmidt,
+// xos_ui_save, with the person clicking Save in the VS Code notification; then
+// the same with Discard. The stored record is read from the SQLite file itself.
+//   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/workflow.e2e.ts
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
+import { launchChromium, type Browser, type Page } from './support/browser.ts';
+import { vscodeServer } from './support/codeServer.ts';
+import { runCommand } from './support/workbench.ts';
+import { boardFrame, runXosHostSuite, screenshot, type HostRun } from './board.support.ts';
+
+let browser: Browser;
+
+before(async () => {
+  vscodeServer.assertProvisioned();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * Waits for the XOS question and clicks one of its buttons, like a person would. A toast
+ * may go straight to the notification center (e.g. while another one is shown); then the
+ * center is opened from the palette.
+ */
+async function answer(page: Page, question: RegExp, button: string, shot: string): Promise<string> {
+  const item = page.locator('.notification-list-item', { hasText: question }).first();
+  try {
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+  } catch {
+    await runCommand(page, 'Notifications: Show Notifications');
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+  }
+  const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\u00a0/g, ' ').trim();
+  await screenshot(page, shot);
+  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
+  await item.waitFor({ state: 'hidden', timeout: 10_000 });
+  return text;
+}
+
+test('the seed workflow saves after Save is clicked and writes nothing after Discard', { timeout: 300_000 }, async () => {
+  const seen: Record<string, string> = {};
+  const onStep = async (step: string, page: Page) => {
+    switch (step) {
+      case 'workflow-list': {
+        const rows = (await boardFrame(page)).locator('table.list tbody tr.row');
+        await vscodeServer.waitFor(async () => (await rows.count()) === 240 || undefined, { timeoutMs: 20_000, describe: () => 'the Board never listed 240 people' });
+        break;
+      }
+      case 'workflow-detail':
+        await (await boardFrame(page)).locator('[data-field="lastname"] vscode-textfield').waitFor({ state: 'visible', timeout: 20_000 });
+        break;
+      case 'workflow-preview': {
+        const proposal = (await boardFrame(page)).locator('[data-field="lastname"] .proposal');
+        await proposal.waitFor({ state: 'visible', timeout: 20_000 });
+        seen.preview = (await proposal.innerText()).replace(/\s+/g, ' ').trim();
+        break;
+      }
+      case 'workflow-save-asking':
+        seen.saveQuestion = await answer(page, /Save changes to Person 1\?/, 'Save', 'workflow-5-save-question');
+        return;
+      case 'workflow-discard-asking':
+        seen.discardQuestion = await answer(page, /Save changes to Person 1\?/, 'Discard', 'workflow-7-discard-question');
+        return;
+      default:
+        break;
+    }
+    const shots: Record<string, string> = {
+      'workflow-schema': 'workflow-1-schema', 'workflow-list': 'workflow-2-list', 'workflow-detail': 'workflow-3-detail',
+      'workflow-preview': 'workflow-4-preview', 'workflow-saved': 'workflow-6-saved', 'workflow-discarded': 'workflow-8-discarded',
+    };
+    if (shots[step]) await screenshot(page, shots[step]);
+  };
+
+  let stored: unknown;
+  // What is really stored: the embedded backend's SQLite file, opened read-only.
+  const readStored = (result: HostRun) => {
+    const dsn = String(result.outcome.facts.dsn ?? '');
+    if (!dsn.startsWith('sqlite:')) return;
+    const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true });
+    try {
+      stored = { ...(db.prepare('SELECT lastname, version FROM person WHERE id = 1').get() as object) };
+    } finally {
+      db.close();
+    }
+  };
+  const settings = { 'xos.locale': 'en' };
+  const run = await runXosHostSuite(browser, 'workflow', 'workflow', onStep, settings, readStored);
+  assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
+    exitCode: 0,
+    errors: [],
+    checks: [
+      'extension activates with the embedded backend on a SQLite file in global storage',
+      'the XOS commands are registered',
+      'VS Code\'s MCP client lists the XOS server with all nine tools',
+      'the seed workflow: schema, list, detail, change lastname, save (Save clicked)',
+      'the same with Discard leaves the record untouched',
+    ].map((name) => ({ name, ok: true })),
+  });
+  const before = run.outcome.facts.lastnameBefore as string;
+  assert.equal(seen.preview, `${before} → Schmidt Proposed by the agent`);
+  assert.equal(seen.saveQuestion, `Save changes to Person 1? Last name: ${before} → Schmidt`);
+  assert.equal(seen.discardQuestion, 'Save changes to Person 1? Last name: Schmidt → Meier');
+
+  assert.deepEqual(stored, { lastname: 'Schmidt', version: 2 });
+});

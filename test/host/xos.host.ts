@@ -1,0 +1,193 @@
+// In-host suite (bundled to CommonJS, loaded as extensionTestsPath): the XOS
+// extension inside the real extension host. VS Code's own MCP client finds the
+// server and its nine tools; tools called through vscode.lm.invokeTool show
+// data on the Board; with XOS_HOST_WORKFLOW the seed's save workflow runs and
+// waits for the person (the driving Playwright test) to click Save / Discard.
+import * as vscode from 'vscode';
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+declare const XOS_HOST_OUTCOME_PATH: string;
+/** 'board': discovery and Board checks; 'workflow': the save workflow with the person's answers. */
+declare const XOS_HOST_MODE: string;
+
+interface HostCheck { readonly name: string; readonly ok: boolean; readonly error?: string }
+
+interface XosApi {
+  backend(): { mode: string; where: string; astSource: string } | undefined;
+  mcpPort(): number | undefined;
+  boardView(): any;
+  boardVisible(): boolean;
+  locale(): string;
+}
+
+const extensionId = 'xos.xos-vscode';
+const TOOL_NAMES = ['xos_schema', 'xos_query', 'xos_render', 'xos_ui_change_required', 'xos_ui_save', 'xos_system_status', 'xos_contacts', 'xos_mail_compose', 'xos_mail_send'];
+const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
+const facts: Record<string, unknown> = {};
+
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function api(): XosApi {
+  return vscode.extensions.getExtension<XosApi>(extensionId)!.exports;
+}
+
+/** The name VS Code gives an XOS tool (`mcp_<server>_<tool>`). */
+function lmToolName(tool: string): string {
+  const found = vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
+  if (!found) throw new Error(`no language model tool for ${tool}; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+  return found.name;
+}
+
+async function invoke(tool: string, input: Record<string, unknown> = {}): Promise<string> {
+  const result = await vscode.lm.invokeTool(lmToolName(tool), { input, toolInvocationToken: undefined });
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part))).join('');
+}
+
+/**
+ * Tells the driving test where we are (it takes screenshots, checks the page, clicks)
+ * and, unless `async`, waits until it wrote `.xos-e2e/<name>.done` into the workspace.
+ */
+async function step(name: string, { wait = true } = {}): Promise<void> {
+  console.log(`xos-step: ${name}`);
+  if (!wait) return;
+  const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  await until(`the driving test to finish step ${name}`, () => existsSync(join(root, '.xos-e2e', `${name}.done`)), 90_000);
+}
+
+const common: Array<readonly [string, () => Promise<void>]> = [
+  ['extension activates with the embedded backend on a SQLite file in global storage', async () => {
+    const extension = vscode.extensions.getExtension<XosApi>(extensionId);
+    assert.ok(extension, `${extensionId} not found`);
+    await extension.activate();
+    const backend = extension.exports.backend();
+    assert.equal(backend?.mode, 'embedded');
+    assert.equal(backend?.astSource, 'demo');
+    assert.match(backend!.where, /^sqlite:\/.+\/xos\.db$/);
+    facts.dsn = backend!.where;
+  }],
+  ['the XOS commands are registered', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    const missing = ['xos.openBoard', 'xos.showStatus', 'xos.showOutput'].filter((c) => !commands.includes(c));
+    assert.deepEqual(missing, []);
+  }],
+  ['VS Code\'s MCP client lists the XOS server with all nine tools', async () => {
+    // A fresh profile starts with the built-in chat disabled (and with it MCP tools); this re-enables it.
+    await vscode.commands.executeCommand('workbench.action.chat.manage');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    const names = await until('the nine mcp_*_xos_* tools', () => {
+      const found = TOOL_NAMES.filter((tool) => vscode.lm.tools.some((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`)));
+      return found.length === TOOL_NAMES.length ? found : undefined;
+    });
+    assert.deepEqual(names, TOOL_NAMES);
+    facts.toolNames = TOOL_NAMES.map(lmToolName);
+  }],
+];
+
+const boardChecks: Array<readonly [string, () => Promise<void>]> = [
+  ['xos.showStatus reports the same as xos_system_status', async () => {
+    const status = await vscode.commands.executeCommand<Record<string, any>>('xos.showStatus');
+    assert.equal(status.tools.length, 9);
+    assert.equal(status.dsn.ok, true);
+    assert.equal(status.dsn.kind, 'sqlite');
+    assert.equal(`sqlite:${status.dsn.description.replace(/^sqlite:/, '')}`, facts.dsn);
+    const fromTool = JSON.parse(await invoke('xos_system_status'));
+    assert.deepEqual(fromTool.dsn.description, status.dsn.description);
+    assert.deepEqual(fromTool.app, { name: 'crm', version: '1.0.0' });
+  }],
+  ['xos_query before xos_schema is refused by the server', async () => {
+    const text = await invoke('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' });
+    assert.match(text, /^Call xos_schema first/);
+  }],
+  ['xos_query person_list opens the Board and shows the list', async () => {
+    assert.match(await invoke('xos_schema'), /person_list/);
+    const text = await invoke('xos_query', { context: 'person_list', query: '{ person_list(limit: 5) { id firstname lastname email city age net_worth } }' });
+    assert.equal(text, 'All data was successfully displayed in the UI. (5 records of person_list.)');
+    await until('the Board panel to be visible', () => api().boardVisible());
+    const list = api().boardView().list;
+    assert.equal(list.context, 'person_list');
+    assert.equal(list.rows.length, 5);
+    assert.equal(list.navigable, true);
+    await step('board-list');
+  }],
+  ['a detail with a proposal shows old -> new, and hiding the Board loses nothing', async () => {
+    await invoke('xos_query', { context: 'person_detail', query: `{ person_detail(id: "2") { ${DETAIL_FIELDS} } }` });
+    const before = api().boardView().detail;
+    const lastname = before.fields.find((f: any) => f.field === 'lastname');
+    const text = await invoke('xos_ui_change_required', { context: 'person_detail', changes: { lastname: 'Schmidt' } });
+    assert.match(text, /lastname/);
+    const after = api().boardView().detail.fields.find((f: any) => f.field === 'lastname');
+    assert.deepEqual(after.pending, { from: lastname.value, to: 'Schmidt' });
+    await step('board-preview');
+    // Another editor in front: the webview is discarded; the state stays in the host.
+    await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
+    await until('the Board to be hidden', () => !api().boardVisible());
+    await vscode.commands.executeCommand('xos.openBoard');
+    await until('the Board to be visible again', () => api().boardVisible());
+    assert.deepEqual(api().boardView().detail.fields.find((f: any) => f.field === 'lastname').pending, { from: lastname.value, to: 'Schmidt' });
+    await step('board-reshown');
+  }],
+];
+
+/** The seed's workflow; the driving test clicks Save on the first question and Discard on the second. */
+const workflowChecks: Array<readonly [string, () => Promise<void>]> = [
+  ['the seed workflow: schema, list, detail, change lastname, save (Save clicked)', async () => {
+    const schema = JSON.parse(await invoke('xos_schema'));
+    assert.ok(schema.contexts.person_detail);
+    await step('workflow-schema');
+    assert.equal(await invoke('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' }),
+      'All data was successfully displayed in the UI. (240 records of person_list.)');
+    await until('the Board to show the list', () => api().boardVisible() && api().boardView().list?.rows.length === 240);
+    await step('workflow-list');
+    assert.equal(await invoke('xos_query', { context: 'person_detail', query: `{ person_detail(id: "1") { ${DETAIL_FIELDS} } }` }),
+      'All data was successfully displayed in the UI. (1 record of person_detail.)');
+    facts.lastnameBefore = api().boardView().detail.fields.find((f: any) => f.field === 'lastname').value;
+    await step('workflow-detail');
+    await invoke('xos_ui_change_required', { context: 'person_detail', changes: { lastname: 'Schmidt' } });
+    await step('workflow-preview');
+    await step('workflow-save-asking', { wait: false });
+    const saved = await invoke('xos_ui_save');
+    facts.saveReply = saved;
+    assert.match(saved, /^Saved person 1 \(version \d+ -> \d+\)\. Stored: lastname: "Schmidt"\.$/);
+    await step('workflow-saved');
+  }],
+  ['the same with Discard leaves the record untouched', async () => {
+    await invoke('xos_ui_change_required', { context: 'person_detail', changes: { lastname: 'Meier' } });
+    await step('workflow-discard-asking', { wait: false });
+    const reply = await invoke('xos_ui_save');
+    facts.discardReply = reply;
+    assert.equal(reply, 'Not saved: the person chose Discard. Nothing was written; the preview stays on the Board.');
+    const read = await invoke('xos_query', { context: 'person_detail', query: `{ person_detail(id: "1") { ${DETAIL_FIELDS} } }` });
+    assert.match(read, /^All data was successfully displayed/);
+    assert.equal(api().boardView().detail.fields.find((f: any) => f.field === 'lastname').value, 'Schmidt');
+    await step('workflow-discarded');
+  }],
+];
+
+export async function run(): Promise<void> {
+  const results: HostCheck[] = [];
+  const checks = [...common, ...(XOS_HOST_MODE === 'workflow' ? workflowChecks : boardChecks)];
+  for (const [name, check] of checks) {
+    try {
+      await check();
+      results.push({ name, ok: true });
+      console.log(`ok - ${name}`);
+    } catch (error) {
+      results.push({ name, ok: false, error: error instanceof Error ? error.message : String(error) });
+      console.log(`not ok - ${name}: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+  const outcome = { passed: results.every((r) => r.ok), checks: results, facts };
+  writeFileSync(XOS_HOST_OUTCOME_PATH, `${JSON.stringify(outcome, null, 2)}\n`);
+  if (!outcome.passed) throw new Error(`${results.filter((r) => !r.ok).length} in-host checks failed`);
+}

@@ -1,0 +1,136 @@
+// The Board's view model: what the webview renders from the state, the AST and the locale.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { demoApp } from '../../src/backend/demo.ts';
+import { BoardState } from '../../src/board/state.ts';
+import { buildBoardView, parseMailbox } from '../../src/board/view.ts';
+import { valueFromInput } from '../../src/board/formValues.ts';
+import { rowTarget } from '../../src/board/navigation.ts';
+
+const ast = demoApp();
+const person = {
+  id: '12', firstname: 'Anna', lastname: 'Müller', email: 'anna@example.org', phone: null, street: null, zip: null, city: 'Köln',
+  age: 41, net_worth: '1200.50', status: 'customer', birthday: '1984-02-29', active: true, notes: null, company: { id: '3', name: 'Acme GmbH' },
+};
+
+function view(state: BoardState, locale: string) {
+  return buildBoardView({ ast, locale, snapshot: state.snapshot(), records: state.shownRecords(), form: state.formValues() });
+}
+
+describe('Board view model', () => {
+  test('an empty Board has only the texts, in German for de-AT', () => {
+    const shown = view(new BoardState(), 'de-AT');
+    assert.equal(shown.list, undefined);
+    assert.equal(shown.detail, undefined);
+    assert.equal(shown.mail, undefined);
+    assert.equal(shown.texts.title, 'XOS-Board');
+    assert.equal(shown.texts.proposed, 'Vom Agenten vorgeschlagen');
+    assert.equal(shown.texts.save, 'Speichern');
+  });
+
+  test('a list has localized columns, formatted cells and row navigation', () => {
+    const state = new BoardState();
+    state.showList({ context: 'person_list', records: [{ id: '1', firstname: 'Max', lastname: 'Mustermann', email: null, city: 'Berlin', age: 30, net_worth: '10.00' }] });
+    const en = view(state, 'en').list!;
+    assert.deepEqual(en.columns.map((c) => [c.label, c.numeric]), [
+      ['id', false], ['First name', false], ['Last name', false], ['Email', false], ['City', false], ['Age', true], ['Net worth', true],
+    ]);
+    assert.deepEqual(en.rows, [['1', 'Max', 'Mustermann', '—', 'Berlin', '30', '10.00']]);
+    assert.equal(en.label, 'People');
+    assert.equal(en.summary, '1 record');
+    assert.equal(en.navigable, true);
+    const de = view(state, 'de').list!;
+    assert.equal(de.label, 'Personen');
+    assert.equal(de.columns[1].label, 'Vorname');
+    assert.equal(de.summary, '1 Datensatz');
+  });
+
+  test('a detail form: inputs by type, only editable fields editable, enum options and ref names', () => {
+    const state = new BoardState();
+    state.showDetail({ context: 'person_detail', record: person, version: 3 });
+    const detail = view(state, 'en').detail!;
+    assert.equal(detail.key, 'person_detail:12');
+    assert.equal(detail.summary, '#12 · Version 3');
+    assert.equal(detail.canSave, true);
+    const byField = Object.fromEntries(detail.fields.map((f) => [f.field, f]));
+    assert.deepEqual(detail.fields.map((f) => [f.field, f.input, f.editable]), [
+      ['id', 'text', false], ['firstname', 'text', true], ['lastname', 'text', true], ['email', 'text', true], ['phone', 'text', true],
+      ['street', 'text', true], ['zip', 'text', true], ['city', 'text', true], ['age', 'number', true], ['net_worth', 'number', true],
+      ['status', 'select', true], ['birthday', 'date', true], ['active', 'checkbox', true], ['notes', 'textarea', true], ['company', 'text', true],
+    ]);
+    assert.equal(byField.age.value, '41');
+    assert.equal(byField.active.value, true);
+    assert.equal(byField.company.value, '3');
+    assert.equal(byField.company.display, 'Acme GmbH');
+    assert.equal(byField.status.display, 'Customer');
+    assert.deepEqual(byField.status.options, [
+      { value: '', label: '' }, { value: 'lead', label: 'Lead' }, { value: 'prospect', label: 'Prospect' },
+      { value: 'customer', label: 'Customer' }, { value: 'inactive', label: 'Inactive' },
+    ]);
+    assert.equal(view(state, 'de').detail!.fields.find((f) => f.field === 'status')!.display, 'Kunde');
+    assert.equal(byField.lastname.pending, undefined);
+  });
+
+  test('the agent\'s proposals are marked old -> new; the person\'s own edits are not', () => {
+    const state = new BoardState();
+    state.showDetail({ context: 'person_detail', record: person, version: 3 });
+    state.preview({ lastname: 'Schmidt', active: false });
+    state.edit('city', 'Bonn');
+    const fields = Object.fromEntries(view(state, 'de').detail!.fields.map((f) => [f.field, f]));
+    assert.deepEqual(fields.lastname.pending, { from: 'Müller', to: 'Schmidt' });
+    assert.equal(fields.lastname.value, 'Schmidt');
+    assert.deepEqual(fields.active.pending, { from: 'Ja', to: 'Nein' });
+    assert.equal(fields.active.value, false);
+    assert.equal(fields.city.pending, undefined);
+    assert.equal(fields.city.value, 'Bonn');
+  });
+
+  test('rendered data without a version cannot be saved from the Board', () => {
+    const state = new BoardState();
+    state.showDetail({ context: 'person_detail', record: person });
+    assert.equal(view(state, 'en').detail!.canSave, false);
+    assert.equal(view(state, 'en').detail!.summary, '#12');
+  });
+
+  test('the mail draft shows the recipient with name', () => {
+    const state = new BoardState();
+    state.showMail({ to: { name: 'Anna Müller', email: 'anna@example.org' }, subject: 'Hallo', body: 'Zeile 1\nZeile 2' });
+    assert.deepEqual(view(state, 'en').mail, { to: 'Anna Müller <anna@example.org>', subject: 'Hallo', body: 'Zeile 1\nZeile 2' });
+  });
+
+  test('the view survives structured cloning (postMessage)', () => {
+    const state = new BoardState();
+    state.showDetail({ context: 'person_detail', record: person, version: 3 });
+    const shown = view(state, 'en');
+    assert.deepEqual(structuredClone(shown), shown);
+  });
+});
+
+describe('Board helpers', () => {
+  test('input values become field values', () => {
+    assert.equal(valueFromInput('number', '42', true), 42);
+    assert.equal(valueFromInput('number', '', true), null);
+    assert.equal(valueFromInput('number', '4x', true), '4x');
+    assert.equal(valueFromInput('number', ' 12.50 ', false), '12.50');
+    assert.equal(valueFromInput('checkbox', true, false), true);
+    assert.equal(valueFromInput('select', '', false), null);
+    assert.equal(valueFromInput('date', '2024-01-31', false), '2024-01-31');
+    assert.equal(valueFromInput('text', '', false), '');
+  });
+
+  test('mailboxes parse with and without a name', () => {
+    assert.deepEqual(parseMailbox('Anna Müller <anna@example.org>'), { name: 'Anna Müller', email: 'anna@example.org' });
+    assert.deepEqual(parseMailbox('"Müller, Anna" <anna@example.org>'), { name: 'Müller, Anna', email: 'anna@example.org' });
+    assert.deepEqual(parseMailbox(' anna@example.org '), { email: 'anna@example.org' });
+  });
+
+  test('a list row leads to its detail query; a context without navigate.row leads nowhere', () => {
+    const target = rowTarget(ast, 'person_list', { id: '7', firstname: 'X' })!;
+    assert.equal(target.context, 'person_detail');
+    assert.equal(target.id, '7');
+    assert.deepEqual(target.request.variables, { id: '7' });
+    assert.match(target.request.query, /^query XosRead\(\$id: ID!\) \{ person_detail\(id: \$id\) \{ id firstname lastname /);
+    assert.equal(rowTarget(ast, 'person_detail', { id: '7' }), undefined);
+    assert.equal(rowTarget(ast, 'person_list', { firstname: 'no id' }), undefined);
+  });
+});
