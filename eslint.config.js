@@ -42,7 +42,7 @@ export default tseslint.config(
   },
   {
     // In-host test suites run inside the extension host and drive the real API.
-    files: ['src/host/**/*.ts', 'test/host/**/*.ts'],
+    files: ['src/host/**/*.ts', 'test/host/**/*.ts', 'test/extensions/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 );

@@ -1,14 +1,17 @@
-// npm test: lint, typecheck, build, unit and integration tests, in order, stopping at
-// the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
+// npm test: lint, typecheck, build, unit and integration tests, then the suites in real
+// VS Code (code-server): in-host suites (host) and browser tests (e2e), in order, stopping
+// at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { findFiles } from './lib/files.mjs';
-import { formatDuration, formatTable } from './lib/format.mjs';
-import { packageBin, projectNode } from './lib/paths.mjs';
+import { formatBytes, formatDuration, formatTable } from './lib/format.mjs';
+import { packageExtension } from './lib/package.mjs';
+import { packageBin, projectNode, repoRoot } from './lib/paths.mjs';
 import { ensurePostgres } from './lib/postgres.mjs';
 import { run } from './lib/run.mjs';
+import { provision } from './lib/vscode-server.mjs';
 
 const node = projectNode();
 
@@ -30,6 +33,11 @@ function countTap(file) {
 async function nodeTests(dir, extraArgs, env) {
   const files = findFiles(dir, '.test.ts');
   if (files.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
+  return nodeTestFiles(files, extraArgs, env);
+}
+
+/** Runs test files with the spec reporter on stdout and counts their TAP summary. */
+async function nodeTestFiles(files, extraArgs, env) {
   const reportDir = mkdtempSync(join(tmpdir(), 'xos-test-'));
   const tap = join(reportDir, 'report.tap');
   try {
@@ -38,10 +46,26 @@ async function nodeTests(dir, extraArgs, env) {
       '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extraArgs, ...files,
     ], { env });
     countTap(tap);
-    return { outcome: passedIf(code), detail: `${files.length} files` };
+    return { outcome: passedIf(code), detail: `${files.length} file${files.length === 1 ? '' : 's'}` };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
+}
+
+/** Where failing host and e2e tests leave screenshots and code-server logs. */
+const artifactsDir = 'test-results/e2e';
+
+/** Installs code-server, playwright-core and Chromium when missing (cached, idempotent). */
+async function provisionVscode() {
+  for (const row of await provision({ log: (line) => console.log(line) })) {
+    if (row.action === 'installed') console.log(`${row.name}: installed in ${formatDuration(row.seconds * 1000)}`);
+  }
+}
+
+/** A failed run names the folder with its screenshots and logs. */
+function withArtifacts(result) {
+  if (result.outcome === 'failed') console.error(`screenshots and code-server logs: ${join(repoRoot, artifactsDir)}/`);
+  return result;
 }
 
 const stages = [
@@ -70,6 +94,28 @@ const stages = [
       return nodeTests('test/integration', ['--test-concurrency=1'], { ...process.env, XOS_PG_BINDIR: postgresBin });
     },
   },
+  {
+    // test/host/*.host.ts inside the real extension host, this repository as the development extension.
+    name: 'host',
+    run: async () => {
+      if (findFiles('test/host', '.host.ts').length === 0) return { outcome: 'no tests', detail: 'no test/host/*.host.ts' };
+      await provisionVscode();
+      return withArtifacts(await nodeTestFiles(['test/e2e/support/hostStage.ts'], ['--test-concurrency=1']));
+    },
+  },
+  {
+    // test/e2e/*.e2e.ts in headless Chromium against code-server, with the packaged .vsix installed.
+    name: 'e2e',
+    run: async () => {
+      const files = findFiles('test/e2e', '.e2e.ts');
+      if (files.length === 0) return { outcome: 'no tests', detail: 'no test/e2e/*.e2e.ts' };
+      await provisionVscode();
+      const vsix = await packageExtension({ quiet: true });
+      console.log(`packaged ${vsix.path} (${formatBytes(vsix.bytes)})`);
+      // One file at a time: each runs its own code-server and Chromium on 2 cores.
+      return withArtifacts(await nodeTestFiles(files, ['--test-concurrency=1'], { ...process.env, XOS_E2E_VSIX: vsix.path }));
+    },
+  },
 ];
 
 /** The stages XOS_TEST_STAGES asks for (all when unset); throws on an unknown name. */
@@ -85,6 +131,8 @@ function selectedStages() {
 
 async function main() {
   const selected = selectedStages();
+  // Artifacts of this run only.
+  if (selected.some((stage) => stage.name === 'host' || stage.name === 'e2e')) rmSync(join(repoRoot, artifactsDir), { recursive: true, force: true });
   const results = [];
   let failed = false;
   const started = performance.now();

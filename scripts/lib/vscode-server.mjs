@@ -43,23 +43,43 @@ export const codeServerEntry = () => join(codeServerDir(), 'node_modules', 'code
 /** playwright-core's package.json, for `createRequire(...)('playwright-core')`. */
 export const playwrightPackageJson = () => join(playwrightDir(), 'node_modules', 'playwright-core', 'package.json');
 
-/** The Node 24 headers native modules (argon2, kerberos, ...) must be built against. */
-export function nodeHeadersDir() {
-  const candidates = [
-    join(nodeModulesDir, 'node', 'node_modules', `node-${process.platform}-${process.arch}`),
-    join(nodeModulesDir, `node-${process.platform}-${process.arch}`),
-  ];
-  const found = candidates.find((dir) => existsSync(join(dir, 'include', 'node', 'common.gypi')));
-  if (!found) throw new Error(`no Node headers (include/node/common.gypi) in ${candidates.join(' or ')}`);
-  return found;
+/** Version of the project's pinned Node (the `node` devDependency), e.g. `24.21.0`. */
+function projectNodeVersion() {
+  try {
+    return JSON.parse(readFileSync(join(nodeModulesDir, 'node', 'package.json'), 'utf8')).version;
+  } catch {
+    return process.versions.node;
+  }
 }
 
-/** PATH with the project's Node 24 first, so npm and install scripts run on it. */
+/** Where provision() puts the headers when the repository's `node` package has none. */
+export const nodeHeadersCacheDir = () => join(cacheRoot(), `node-headers-${projectNodeVersion()}`);
+
+function nodeHeaderCandidates() {
+  const platformPackage = `node-${process.platform}-${process.arch}`;
+  return [
+    join(nodeModulesDir, 'node', 'node_modules', platformPackage),
+    join(nodeModulesDir, platformPackage),
+    join(nodeHeadersCacheDir(), 'node_modules', platformPackage),
+  ];
+}
+
+/**
+ * The Node 24 headers native modules (argon2, kerberos, ...) must be built against: the
+ * `node` devDependency's platform package ships them, but npm may prune it (it is installed
+ * by a preinstall script), so provision() can also fetch that package into the cache.
+ */
+export function nodeHeadersDir() {
+  return nodeHeaderCandidates().find((dir) => existsSync(join(dir, 'include', 'node', 'common.gypi')));
+}
+
+/** PATH with the project's Node 24 first, so npm and install scripts run on it (and build against its headers). */
 function envWithProjectNode() {
+  const headers = nodeHeadersDir();
   return {
     ...process.env,
     PATH: `${dirname(projectNode())}:${process.env.PATH ?? ''}`,
-    npm_config_nodedir: nodeHeadersDir(),
+    ...(headers ? { npm_config_nodedir: headers } : {}),
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
@@ -96,7 +116,7 @@ async function aptInstall(packages) {
 
 /**
  * The components, each with a check that it is present and an install step.
- * Build tools and libkrb5-dev come first: code-server's kerberos module compiles against them.
+ * libkrb5-dev and the Node headers come first: code-server's native modules compile against them.
  */
 function components() {
   return [
@@ -105,6 +125,12 @@ function components() {
       where: CHROMIUM_PATH,
       present: () => existsSync(CHROMIUM_PATH) && existsSync('/usr/include/gssapi/gssapi.h'),
       install: () => aptInstall(['chromium', 'libkrb5-dev']),
+    },
+    {
+      name: `node ${projectNodeVersion()} headers`,
+      where: nodeHeadersCacheDir(),
+      present: () => nodeHeadersDir() !== undefined,
+      install: () => npmInstallInto(nodeHeadersCacheDir(), `node-${process.platform}-${process.arch}@${projectNodeVersion()}`),
     },
     {
       name: `code-server ${CODE_SERVER_VERSION}`,

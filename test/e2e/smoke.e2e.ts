@@ -1,19 +1,17 @@
 // Real VS Code (code-server) in headless Chromium: the workbench comes up, the command
-// palette runs a command, and an in-host suite loads the XOS extension from this repository.
+// palette runs a command, and the packaged XOS extension installs and runs. (The in-host
+// suites, test/host/*.host.ts, run in npm test's host stage: support/hostStage.ts.)
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/smoke.e2e.ts
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
-import { repoRoot, vscodeServer, type CodeServer } from './support/codeServer.ts';
-import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { bundleHostSuite, hostSuiteUrl } from './support/hostSuite.ts';
+import { vscodeServer, type CodeServer } from './support/codeServer.ts';
+import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { packagedExtension } from './support/packaged.ts';
 import { runCommand, waitForWorkbench } from './support/workbench.ts';
-
-const hostSuiteTimeoutMs = 120_000;
 
 let browser: Browser;
 
@@ -78,54 +76,10 @@ test('the workbench opens and the command palette runs "Developer: Show Running 
   });
 });
 
-function buildExtension(): void {
-  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
-  assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}${result.stderr}`);
-  assert.ok(existsSync(join(repoRoot, 'dist', 'extension.cjs')), 'dist/extension.cjs missing after the build');
-}
-
-test('an in-host suite activates the XOS extension and reports through codeAutomationExit', { timeout: 240_000 }, async () => {
-  buildExtension();
-  const suiteDir = mkdtempSync(join(tmpdir(), 'xos-host-suite-'));
-  const outcomePath = join(suiteDir, 'outcome.json');
-  const suitePath = await bundleHostSuite(join(repoRoot, 'test', 'host', 'activation.host.ts'), suiteDir, outcomePath);
-
-  await withWorkbench('host-suite', async (server, page, workspace) => {
-    const hostLog: string[] = [];
-    let exitCode: number | undefined;
-    await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; });
-    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
-      hostLog.push(`${type}: ${Array.isArray(args) ? args.join(' ') : String(args)}`);
-    });
-    await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
-    const code = await vscodeServer.waitFor(() => exitCode, {
-      timeoutMs: hostSuiteTimeoutMs,
-      describe: () => `window.codeAutomationExit was not called; host log:\n${hostLog.join('\n')}`,
-    });
-    await screenshot(page, 'host-suite-done');
-    writeFileSync(artifactPath('host-suite.log'), `${hostLog.join('\n')}\n`);
-
-    assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.join('\n')}`);
-    const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
-    // Both must agree: a crashed extension host reports 0 too.
-    assert.deepEqual({ exitCode: code, outcome }, { exitCode: 0, outcome: {
-      passed: true,
-      checks: [
-        { name: 'extension is installed', ok: true },
-        { name: 'extension activates', ok: true },
-        { name: 'command xos.showOutput is registered', ok: true },
-        { name: 'command xos.showOutput runs', ok: true },
-      ],
-    } });
-  });
-  rmSync(suiteDir, { recursive: true, force: true });
-});
-
-test('the XOS extension installed from the repository folder runs "XOS: Show Output" from the palette', { timeout: 240_000 }, async () => {
-  buildExtension();
+test('the packaged XOS extension (.vsix) runs "XOS: Show Output" from the palette', { timeout: 240_000 }, async () => {
   const profile = mkdtempSync(join(tmpdir(), 'xos-e2e-profile-'));
   const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
-  await vscodeServer.installExtension(repoRoot, dirs);
+  await vscodeServer.installExtension(await packagedExtension(), dirs);
   assert.deepEqual(await vscodeServer.listExtensions(dirs), ['xos.xos-vscode@0.1.0']);
 
   await withWorkbench('installed', async (server, page, workspace) => {

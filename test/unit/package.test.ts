@@ -1,0 +1,37 @@
+// `npm run package`: the .vsix holds the bundles, manifest, texts and media, and nothing
+// from the source tree (no tests, no TypeScript, no source maps, no node_modules).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { packageExtension } from '../../scripts/lib/package.mjs';
+import { listZipEntries } from '../../scripts/lib/zip.mjs';
+import { formatBytes } from '../../scripts/lib/format.mjs';
+
+test('the packaged .vsix contains exactly the shipped files', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xos-vsix-'));
+  try {
+    const { path, bytes } = await packageExtension({ out: join(dir, 'xos.vsix'), quiet: true });
+    const names = listZipEntries(path).map((entry) => entry.name);
+    console.log(`xos.vsix: ${formatBytes(bytes)}, ${names.length} entries`);
+
+    const shipped = names.filter((name) => name.startsWith('extension/')).map((name) => name.slice('extension/'.length));
+    for (const required of [
+      'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.de.json',
+      'dist/extension.cjs', 'dist/webview/board.js', 'dist/xos-server.mjs',
+      'media/xos.png', 'media/demo/crm.json',
+    ]) {
+      assert.ok(shipped.includes(required), `${required} missing from the .vsix: ${shipped.join(', ')}`);
+    }
+    assert.deepEqual(shipped.filter((name) => /(^|\/)test\//.test(name)), [], 'tests in the .vsix');
+    assert.deepEqual(shipped.filter((name) => /\.m?ts$/.test(name)), [], 'TypeScript sources in the .vsix');
+    assert.deepEqual(shipped.filter((name) => name.endsWith('.map')), [], 'source maps in the .vsix');
+    assert.deepEqual(shipped.filter((name) => name.includes('node_modules/')), [], 'node_modules in the .vsix');
+    assert.deepEqual(shipped.filter((name) => /^(src|webview|scripts|bench|\.xos|\.vscode)\//.test(name)), [], 'sources in the .vsix');
+    // The bundles and the demo data are a few hundred KiB compressed; megabytes mean something leaked in.
+    assert.ok(bytes > 50 * 1024 && bytes < 5 * 1024 * 1024, `unexpected .vsix size ${formatBytes(bytes)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
