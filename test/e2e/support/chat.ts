@@ -2,9 +2,11 @@
 // wait for the turn to end, read the transcript, answer a tool confirmation card.
 // The scripted-model extension (scriptedModel.ts) prepares a fresh profile: it re-enables
 // the built-in chat (workbench.action.chat.manage) and selects its model.
-import type { Page } from './browser.ts';
+import type { Locator, Page } from './browser.ts';
+import { screenshot } from './artifacts.ts';
 import { vscodeServer } from './codeServer.ts';
 import { readReady, readRequests, type ReadyReport } from './scriptedModel.ts';
+import { runCommand } from './workbench.ts';
 
 const input = '.interactive-input-part .interactive-input-editor';
 const sendButton = '.interactive-input-part .chat-submit-button a.action-label';
@@ -88,4 +90,30 @@ export async function confirmTool(page: Page, button: string, { timeoutMs = turn
   const match = page.locator(confirmationButtons, { hasText: button }).first();
   await match.waitFor({ state: 'visible', timeout: timeoutMs });
   await match.click({ timeout: 10_000 });
+}
+
+/** A visible button of a confirmation card waiting for an answer whose label matches `label`. */
+export function pendingConfirmationButton(page: Page, label: RegExp): Locator {
+  return page.locator(`${confirmationButtons}:visible`, { hasText: label }).first();
+}
+
+/**
+ * Waits for the XOS notification asking `question`, takes a screenshot `shot` and clicks
+ * `button` like a person; returns the question's text. In code-server a toast may go
+ * straight to the notification center (e.g. while another message is shown); then the
+ * center is opened from the command palette.
+ */
+export async function answerNotification(page: Page, question: RegExp, button: string, shot: string, { timeoutMs = turnTimeoutMs } = {}): Promise<string> {
+  const item = page.locator('.notification-list-item', { hasText: question }).first();
+  try {
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+  } catch {
+    await runCommand(page, 'Notifications: Show Notifications');
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+  const text = normalise(await item.locator('.notification-list-item-message').innerText()).trim();
+  await screenshot(page, shot);
+  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
+  await item.waitFor({ state: 'hidden', timeout: 10_000 });
+  return text;
 }
