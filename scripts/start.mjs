@@ -2,7 +2,8 @@
 // demo CRM on .xos/demo.db (printing its GraphQL URL and the example query's answer), then
 // opens VS Code on .xos/workspace/ with the extension using that same database: a desktop
 // `code` when there is one on PATH, else code-server (VS Code in the browser) on
-// http://127.0.0.1:8080 (or a free port). Ctrl+C stops everything it started.
+// http://127.0.0.1:8080 (or a free port). Mail the extension sends goes to a local SMTP
+// catcher that delivers nothing and keeps each message in .xos/mail/. Ctrl+C stops everything it started.
 //   XOS_PORT=4000 (backend port), XOS_VSCODE_PORT=8080, XOS_VSCODE=web (code-server even with a desktop code)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,12 +12,15 @@ import { join, relative } from 'node:path';
 import { formatBytes } from './lib/format.mjs';
 import { packageExtension } from './lib/package.mjs';
 import { projectNode, repoRoot } from './lib/paths.mjs';
+import { startSmtpCatcher } from './lib/smtp-catcher.mjs';
 import { installExtension, provision, startCodeServer } from './lib/vscode-server.mjs';
 
 const EXAMPLE = '{ person_list { id firstname lastname email city age net_worth } }';
 const xosDir = join(repoRoot, '.xos');
 const database = join(xosDir, 'demo.db');
 const workspace = join(xosDir, 'workspace');
+const mailDir = join(xosDir, 'mail');
+const MAIL_FROM = 'XOS Demo <demo@xos.example>';
 const profile = { extensionsDir: join(xosDir, 'vscode', 'extensions'), userDataDir: join(xosDir, 'vscode', 'user-data') };
 
 /** Everything to stop on Ctrl+C, last started first. */
@@ -62,8 +66,21 @@ async function exampleAnswer(url) {
   return `${people.length} people, first: ${JSON.stringify(people[0])}`;
 }
 
-/** The demo workspace and its settings: the extension's embedded backend uses the demo database too. */
-function prepareWorkspace() {
+/** The SMTP catcher; one line per caught mail. */
+async function startMailCatcher() {
+  const catcher = await startSmtpCatcher({
+    dir: mailDir,
+    onMail: (mail) => console.log(`Mail caught:  to ${mail.to.join(', ')}, ${JSON.stringify(mail.subject)} -> ${relative(repoRoot, mail.path)}`),
+  });
+  running.push({ stop: () => catcher.close() });
+  return catcher;
+}
+
+/**
+ * The demo workspace and its settings: the extension's embedded backend uses the demo
+ * database too, and mail goes to the catcher (plain SMTP is allowed only on loopback).
+ */
+function prepareWorkspace(catcher) {
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   const readme = join(workspace, 'README.md');
   if (!existsSync(readme)) {
@@ -74,10 +91,18 @@ function prepareWorkspace() {
       '',
       '- Run **XOS: Open Board** from the command palette (F1) to see the records.',
       '- In the chat, agent mode offers the XOS tools (`xos_schema`, `xos_query`, ...).',
+      '- Mail that XOS sends is not delivered: `npm start` keeps each one as a `.eml` file in `.xos/mail/`.',
       '',
     ].join('\n'));
   }
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify({ 'xos.dsn': `sqlite:${database}` }, null, 2)}\n`);
+  const settings = {
+    'xos.dsn': `sqlite:${database}`,
+    'xos.mail.host': catcher.host,
+    'xos.mail.port': catcher.port,
+    'xos.mail.security': 'none',
+    'xos.mail.from': MAIL_FROM,
+  };
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 function desktopCode() {
@@ -104,7 +129,9 @@ async function main() {
   console.log(`XOS GraphQL:  ${url}/graphql   (demo CRM on ${relative(repoRoot, database)})`);
   console.log(`Example:      ${EXAMPLE}\n          ->  ${await exampleAnswer(url).catch((error) => `failed: ${error.message}`)}`);
 
-  prepareWorkspace();
+  const catcher = await startMailCatcher();
+  console.log(`Mail:         sent mails land in ${relative(repoRoot, mailDir)}/ as .eml files (SMTP ${catcher.host}:${catcher.port}, nothing is delivered)`);
+  prepareWorkspace(catcher);
   const code = desktopCode();
   if (code) {
     spawnSync(code, ['--install-extension', vsix.path, '--force'], { stdio: 'ignore' });

@@ -1,0 +1,266 @@
+// Mail in real VS Code: an SMTP server on loopback (smtp-server, security none), the
+// xos.mail.* settings pointing at it, and the in-host suite test/host/mail.host.ts calling
+// xos_contacts, xos_mail_compose and xos_mail_send through vscode.lm.invokeTool. The test
+// checks the draft in the Board's webview, clicks Send (then Cancel) in the XOS
+// notification like a person, and reads what the server really received.
+//   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/mail.e2e.ts
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import * as esbuild from 'esbuild';
+import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
+import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
+import { repoRoot, vscodeServer } from './support/codeServer.ts';
+import { hostSuiteUrl } from './support/hostSuite.ts';
+import { runCommand } from './support/workbench.ts';
+import { boardFrame, buildExtension } from './board.support.ts';
+
+const RECIPIENT = 'max.mustermann@nordlicht-software.example';
+const SENDER = 'xos-test@xos.example';
+const DRAFTS = {
+  first: {
+    to: 'Max Mustermann',
+    subject: 'Lizenzverlaengerung 2026',
+    body: 'Hallo Herr Mustermann,\n\ndie Lizenzen laufen Ende des Monats aus. Sollen wir verlaengern?\n\nViele Gruesse\nXOS',
+  },
+  second: {
+    to: 'Max Mustermann',
+    subject: 'Termin naechste Woche',
+    body: 'Hallo Herr Mustermann,\n\npasst Ihnen Dienstag um 10 Uhr?',
+  },
+};
+
+let browser: Browser;
+let smtp: TestSmtpServer;
+
+before(async () => {
+  vscodeServer.assertProvisioned();
+  smtp = await startTestSmtpServer({ certificate: await testCertificate() });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await smtp?.close();
+});
+
+interface Outcome { passed: boolean; checks: Array<{ name: string; ok: boolean; error?: string }>; facts: Record<string, any> }
+
+/** A webview element's live property (the Lit form fields keep their text in `.value`). */
+function valueOf(locator: Locator): Promise<string> {
+  return (locator as unknown as { evaluate(fn: (element: { value: string }) => string): Promise<string> }).evaluate((element) => element.value);
+}
+
+async function boardDraft(page: Page): Promise<{ to: string; subject: string; body: string }> {
+  const frame = await boardFrame(page);
+  const section = frame.locator('section.mail');
+  await section.waitFor({ state: 'visible', timeout: 30_000 });
+  return {
+    to: await valueOf(section.locator('#mail-to')),
+    subject: await valueOf(section.locator('#mail-subject')),
+    body: await valueOf(section.locator('#mail-body')),
+  };
+}
+
+/**
+ * Waits for the XOS question and clicks one of its buttons, like a person would. A toast
+ * may go straight to the notification center (e.g. while another one is shown); then the
+ * center is opened from the palette.
+ */
+async function answer(page: Page, button: 'Send' | 'Cancel', shot: string): Promise<string> {
+  const item = page.locator('.notification-list-item', { hasText: /Send this mail to/ }).first();
+  try {
+    await item.waitFor({ state: 'visible', timeout: 20_000 });
+  } catch {
+    await runCommand(page, 'Notifications: Show Notifications');
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+  }
+  const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\u00a0/g, ' ').trim();
+  await screenshot(page, shot);
+  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
+  await item.waitFor({ state: 'hidden', timeout: 10_000 });
+  return text;
+}
+
+interface MailRun { readonly exitCode: number; readonly outcome: Outcome; readonly errors: string[] }
+
+/**
+ * Builds the extension, bundles the suite, starts code-server on a fresh workspace and
+ * profile with `settings`, and resolves when the extension host has exited. Every
+ * `xos-step:` line reaches `onStep` in order; `<step>.done` then lets the suite go on.
+ */
+async function runMailSuite(settings: Record<string, unknown>, onStep: (step: string, page: Page) => Promise<void>): Promise<MailRun> {
+  const name = 'mail';
+  buildExtension();
+  const dir = mkdtempSync(join(tmpdir(), 'xos-mail-'));
+  const workspace = join(dir, 'workspace');
+  const outcomePath = join(dir, 'outcome.json');
+  const suitePath = join(dir, 'suite.cjs');
+  await esbuild.build({
+    entryPoints: [join(repoRoot, 'test', 'host', 'mail.host.ts')],
+    outfile: suitePath,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    define: { XOS_HOST_OUTCOME_PATH: JSON.stringify(outcomePath), XOS_MAIL_DRAFTS: JSON.stringify(DRAFTS) },
+    logLevel: 'warning',
+  });
+  const doneDir = join(workspace, '.xos-e2e');
+  mkdirSync(doneDir, { recursive: true });
+  writeFileSync(join(workspace, 'README.md'), '# XOS mail e2e workspace\n');
+
+  const server = await vscodeServer.startCodeServer({ workspace, settings: { 'workbench.colorTheme': 'Default Dark Modern', ...settings } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const hostLog: string[] = [];
+  const steps: string[] = [];
+  const errors: string[] = [];
+  let exitCode: number | undefined;
+  let chain = Promise.resolve();
+  let failed = true;
+  const saveLog = () => writeFileSync(artifactPath(`${name}-host.log`), `${hostLog.join('\n')}\n`);
+  try {
+    await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; });
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      const line = Array.isArray(args) ? args.join(' ') : String(args);
+      hostLog.push(`${type}: ${line}`);
+      const match = /xos-step: ([\w-]+)/.exec(line);
+      if (!match) return;
+      steps.push(match[1]);
+      // One step at a time, in order; a failing step is reported, not thrown into the page.
+      chain = chain.then(() => onStep(match[1], page))
+        .catch((error: unknown) => { errors.push(`${match[1]}: ${String(error)}`); })
+        .then(() => writeFileSync(join(doneDir, `${match[1]}.done`), ''));
+    });
+    await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
+    const code = await vscodeServer.waitFor(() => exitCode, {
+      timeoutMs: 270_000,
+      describe: () => {
+        saveLog();
+        return `window.codeAutomationExit was not called; steps so far: ${steps.join(', ')}; host log in test-results/e2e/${name}-host.log`;
+      },
+    });
+    await chain;
+    saveLog();
+    assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.slice(-40).join('\n')}`);
+    const outcome = JSON.parse(readFileSync(outcomePath, 'utf8')) as Outcome;
+    failed = !outcome.passed || errors.length > 0;
+    return { exitCode: code, outcome, errors };
+  } finally {
+    if (failed) await saveFailureArtifacts(name, page, server.logPath);
+    await page.close();
+    await server.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a mail composed for a CRM contact goes out once after Send, and not at all after Cancel', { timeout: 330_000 }, async () => {
+  const seen: Record<string, unknown> = {};
+  const onStep = async (step: string, page: Page) => {
+    switch (step) {
+      case 'mail-contacts':
+        await screenshot(page, 'mail-1-contacts');
+        return;
+      case 'mail-draft':
+        seen.draft = await boardDraft(page);
+        await screenshot(page, 'mail-2-draft');
+        return;
+      case 'mail-send-asking':
+        seen.sendQuestion = await answer(page, 'Send', 'mail-3-send-question');
+        return;
+      case 'mail-sent': {
+        seen.receivedAfterSend = smtp.received.length;
+        // The draft leaves the Board once it is sent.
+        await (await boardFrame(page)).locator('section.mail').waitFor({ state: 'hidden', timeout: 30_000 });
+        await screenshot(page, 'mail-4-sent');
+        return;
+      }
+      case 'mail-again':
+        seen.receivedAfterAgain = smtp.received.length;
+        await screenshot(page, 'mail-5-already-sent');
+        return;
+      case 'mail-second-draft':
+        seen.secondDraft = await boardDraft(page);
+        await screenshot(page, 'mail-6-second-draft');
+        return;
+      case 'mail-cancel-asking':
+        seen.cancelQuestion = await answer(page, 'Cancel', 'mail-7-cancel-question');
+        return;
+      case 'mail-cancelled':
+        seen.draftAfterCancel = await boardDraft(page);
+        await screenshot(page, 'mail-8-cancelled');
+        return;
+      default:
+        throw new Error(`unknown step ${step}`);
+    }
+  };
+
+  const settings = {
+    'xos.locale': 'en',
+    'xos.mail.host': '127.0.0.1',
+    'xos.mail.port': smtp.port,
+    'xos.mail.security': 'none',
+    'xos.mail.from': `XOS Test <${SENDER}>`,
+  };
+  const run = await runMailSuite(settings, onStep);
+  assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
+    exitCode: 0,
+    errors: [],
+    checks: [
+      'the extension activates and VS Code lists the contacts and mail tools',
+      'xos_contacts finds Max Mustermann in the demo CRM',
+      'xos_mail_compose shows the draft on the Board',
+      'xos_mail_send sends after Send was clicked, and only once',
+      'a new draft is not sent when Cancel is clicked',
+    ].map((name) => ({ name, ok: true })),
+  });
+  const facts = run.outcome.facts;
+  assert.deepEqual(facts.settings, { host: '127.0.0.1', port: smtp.port, security: 'none', from: `XOS Test <${SENDER}>` });
+
+  // The contact comes from the demo CRM's person records.
+  assert.deepEqual(JSON.parse(facts.contacts), [{ name: 'Max Mustermann', email: RECIPIENT, phone: '+491712345678', source: 'xos:person' }]);
+
+  const recipient = `Max Mustermann <${RECIPIENT}>`;
+  assert.equal(facts.composeReply, `Draft on the Board, not sent: To: ${recipient}; Subject: ${DRAFTS.first.subject}. `
+    + 'Ask the person whether to send it; call xos_mail_send only after they said so.');
+  const shown = { to: recipient, subject: DRAFTS.first.subject, body: DRAFTS.first.body };
+  assert.deepEqual(facts.boardMail, shown);
+  assert.deepEqual(seen.draft, shown);
+
+  assert.equal(seen.sendQuestion, `Send this mail to ${recipient}? Subject: ${DRAFTS.first.subject}. `
+    + 'Hallo Herr Mustermann, / die Lizenzen laufen Ende des Monats aus. Sollen wir verlaengern? / Viele Gruesse …');
+
+  // Exactly one message, to exactly that recipient, with that subject and body.
+  assert.equal(smtp.received.length, 1);
+  assert.equal(smtp.dataCount(), 1);
+  const [mail] = smtp.received;
+  assert.deepEqual({ from: mail.from, to: mail.to, secure: mail.secure }, { from: SENDER, to: [RECIPIENT], secure: false });
+  assert.equal(header(mail.raw, 'To'), recipient);
+  assert.equal(header(mail.raw, 'From'), `XOS Test <${SENDER}>`);
+  assert.equal(header(mail.raw, 'Subject'), DRAFTS.first.subject);
+  assert.equal(body(mail.raw).replace(/\n$/, ''), DRAFTS.first.body);
+  const messageId = header(mail.raw, 'Message-ID')!;
+  assert.match(messageId, /^<[0-9a-f-]{36}@xos\.example>$/);
+  assert.equal(facts.sendReply, `Sent to ${RECIPIENT} (message id ${messageId}).`);
+  assert.equal(facts.boardMailAfterSend, null);
+  assert.equal(seen.receivedAfterSend, 1);
+
+  // A second send only says it was already sent.
+  const escapedId = messageId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  assert.match(facts.againReply, new RegExp(`^Already sent to ${RECIPIENT.replace(/\./g, '\\.')} at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z \\(message id ${escapedId}\\)\\. Compose a new mail with xos_mail_compose to send another\\.$`));
+  assert.equal(seen.receivedAfterAgain, 1);
+
+  // Cancel sends nothing; the draft stays.
+  const second = { to: recipient, subject: DRAFTS.second.subject, body: DRAFTS.second.body };
+  assert.deepEqual(seen.secondDraft, second);
+  assert.equal(seen.cancelQuestion, `Send this mail to ${recipient}? Subject: ${DRAFTS.second.subject}. Hallo Herr Mustermann, / passt Ihnen Dienstag um 10 Uhr?`);
+  assert.equal(facts.cancelReply, 'Not sent: the person chose Cancel. The draft stays on the Board.');
+  assert.deepEqual(facts.boardMailAfterCancel, second);
+  assert.deepEqual(seen.draftAfterCancel, second);
+  assert.equal(smtp.received.length, 1);
+  assert.equal(smtp.dataCount(), 1);
+});
