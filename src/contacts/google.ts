@@ -10,18 +10,21 @@ import { getWithToken, type AccessTokenSource } from './tokens.ts';
 export const GOOGLE_PEOPLE_URL = 'https://people.googleapis.com';
 
 /**
- * Placeholder OAuth client of XOS: a real one (Desktop app type, People API
- * enabled) must be registered in the Google Cloud console and put here.
+ * The OAuth client of a Google Cloud project ("Desktop app" type, People API
+ * enabled): its id comes from the setting xos.contacts.google.clientId, its
+ * secret (Google calls it non-confidential for desktop apps) from secret storage.
  */
-export const GOOGLE_OAUTH_CLIENT: OAuthClient = {
-  authorizationEndpoint: 'https://accounts.google.com/o/oauth2/v2/auth',
-  tokenEndpoint: 'https://oauth2.googleapis.com/token',
-  clientId: 'xos-google-client-id.apps.googleusercontent.com',
-  // Google's Desktop clients also send their (non-confidential) client secret; set it with the real client.
-  scopes: ['https://www.googleapis.com/auth/contacts.readonly', 'https://www.googleapis.com/auth/contacts.other.readonly'],
-  // A refresh token is only issued with offline access and fresh consent.
-  authorizationParams: { access_type: 'offline', prompt: 'consent' },
-};
+export function googleOAuthClient(clientId: string, clientSecret?: string): OAuthClient {
+  return {
+    authorizationEndpoint: 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenEndpoint: 'https://oauth2.googleapis.com/token',
+    clientId,
+    clientSecret,
+    scopes: ['https://www.googleapis.com/auth/contacts.readonly', 'https://www.googleapis.com/auth/contacts.other.readonly'],
+    // A refresh token is only issued with offline access and fresh consent.
+    authorizationParams: { access_type: 'offline', prompt: 'consent' },
+  };
+}
 
 export interface GoogleOptions {
   readonly tokens: AccessTokenSource;

@@ -11,16 +11,20 @@ export const MICROSOFT_GRAPH_URL = 'https://graph.microsoft.com';
 export const MICROSOFT_SCOPES = ['Contacts.Read', 'People.Read'] as const;
 
 /**
- * Placeholder public client of XOS: a real one (Entra ID app registration,
- * "Mobile and desktop applications" platform, redirect http://127.0.0.1) must be put here.
+ * A public client of an Entra ID app registration ("Mobile and desktop
+ * applications" platform, redirect http://127.0.0.1), from the setting
+ * xos.contacts.microsoft.clientId; used when VS Code's own Microsoft account
+ * cannot grant the contact scopes.
  */
-export const MICROSOFT_OAUTH_CLIENT: OAuthClient = {
-  authorizationEndpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
-  tokenEndpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
-  clientId: '00000000-0000-0000-0000-000000000000',
-  // offline_access brings the refresh token.
-  scopes: [...MICROSOFT_SCOPES, 'offline_access'],
-};
+export function microsoftOAuthClient(clientId: string): OAuthClient {
+  return {
+    authorizationEndpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
+    tokenEndpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    clientId,
+    // offline_access brings the refresh token.
+    scopes: [...MICROSOFT_SCOPES, 'offline_access'],
+  };
+}
 
 export interface MicrosoftOptions {
   readonly tokens: AccessTokenSource;

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { CarddavProvider, carddavUrlProblem } from '../contacts/carddav.ts';
 import { ContactDirectory } from '../contacts/directory.ts';
-import { GOOGLE_OAUTH_CLIENT, GoogleContactsProvider } from '../contacts/google.ts';
-import { MICROSOFT_OAUTH_CLIENT, MICROSOFT_SCOPES, MicrosoftContactsProvider } from '../contacts/microsoft.ts';
+import { GoogleContactsProvider, googleOAuthClient } from '../contacts/google.ts';
+import { MICROSOFT_SCOPES, MicrosoftContactsProvider, microsoftOAuthClient } from '../contacts/microsoft.ts';
 import { countryOfLocale } from '../contacts/normalize.ts';
 import { refreshTokens, signIn, type OAuthClient } from '../contacts/oauth.ts';
 import type { ContactProvider } from '../contacts/provider.ts';
@@ -21,6 +21,7 @@ const carddavSecret = (account: CarddavSetting) => `xos.carddav.password:${accou
 const mailSecret = 'xos.mail.password';
 const googleSecret = 'xos.google.tokens';
 const microsoftSecret = 'xos.microsoft.tokens';
+const googleClientSecret = 'xos.google.clientSecret';
 
 export interface ContactsAndMail {
   contacts(): Contacts | undefined;
@@ -37,10 +38,13 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
     set: async (key, value) => context.secrets.store(key, value),
     delete: async (key) => context.secrets.delete(key),
   };
-  const storedTokens = (client: OAuthClient, key: string, service: string) =>
-    new StoredTokens({ store, key, service, refresh: (refreshToken, signal) => refreshTokens(client, refreshToken, { signal }) });
-  const googleTokens = storedTokens(GOOGLE_OAUTH_CLIENT, googleSecret, 'Google');
-  const microsoftOAuthTokens = storedTokens(MICROSOFT_OAUTH_CLIENT, microsoftSecret, 'Microsoft');
+  // The clients are read when needed: their ids are settings the person may change.
+  const storedTokens = (client: () => Promise<OAuthClient>, key: string, service: string) =>
+    new StoredTokens({ store, key, service, refresh: async (refreshToken, signal) => refreshTokens(await client(), refreshToken, { signal }) });
+  const googleClient = async () => googleOAuthClient(config().get<string>('contacts.google.clientId', ''), await context.secrets.get(googleClientSecret));
+  const microsoftClient = async () => microsoftOAuthClient(config().get<string>('contacts.microsoft.clientId', ''));
+  const googleTokens = storedTokens(googleClient, googleSecret, 'Google');
+  const microsoftOAuthTokens = storedTokens(microsoftClient, microsoftSecret, 'Microsoft');
   const microsoftTokens = microsoftTokenSource(microsoftOAuthTokens);
   // One instance per session: Google wants its warm-up search only once.
   let google: GoogleContactsProvider | undefined;
@@ -106,10 +110,18 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       await context.secrets.store(mailSecret, password);
       passwords.set(mailSecret, password);
     }),
-    vscode.commands.registerCommand('xos.signInGoogle', () => signInWith('Google', 'contacts.google.enabled', async (signal) => {
-      await googleTokens.save(await signIn(GOOGLE_OAUTH_CLIENT, { openExternal, signal }));
-      google = undefined;
-    })),
+    vscode.commands.registerCommand('xos.signInGoogle', async () => {
+      if (!(await clientIdSet('Google', 'contacts.google.clientId'))) return;
+      if (!(await context.secrets.get(googleClientSecret))) {
+        const secret = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Client secret of your Google OAuth client (Desktop app)'), password: true, ignoreFocusOut: true });
+        if (!secret) return;
+        await context.secrets.store(googleClientSecret, secret);
+      }
+      await signInWith('Google', 'contacts.google.enabled', async (signal) => {
+        await googleTokens.save(await signIn(await googleClient(), { openExternal, signal }));
+        google = undefined;
+      });
+    }),
     vscode.commands.registerCommand('xos.signInMicrosoft', () => signInWith('Microsoft', 'contacts.microsoft.enabled', async (signal) => {
       try {
         await vscode.authentication.getSession('microsoft', [...MICROSOFT_SCOPES], { createIfNone: true });
@@ -119,10 +131,23 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       } catch (error) {
         output.warn(`The VS Code Microsoft account was not available for contacts (${errorText(error)}); signing in through the browser.`);
       }
-      await microsoftOAuthTokens.save(await signIn(MICROSOFT_OAUTH_CLIENT, { openExternal, signal }));
+      if (!config().get<string>('contacts.microsoft.clientId', '')) {
+        throw new Error('VS Code\'s Microsoft account did not grant the contact scopes, and a browser sign-in needs your own OAuth client id in the setting xos.contacts.microsoft.clientId');
+      }
+      await microsoftOAuthTokens.save(await signIn(await microsoftClient(), { openExternal, signal }));
       microsoft = undefined;
     })),
   );
+
+  /** A browser sign-in needs the person's own OAuth client; say how to get one. */
+  async function clientIdSet(service: string, setting: string): Promise<boolean> {
+    if (config().get<string>(setting, '')) return true;
+    const open = vscode.l10n.t('Open Settings');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Signing in to {0} needs the id of your own OAuth client in the setting xos.{1} (see the XOS documentation on contacts).', service, setting), open);
+    if (answer === open) void vscode.commands.executeCommand('workbench.action.openSettings', `xos.${setting}`);
+    return false;
+  }
 
   async function openExternal(url: string): Promise<boolean> {
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
