@@ -8,6 +8,7 @@ export async function activate(context: ExtensionContext): Promise<XosExtensionA
   context.subscriptions.push(output);
   const api = await startXosHost(context, output);
   output.info(`XOS ${String(context.extension.packageJSON.version)} activated`);
+  void api.ready().then(() => output.info('XOS backend and MCP server are running'), () => undefined);
   return api;
 }
 

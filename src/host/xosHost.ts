@@ -21,6 +21,8 @@ import { XosStatusBar } from './statusBar.ts';
 
 /** What the extension returns from activate(): for scripts and the in-host tests. */
 export interface XosExtensionApi {
+  /** Resolves once the first backend and the MCP server have started (activation does not wait for them). */
+  ready(): Promise<void>;
   /** The backend in use: `embedded` with its DSN, or `remote` with the endpoint. */
   backend(): { mode: 'embedded' | 'remote'; where: string; astSource: string } | undefined;
   /** The loopback MCP endpoint's port. */
@@ -112,10 +114,16 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const heartbeat = setInterval(() => void refreshStatusBar(), 60_000);
   context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
 
-  await backend.restart();
-  await restartMcp();
+  // Activation returns at once (commands, status bar and Board are there); the backend and
+  // the MCP server start behind it, and VS Code picks the server up when it listens.
+  const ready = (async () => {
+    await backend.restart();
+    await restartMcp();
+  })();
+  ready.catch((error: unknown) => output.error(`XOS did not start: ${error instanceof Error ? error.message : String(error)}`));
 
   return {
+    ready: () => ready,
     backend: () => {
       const active = backend.backend;
       return active && { mode: active.mode, where: active.where, astSource: active.astSource };

@@ -12,6 +12,7 @@ import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { runCommand, waitForWorkbench } from './support/workbench.ts';
+import { boardFrame } from './board.support.ts';
 
 let browser: Browser;
 
@@ -76,7 +77,7 @@ test('the workbench opens and the command palette runs "Developer: Show Running 
   });
 });
 
-test('the packaged XOS extension (.vsix) runs "XOS: Show Output" from the palette', { timeout: 240_000 }, async () => {
+test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open Board" from the palette', { timeout: 240_000 }, async () => {
   const profile = mkdtempSync(join(tmpdir(), 'xos-e2e-profile-'));
   const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
   await vscodeServer.installExtension(await packagedExtension(), dirs);
@@ -95,6 +96,17 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" from the palett
     }, { timeoutMs: 30_000, describe: () => 'the XOS output channel never showed "XOS 0.1.0 activated"' });
     await screenshot(page, 'installed-xos-output');
     assert.match(text, /\[info\] XOS 0\.1\.0 activated/);
+
+    // "XOS: Open Board" from the palette opens the Board, empty until the agent shows data.
+    await runCommand(page, 'XOS: Open Board');
+    const board = await boardFrame(page);
+    const shown = await vscodeServer.waitFor(async () => {
+      const text = await board.locator('xos-board p.empty').innerText().catch(() => '');
+      return /Nothing to show yet/.test(text) ? text : undefined;
+    }, { timeoutMs: 30_000, describe: () => 'the Board never showed its empty state' });
+    await screenshot(page, 'installed-open-board');
+    assert.match(shown, /Nothing to show yet\. Ask the agent to load the XOS schema and run a query\./);
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: 'XOS Board' }).count(), 1);
   }, dirs);
   rmSync(profile, { recursive: true, force: true });
 });

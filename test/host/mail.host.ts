@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { liveMcpTools } from './support/liveTools.ts';
 
 declare const XOS_HOST_OUTCOME_PATH: string;
 
@@ -15,6 +16,7 @@ interface MailInput { readonly to: string; readonly subject: string; readonly bo
 declare const XOS_MAIL_DRAFTS: { readonly first: MailInput; readonly second: MailInput };
 
 interface XosApi {
+  ready(): Promise<void>;
   boardView(): { mail?: MailInput };
   boardVisible(): boolean;
 }
@@ -72,15 +74,9 @@ const checks: Array<readonly [string, () => Promise<void>]> = [
     const extension = vscode.extensions.getExtension<XosApi>(extensionId);
     assert.ok(extension, `${extensionId} not found`);
     await extension.activate();
-    // A fresh profile starts with the built-in chat (and with it MCP tools) disabled; this re-enables it.
-    await vscode.commands.executeCommand('workbench.action.chat.manage');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-    const names = await until('the mcp_*_xos_* mail tools', () => {
-      const found = MAIL_TOOLS.filter((tool) => vscode.lm.tools.some((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`)));
-      return found.length === MAIL_TOOLS.length ? found : undefined;
-    }, 60_000);
-    assert.deepEqual(names, MAIL_TOOLS);
+    await extension.exports.ready();
+    const live = await liveMcpTools(MAIL_TOOLS);
+    assert.equal(live.length, MAIL_TOOLS.length);
     const mail = vscode.workspace.getConfiguration('xos.mail');
     facts.settings = { host: mail.get('host'), port: mail.get('port'), security: mail.get('security'), from: mail.get('from') };
   }],

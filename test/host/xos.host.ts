@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { liveMcpTools } from './support/liveTools.ts';
 
 declare const XOS_HOST_OUTCOME_PATH: string;
 /** 'board': discovery and Board checks; 'workflow': the save workflow with the person's answers. */
@@ -15,6 +16,7 @@ declare const XOS_HOST_MODE: string;
 interface HostCheck { readonly name: string; readonly ok: boolean; readonly error?: string }
 
 interface XosApi {
+  ready(): Promise<void>;
   backend(): { mode: string; where: string; astSource: string } | undefined;
   mcpPort(): number | undefined;
   boardView(): any;
@@ -69,6 +71,7 @@ const common: Array<readonly [string, () => Promise<void>]> = [
     const extension = vscode.extensions.getExtension<XosApi>(extensionId);
     assert.ok(extension, `${extensionId} not found`);
     await extension.activate();
+    await extension.exports.ready();
     const backend = extension.exports.backend();
     assert.equal(backend?.mode, 'embedded');
     assert.equal(backend?.astSource, 'demo');
@@ -81,15 +84,9 @@ const common: Array<readonly [string, () => Promise<void>]> = [
     assert.deepEqual(missing, []);
   }],
   ['VS Code\'s MCP client lists the XOS server with all nine tools', async () => {
-    // A fresh profile starts with the built-in chat disabled (and with it MCP tools); this re-enables it.
-    await vscode.commands.executeCommand('workbench.action.chat.manage');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
-    const names = await until('the nine mcp_*_xos_* tools', () => {
-      const found = TOOL_NAMES.filter((tool) => vscode.lm.tools.some((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`)));
-      return found.length === TOOL_NAMES.length ? found : undefined;
-    });
-    assert.deepEqual(names, TOOL_NAMES);
+    const live = await liveMcpTools(TOOL_NAMES);
+    assert.equal(live.length, TOOL_NAMES.length);
+    assert.ok(live.every((name) => /^mcp_.*xos.*_xos_/.test(name)), live.join(', '));
     facts.toolNames = TOOL_NAMES.map(lmToolName);
   }],
 ];
