@@ -15,7 +15,7 @@ import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifa
 import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
 import { repoRoot, vscodeServer } from './support/codeServer.ts';
 import { hostSuiteUrl } from './support/hostSuite.ts';
-import { runCommand } from './support/workbench.ts';
+import { answerNotification } from './support/notifications.ts';
 import { boardFrame, buildExtension } from './board.support.ts';
 
 const RECIPIENT = 'max.mustermann@nordlicht-software.example';
@@ -65,25 +65,6 @@ async function boardDraft(page: Page): Promise<{ to: string; subject: string; bo
   };
 }
 
-/**
- * Waits for the XOS question and clicks one of its buttons, like a person would. A toast
- * may go straight to the notification center (e.g. while another one is shown); then the
- * center is opened from the palette.
- */
-async function answer(page: Page, button: 'Send' | 'Cancel', shot: string): Promise<string> {
-  const item = page.locator('.notification-list-item', { hasText: /Send this mail to/ }).first();
-  try {
-    await item.waitFor({ state: 'visible', timeout: 20_000 });
-  } catch {
-    await runCommand(page, 'Notifications: Show Notifications');
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-  }
-  const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\u00a0/g, ' ').trim();
-  await screenshot(page, shot);
-  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
-  await item.waitFor({ state: 'hidden', timeout: 10_000 });
-  return text;
-}
 
 interface MailRun { readonly exitCode: number; readonly outcome: Outcome; readonly errors: string[] }
 
@@ -170,7 +151,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
         await screenshot(page, 'mail-2-draft');
         return;
       case 'mail-send-asking':
-        seen.sendQuestion = await answer(page, 'Send', 'mail-3-send-question');
+        seen.sendQuestion = await answerNotification(page, /Send this mail to/, 'Send', 'mail-3-send-question');
         return;
       case 'mail-sent': {
         seen.receivedAfterSend = smtp.received.length;
@@ -188,7 +169,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
         await screenshot(page, 'mail-6-second-draft');
         return;
       case 'mail-cancel-asking':
-        seen.cancelQuestion = await answer(page, 'Cancel', 'mail-7-cancel-question');
+        seen.cancelQuestion = await answerNotification(page, /Send this mail to/, 'Cancel', 'mail-7-cancel-question');
         return;
       case 'mail-cancelled':
         seen.draftAfterCancel = await boardDraft(page);

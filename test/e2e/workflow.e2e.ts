@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer } from './support/codeServer.ts';
-import { runCommand } from './support/workbench.ts';
+import { answerNotification } from './support/notifications.ts';
 import { boardFrame, runXosHostSuite, screenshot, type HostRun } from './board.support.ts';
 
 let browser: Browser;
@@ -22,25 +22,6 @@ after(async () => {
   await browser?.close();
 });
 
-/**
- * Waits for the XOS question and clicks one of its buttons, like a person would. A toast
- * may go straight to the notification center (e.g. while another one is shown); then the
- * center is opened from the palette.
- */
-async function answer(page: Page, question: RegExp, button: string, shot: string): Promise<string> {
-  const item = page.locator('.notification-list-item', { hasText: question }).first();
-  try {
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-  } catch {
-    await runCommand(page, 'Notifications: Show Notifications');
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-  }
-  const text = (await item.locator('.notification-list-item-message').innerText()).replace(/\u00a0/g, ' ').trim();
-  await screenshot(page, shot);
-  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
-  await item.waitFor({ state: 'hidden', timeout: 10_000 });
-  return text;
-}
 
 test('the seed workflow saves after Save is clicked and writes nothing after Discard', { timeout: 300_000 }, async () => {
   const seen: Record<string, string> = {};
@@ -61,10 +42,10 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
         break;
       }
       case 'workflow-save-asking':
-        seen.saveQuestion = await answer(page, /Save changes to Person 1\?/, 'Save', 'workflow-5-save-question');
+        seen.saveQuestion = await answerNotification(page, /Save changes to Person 1\?/, 'Save', 'workflow-5-save-question');
         return;
       case 'workflow-discard-asking':
-        seen.discardQuestion = await answer(page, /Save changes to Person 1\?/, 'Discard', 'workflow-7-discard-question');
+        seen.discardQuestion = await answerNotification(page, /Save changes to Person 1\?/, 'Discard', 'workflow-7-discard-question');
         return;
       default:
         break;

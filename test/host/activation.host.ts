@@ -4,7 +4,7 @@
 // writes its own outcome file as well.
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { runChecks, type Check } from './support/suite.ts';
 
 // Replaced at bundle time with the path the driving test reads.
 declare const XOS_HOST_OUTCOME_PATH: string;
@@ -22,7 +22,7 @@ export interface HostOutcome {
 
 const extensionId = 'xos.xos-vscode';
 
-const checks: ReadonlyArray<readonly [string, () => Promise<void>]> = [
+const checks: readonly Check[] = [
   ['extension is installed', async () => {
     assert.ok(vscode.extensions.getExtension(extensionId), `${extensionId} not found`);
   }],
@@ -42,18 +42,5 @@ const checks: ReadonlyArray<readonly [string, () => Promise<void>]> = [
 
 /** Entry point VS Code calls for extensionTestsPath; a rejection makes the host exit with 1. */
 export async function run(): Promise<void> {
-  const results: HostCheck[] = [];
-  for (const [name, check] of checks) {
-    try {
-      await check();
-      results.push({ name, ok: true });
-      console.log(`ok - ${name}`);
-    } catch (error) {
-      results.push({ name, ok: false, error: error instanceof Error ? error.message : String(error) });
-      console.log(`not ok - ${name}: ${String(error)}`);
-    }
-  }
-  const outcome: HostOutcome = { passed: results.every((result) => result.ok), checks: results };
-  writeFileSync(XOS_HOST_OUTCOME_PATH, `${JSON.stringify(outcome, null, 2)}\n`);
-  if (!outcome.passed) throw new Error(`${results.filter((result) => !result.ok).length} in-host checks failed`);
+  await runChecks(checks, XOS_HOST_OUTCOME_PATH);
 }

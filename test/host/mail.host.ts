@@ -5,9 +5,8 @@
 // outcome file, where the test compares them with exact values.
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { liveMcpTools } from './support/liveTools.ts';
+import { invoke, runChecks, step, until, type Check } from './support/suite.ts';
 
 declare const XOS_HOST_OUTCOME_PATH: string;
 
@@ -25,42 +24,10 @@ const MAIL_TOOLS = ['xos_contacts', 'xos_mail_compose', 'xos_mail_send'];
 const extensionId = 'xos.xos-vscode';
 const facts: Record<string, unknown> = {};
 
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function api(): XosApi {
   return vscode.extensions.getExtension<XosApi>(extensionId)!.exports;
 }
 
-/** The name VS Code gives an XOS tool (`mcp_<server>_<tool>`). */
-function lmToolName(tool: string): string {
-  const found = vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
-  if (!found) throw new Error(`no language model tool for ${tool}; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
-  return found.name;
-}
-
-async function invoke(tool: string, input: Record<string, unknown> = {}): Promise<string> {
-  const result = await vscode.lm.invokeTool(lmToolName(tool), { input, toolInvocationToken: undefined });
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part))).join('');
-}
-
-/**
- * Tells the driving test where we are and, unless `wait` is false, waits until it wrote
- * `.xos-e2e/<name>.done` into the workspace.
- */
-async function step(name: string, { wait = true } = {}): Promise<void> {
-  console.log(`xos-step: ${name}`);
-  if (!wait) return;
-  const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
-  await until(`the driving test to finish step ${name}`, () => existsSync(join(root, '.xos-e2e', `${name}.done`)), 120_000);
-}
 
 /** Composes and waits until the host's Board state holds exactly that draft. */
 async function compose(mail: MailInput): Promise<string> {
@@ -69,7 +36,7 @@ async function compose(mail: MailInput): Promise<string> {
   return reply;
 }
 
-const checks: Array<readonly [string, () => Promise<void>]> = [
+const checks: Check[] = [
   ['the extension activates and VS Code lists the contacts and mail tools', async () => {
     const extension = vscode.extensions.getExtension<XosApi>(extensionId);
     assert.ok(extension, `${extensionId} not found`);
@@ -108,18 +75,5 @@ const checks: Array<readonly [string, () => Promise<void>]> = [
 ];
 
 export async function run(): Promise<void> {
-  const results: Array<{ name: string; ok: boolean; error?: string }> = [];
-  for (const [name, check] of checks) {
-    try {
-      await check();
-      results.push({ name, ok: true });
-      console.log(`ok - ${name}`);
-    } catch (error) {
-      results.push({ name, ok: false, error: error instanceof Error ? error.message : String(error) });
-      console.log(`not ok - ${name}: ${error instanceof Error ? error.stack : String(error)}`);
-    }
-  }
-  const outcome = { passed: results.every((r) => r.ok), checks: results, facts };
-  writeFileSync(XOS_HOST_OUTCOME_PATH, `${JSON.stringify(outcome, null, 2)}\n`);
-  if (!outcome.passed) throw new Error(`${results.filter((r) => !r.ok).length} in-host checks failed`);
+  await runChecks(checks, XOS_HOST_OUTCOME_PATH, facts);
 }

@@ -5,15 +5,13 @@
 // waits for the person (the driving Playwright test) to click Save / Discard.
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { liveMcpTools } from './support/liveTools.ts';
+import { invoke, lmToolName, runChecks, step, until, type Check } from './support/suite.ts';
 
 declare const XOS_HOST_OUTCOME_PATH: string;
 /** 'board': discovery and Board checks; 'workflow': the save workflow with the person's answers. */
 declare const XOS_HOST_MODE: string;
 
-interface HostCheck { readonly name: string; readonly ok: boolean; readonly error?: string }
 
 interface XosApi {
   ready(): Promise<void>;
@@ -29,44 +27,12 @@ const TOOL_NAMES = ['xos_schema', 'xos_query', 'xos_render', 'xos_ui_change_requ
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 const facts: Record<string, unknown> = {};
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function api(): XosApi {
   return vscode.extensions.getExtension<XosApi>(extensionId)!.exports;
 }
 
-/** The name VS Code gives an XOS tool (`mcp_<server>_<tool>`). */
-function lmToolName(tool: string): string {
-  const found = vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
-  if (!found) throw new Error(`no language model tool for ${tool}; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
-  return found.name;
-}
 
-async function invoke(tool: string, input: Record<string, unknown> = {}): Promise<string> {
-  const result = await vscode.lm.invokeTool(lmToolName(tool), { input, toolInvocationToken: undefined });
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part))).join('');
-}
-
-/**
- * Tells the driving test where we are (it takes screenshots, checks the page, clicks)
- * and, unless `async`, waits until it wrote `.xos-e2e/<name>.done` into the workspace.
- */
-async function step(name: string, { wait = true } = {}): Promise<void> {
-  console.log(`xos-step: ${name}`);
-  if (!wait) return;
-  const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
-  await until(`the driving test to finish step ${name}`, () => existsSync(join(root, '.xos-e2e', `${name}.done`)), 90_000);
-}
-
-const common: Array<readonly [string, () => Promise<void>]> = [
+const common: Check[] = [
   ['extension activates with the embedded backend on a SQLite file in global storage', async () => {
     const extension = vscode.extensions.getExtension<XosApi>(extensionId);
     assert.ok(extension, `${extensionId} not found`);
@@ -91,7 +57,7 @@ const common: Array<readonly [string, () => Promise<void>]> = [
   }],
 ];
 
-const boardChecks: Array<readonly [string, () => Promise<void>]> = [
+const boardChecks: Check[] = [
   ['xos.showStatus reports the same as xos_system_status', async () => {
     const status = await vscode.commands.executeCommand<Record<string, any>>('xos.showStatus');
     assert.equal(status.tools.length, 9);
@@ -137,7 +103,7 @@ const boardChecks: Array<readonly [string, () => Promise<void>]> = [
 ];
 
 /** The seed's workflow; the driving test clicks Save on the first question and Discard on the second. */
-const workflowChecks: Array<readonly [string, () => Promise<void>]> = [
+const workflowChecks: Check[] = [
   ['the seed workflow: schema, list, detail, change lastname, save (Save clicked)', async () => {
     const schema = JSON.parse(await invoke('xos_schema'));
     assert.ok(schema.contexts.person_detail);
@@ -172,19 +138,5 @@ const workflowChecks: Array<readonly [string, () => Promise<void>]> = [
 ];
 
 export async function run(): Promise<void> {
-  const results: HostCheck[] = [];
-  const checks = [...common, ...(XOS_HOST_MODE === 'workflow' ? workflowChecks : boardChecks)];
-  for (const [name, check] of checks) {
-    try {
-      await check();
-      results.push({ name, ok: true });
-      console.log(`ok - ${name}`);
-    } catch (error) {
-      results.push({ name, ok: false, error: error instanceof Error ? error.message : String(error) });
-      console.log(`not ok - ${name}: ${error instanceof Error ? error.stack : String(error)}`);
-    }
-  }
-  const outcome = { passed: results.every((r) => r.ok), checks: results, facts };
-  writeFileSync(XOS_HOST_OUTCOME_PATH, `${JSON.stringify(outcome, null, 2)}\n`);
-  if (!outcome.passed) throw new Error(`${results.filter((r) => !r.ok).length} in-host checks failed`);
+  await runChecks([...common, ...(XOS_HOST_MODE === 'workflow' ? workflowChecks : boardChecks)], XOS_HOST_OUTCOME_PATH, facts);
 }

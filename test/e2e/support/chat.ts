@@ -3,10 +3,9 @@
 // The scripted-model extension (scriptedModel.ts) prepares a fresh profile: it re-enables
 // the built-in chat (workbench.action.chat.manage) and selects its model.
 import type { Locator, Page } from './browser.ts';
-import { screenshot } from './artifacts.ts';
 import { vscodeServer } from './codeServer.ts';
 import { readReady, readRequests, type ReadyReport } from './scriptedModel.ts';
-import { runCommand } from './workbench.ts';
+export { answerNotification } from './notifications.ts';
 
 const input = '.interactive-input-part .interactive-input-editor';
 const sendButton = '.interactive-input-part .chat-submit-button a.action-label';
@@ -97,23 +96,3 @@ export function pendingConfirmationButton(page: Page, label: RegExp): Locator {
   return page.locator(`${confirmationButtons}:visible`, { hasText: label }).first();
 }
 
-/**
- * Waits for the XOS notification asking `question`, takes a screenshot `shot` and clicks
- * `button` like a person; returns the question's text. In code-server a toast may go
- * straight to the notification center (e.g. while another message is shown); then the
- * center is opened from the command palette.
- */
-export async function answerNotification(page: Page, question: RegExp, button: string, shot: string, { timeoutMs = turnTimeoutMs } = {}): Promise<string> {
-  const item = page.locator('.notification-list-item', { hasText: question }).first();
-  try {
-    await item.waitFor({ state: 'visible', timeout: 15_000 });
-  } catch {
-    await runCommand(page, 'Notifications: Show Notifications');
-    await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  }
-  const text = normalise(await item.locator('.notification-list-item-message').innerText()).trim();
-  await screenshot(page, shot);
-  await item.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).first().click({ timeout: 10_000 });
-  await item.waitFor({ state: 'hidden', timeout: 10_000 });
-  return text;
-}
