@@ -48,27 +48,48 @@ export interface HostRun {
   readonly errors: string[];
 }
 
+export interface SteppedSuite {
+  /** Artifact prefix (`<name>-host.log`, `<name>-failure.png`). */
+  readonly name: string;
+  /** The in-host suite under test/host/. */
+  readonly entry: string;
+  /** Bundle-time constants besides XOS_HOST_OUTCOME_PATH. */
+  readonly defines?: Record<string, unknown>;
+  readonly settings?: Record<string, unknown>;
+  /** Called for every `xos-step:` line, in order; `<step>.done` then lets the suite go on. */
+  readonly onStep: (step: string, page: Page) => Promise<void>;
+  /** Sees the run before the profile (and the database in its global storage) is deleted. */
+  readonly inspect?: (run: HostRun) => void;
+  readonly timeoutMs?: number;
+}
+
 /**
- * Builds the extension, bundles the suite in `mode`, starts code-server on a fresh
- * workspace and profile, and resolves when the extension host has exited.
+ * Builds the extension, bundles the suite `mode` of test/host/xos.host.ts, starts
+ * code-server on a fresh workspace and profile, and resolves when the extension host exited.
  */
-export async function runXosHostSuite(browser: Browser, name: string, mode: 'board' | 'workflow',
+export function runXosHostSuite(browser: Browser, name: string, mode: 'board' | 'workflow',
   onStep: (step: string, page: Page) => Promise<void>, settings: Record<string, unknown> = {},
   inspect: (run: HostRun) => void = () => {}): Promise<HostRun> {
+  return runSteppedHostSuite(browser, { name, entry: 'xos.host.ts', defines: { XOS_HOST_MODE: mode }, settings, onStep, inspect });
+}
+
+/** Runs an in-host suite that meets the browser test at named steps (see test/host/support/suite.ts). */
+export async function runSteppedHostSuite(browser: Browser, suite: SteppedSuite): Promise<HostRun> {
+  const { name, onStep, settings = {}, inspect = () => {}, timeoutMs = 270_000 } = suite;
   buildExtension();
   const dir = mkdtempSync(join(tmpdir(), `xos-${name}-`));
   const workspace = join(dir, 'workspace');
   const outcomePath = join(dir, 'outcome.json');
   const suitePath = join(dir, 'suite.cjs');
   await esbuild.build({
-    entryPoints: [join(repoRoot, 'test', 'host', 'xos.host.ts')],
+    entryPoints: [join(repoRoot, 'test', 'host', suite.entry)],
     outfile: suitePath,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
-    define: { XOS_HOST_OUTCOME_PATH: JSON.stringify(outcomePath), XOS_HOST_MODE: JSON.stringify(mode) },
+    define: Object.fromEntries(Object.entries({ ...suite.defines, XOS_HOST_OUTCOME_PATH: outcomePath }).map(([key, value]) => [key, JSON.stringify(value)])),
     logLevel: 'warning',
   });
   mkdirSync(workspace, { recursive: true });
@@ -104,7 +125,7 @@ export async function runXosHostSuite(browser: Browser, name: string, mode: 'boa
     });
     await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
     const code = await vscodeServer.waitFor(() => exitCode, {
-      timeoutMs: 240_000,
+      timeoutMs,
       describe: () => {
         writeFileSync(artifactPath(`${name}-host.log`), `${hostLog.join('\n')}\n`);
         return `window.codeAutomationExit was not called; steps so far: ${steps.join(', ')}; host log in test-results/e2e/${name}-host.log`;

@@ -5,18 +5,13 @@
 // notification like a person, and reads what the server really received.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/mail.e2e.ts
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import * as esbuild from 'esbuild';
 import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
-import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { screenshot } from './support/artifacts.ts';
 import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
-import { repoRoot, vscodeServer } from './support/codeServer.ts';
-import { hostSuiteUrl } from './support/hostSuite.ts';
+import { vscodeServer } from './support/codeServer.ts';
 import { answerNotification } from './support/notifications.ts';
-import { boardFrame, buildExtension } from './board.support.ts';
+import { boardFrame, runSteppedHostSuite } from './board.support.ts';
 
 const RECIPIENT = 'max.mustermann@nordlicht-software.example';
 const SENDER = 'xos-test@xos.example';
@@ -47,8 +42,6 @@ after(async () => {
   await smtp?.close();
 });
 
-interface Outcome { passed: boolean; checks: Array<{ name: string; ok: boolean; error?: string }>; facts: Record<string, any> }
-
 /** A webview element's live property (the Lit form fields keep their text in `.value`). */
 function valueOf(locator: Locator): Promise<string> {
   return (locator as unknown as { evaluate(fn: (element: { value: string }) => string): Promise<string> }).evaluate((element) => element.value);
@@ -66,78 +59,6 @@ async function boardDraft(page: Page): Promise<{ to: string; subject: string; bo
 }
 
 
-interface MailRun { readonly exitCode: number; readonly outcome: Outcome; readonly errors: string[] }
-
-/**
- * Builds the extension, bundles the suite, starts code-server on a fresh workspace and
- * profile with `settings`, and resolves when the extension host has exited. Every
- * `xos-step:` line reaches `onStep` in order; `<step>.done` then lets the suite go on.
- */
-async function runMailSuite(settings: Record<string, unknown>, onStep: (step: string, page: Page) => Promise<void>): Promise<MailRun> {
-  const name = 'mail';
-  buildExtension();
-  const dir = mkdtempSync(join(tmpdir(), 'xos-mail-'));
-  const workspace = join(dir, 'workspace');
-  const outcomePath = join(dir, 'outcome.json');
-  const suitePath = join(dir, 'suite.cjs');
-  await esbuild.build({
-    entryPoints: [join(repoRoot, 'test', 'host', 'mail.host.ts')],
-    outfile: suitePath,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['vscode'],
-    define: { XOS_HOST_OUTCOME_PATH: JSON.stringify(outcomePath), XOS_MAIL_DRAFTS: JSON.stringify(DRAFTS) },
-    logLevel: 'warning',
-  });
-  const doneDir = join(workspace, '.xos-e2e');
-  mkdirSync(doneDir, { recursive: true });
-  writeFileSync(join(workspace, 'README.md'), '# XOS mail e2e workspace\n');
-
-  const server = await vscodeServer.startCodeServer({ workspace, settings: { 'workbench.colorTheme': 'Default Dark Modern', ...settings } });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const hostLog: string[] = [];
-  const steps: string[] = [];
-  const errors: string[] = [];
-  let exitCode: number | undefined;
-  let chain = Promise.resolve();
-  let failed = true;
-  const saveLog = () => writeFileSync(artifactPath(`${name}-host.log`), `${hostLog.join('\n')}\n`);
-  try {
-    await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; });
-    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
-      const line = Array.isArray(args) ? args.join(' ') : String(args);
-      hostLog.push(`${type}: ${line}`);
-      const match = /xos-step: ([\w-]+)/.exec(line);
-      if (!match) return;
-      steps.push(match[1]);
-      // One step at a time, in order; a failing step is reported, not thrown into the page.
-      chain = chain.then(() => onStep(match[1], page))
-        .catch((error: unknown) => { errors.push(`${match[1]}: ${String(error)}`); })
-        .then(() => writeFileSync(join(doneDir, `${match[1]}.done`), ''));
-    });
-    await page.goto(hostSuiteUrl(server.url, workspace, repoRoot.replace(/\/$/, ''), suitePath), { waitUntil: 'domcontentloaded' });
-    const code = await vscodeServer.waitFor(() => exitCode, {
-      timeoutMs: 270_000,
-      describe: () => {
-        saveLog();
-        return `window.codeAutomationExit was not called; steps so far: ${steps.join(', ')}; host log in test-results/e2e/${name}-host.log`;
-      },
-    });
-    await chain;
-    saveLog();
-    assert.ok(existsSync(outcomePath), `the suite wrote no outcome file (exit code ${code}); host log:\n${hostLog.slice(-40).join('\n')}`);
-    const outcome = JSON.parse(readFileSync(outcomePath, 'utf8')) as Outcome;
-    failed = !outcome.passed || errors.length > 0;
-    return { exitCode: code, outcome, errors };
-  } finally {
-    if (failed) await saveFailureArtifacts(name, page, server.logPath);
-    await page.close();
-    await server.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 test('a mail composed for a CRM contact goes out once after Send, and not at all after Cancel', { timeout: 330_000 }, async () => {
   const seen: Record<string, unknown> = {};
@@ -187,7 +108,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
     'xos.mail.security': 'none',
     'xos.mail.from': `XOS Test <${SENDER}>`,
   };
-  const run = await runMailSuite(settings, onStep);
+  const run = await runSteppedHostSuite(browser, { name: 'mail', entry: 'mail.host.ts', defines: { XOS_MAIL_DRAFTS: DRAFTS }, settings, onStep });
   assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
     exitCode: 0,
     errors: [],
