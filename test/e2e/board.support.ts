@@ -23,7 +23,7 @@ export function frames(page: Page): Frame[] {
 }
 
 /** The Board's content frame (the webview's inner frame holding <xos-board>). */
-export async function boardFrame(page: Page): Promise<Frame> {
+export async function boardFrame(page: Page, { timeoutMs = 30_000 } = {}): Promise<Frame> {
   return vscodeServer.waitFor(async () => {
     for (const frame of frames(page)) {
       try {
@@ -33,7 +33,7 @@ export async function boardFrame(page: Page): Promise<Frame> {
       }
     }
     return undefined;
-  }, { timeoutMs: 30_000, describe: () => 'no frame with <xos-board>' });
+  }, { timeoutMs, describe: () => 'no frame with <xos-board>' });
 }
 
 export function buildExtension(): void {

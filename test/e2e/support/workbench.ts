@@ -32,3 +32,19 @@ export async function runCommand(page: Page, title: string, { timeoutMs = 30_000
   // A click runs exactly this row; Enter would run whichever row has focus while the list still filters.
   await match.click({ timeout: 5_000 });
 }
+
+/**
+ * Runs a palette command until its effect shows, as a person would click again when
+ * nothing happened: right after start-up a click on a row that is still being filtered
+ * can miss. `effect` returns a value once the command took effect.
+ */
+export async function runCommandUntil<T>(page: Page, title: string, effect: () => Promise<T | undefined>, { timeoutMs = 60_000, attemptMs = 8_000 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, title);
+    const seen = await vscodeServer.waitFor(effect, { timeoutMs: Math.min(attemptMs, Math.max(1, deadline - Date.now())), describe: () => '' }).catch(() => undefined);
+    if (seen !== undefined) return seen;
+    if (Date.now() >= deadline) throw new Error(`"${title}" showed no effect after ${attempt} attempts in ${timeoutMs} ms`);
+    await page.keyboard.press('Escape');
+  }
+}
