@@ -11,8 +11,7 @@ import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { confirmTool, lastAnswer, openAgentChat, sendPrompt, waitForTurnEnd } from './support/chat.ts';
-import { packagedExtension } from './support/packaged.ts';
-import { buildScriptedModel, readRequests, scriptedModelSettings, writeScript, type ReadyReport } from './support/scriptedModel.ts';
+import { scriptedAgentProfile, readRequests, scriptedModelSettings, writeScript, type ReadyReport } from './support/scriptedModel.ts';
 import { waitForWorkbench } from './support/workbench.ts';
 
 const TEST_PROMPT = 'Ping the test server';
@@ -29,11 +28,9 @@ let failed = false;
 
 before(async () => {
   vscodeServer.assertProvisioned();
-  profile = mkdtempSync(join(tmpdir(), 'xos-agent-profile-'));
-  const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
-  // The folder copy must come before anything scans the extensions dir.
-  await vscodeServer.installExtension(await buildScriptedModel(), dirs);
-  await vscodeServer.installExtension(await packagedExtension(), dirs);
+  const created = await scriptedAgentProfile('xos-agent');
+  profile = created.profile;
+  const dirs = created.dirs;
   assert.deepEqual(await vscodeServer.listExtensions(dirs), ['xos-test.scripted-model@0.0.1', 'xos.xos-vscode@0.1.0']);
 
   workspace = mkdtempSync(join(tmpdir(), 'xos-agent-ws-'));

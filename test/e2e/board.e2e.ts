@@ -4,21 +4,13 @@
 // loses nothing.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/board.e2e.ts
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchChromium, type Browser, type Page } from './support/browser.ts';
+import { test } from 'node:test';
+import type { Page } from './support/browser.ts';
+import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { boardFrame, runXosHostSuite, screenshot } from './board.support.ts';
 
-let browser: Browser;
-
-before(async () => {
-  vscodeServer.assertProvisioned();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 test('the Board shows tool results; VS Code lists the XOS MCP server with all nine tools', { timeout: 300_000 }, async () => {
   const seen: Record<string, string> = {};
@@ -38,7 +30,7 @@ test('the Board shows tool results; VS Code lists the XOS MCP server with all ni
       await screenshot(page, step === 'board-preview' ? 'board-2-preview' : 'board-3-reshown');
     }
   };
-  const run = await runXosHostSuite(browser, 'board', 'board', onStep, { 'xos.locale': 'en' });
+  const run = await runXosHostSuite(browser(), 'board', 'board', onStep, { 'xos.locale': 'en' });
   assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
     exitCode: 0,
     errors: [],

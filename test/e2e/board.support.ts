@@ -6,11 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 import type { Browser, Locator, Page } from './support/browser.ts';
 import { repoRoot, vscodeServer } from './support/codeServer.ts';
 import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { hostSuiteUrl } from './support/hostSuite.ts';
+import { bundleHostSuite, hostSuiteUrl } from './support/hostSuite.ts';
 
 /** The Playwright calls these suites use beyond the harness's Page type. */
 export interface Frame {
@@ -80,18 +79,7 @@ export async function runSteppedHostSuite(browser: Browser, suite: SteppedSuite)
   const dir = mkdtempSync(join(tmpdir(), `xos-${name}-`));
   const workspace = join(dir, 'workspace');
   const outcomePath = join(dir, 'outcome.json');
-  const suitePath = join(dir, 'suite.cjs');
-  await esbuild.build({
-    entryPoints: [join(repoRoot, 'test', 'host', suite.entry)],
-    outfile: suitePath,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['vscode'],
-    define: Object.fromEntries(Object.entries({ ...suite.defines, XOS_HOST_OUTCOME_PATH: outcomePath }).map(([key, value]) => [key, JSON.stringify(value)])),
-    logLevel: 'warning',
-  });
+  const suitePath = await bundleHostSuite(join(repoRoot, 'test', 'host', suite.entry), dir, outcomePath, suite.defines);
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'README.md'), '# XOS e2e workspace\n');
   // The suite waits for `<step>.done` here before it goes on.

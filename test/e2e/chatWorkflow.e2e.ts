@@ -17,8 +17,7 @@ import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { answerNotification, lastAnswer, openAgentChat, pendingConfirmationButton, sendPrompt, waitForTurnEnd } from './support/chat.ts';
-import { packagedExtension } from './support/packaged.ts';
-import { buildScriptedModel, readRequests, scriptedModelSettings, writeScript, type ModelRequest } from './support/scriptedModel.ts';
+import { scriptedAgentProfile, readRequests, scriptedModelSettings, writeScript, type ModelRequest } from './support/scriptedModel.ts';
 import { waitForWorkbench } from './support/workbench.ts';
 
 const LIST_PROMPT = 'Zeige mir alle Personen';
@@ -45,11 +44,9 @@ let failed = false;
 
 before(async () => {
   vscodeServer.assertProvisioned();
-  profile = mkdtempSync(join(tmpdir(), 'xos-chatflow-profile-'));
-  const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
-  // The folder copy must come before anything scans the extensions dir.
-  await vscodeServer.installExtension(await buildScriptedModel(), dirs);
-  await vscodeServer.installExtension(await packagedExtension(), dirs);
+  const created = await scriptedAgentProfile('xos-chatflow');
+  profile = created.profile;
+  const dirs = created.dirs;
 
   workspace = mkdtempSync(join(tmpdir(), 'xos-chatflow-ws-'));
   databasePath = join(workspace, 'xos.db');

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { screenshot } from './support/artifacts.ts';
-import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
-import { vscodeServer } from './support/codeServer.ts';
+import type { Locator, Page } from './support/browser.ts';
+import { fileBrowser } from './support/fileBrowser.ts';
 import { answerNotification } from './support/notifications.ts';
 import { boardFrame, runSteppedHostSuite } from './board.support.ts';
 
@@ -28,17 +28,14 @@ const DRAFTS = {
   },
 };
 
-let browser: Browser;
+const browser = fileBrowser();
 let smtp: TestSmtpServer;
 
 before(async () => {
-  vscodeServer.assertProvisioned();
   smtp = await startTestSmtpServer({ certificate: await testCertificate() });
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
   await smtp?.close();
 });
 
@@ -108,7 +105,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
     'xos.mail.security': 'none',
     'xos.mail.from': `XOS Test <${SENDER}>`,
   };
-  const run = await runSteppedHostSuite(browser, { name: 'mail', entry: 'mail.host.ts', defines: { XOS_MAIL_DRAFTS: DRAFTS }, settings, onStep });
+  const run = await runSteppedHostSuite(browser(), { name: 'mail', entry: 'mail.host.ts', defines: { XOS_MAIL_DRAFTS: DRAFTS }, settings, onStep });
   assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
     exitCode: 0,
     errors: [],

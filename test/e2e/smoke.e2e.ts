@@ -6,24 +6,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { launchChromium, type Browser, type Page } from './support/browser.ts';
+import { test } from 'node:test';
+import type { Page } from './support/browser.ts';
+import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { runCommand, runCommandUntil, waitForWorkbench } from './support/workbench.ts';
 import { boardFrame } from './board.support.ts';
 
-let browser: Browser;
-
-before(async () => {
-  vscodeServer.assertProvisioned();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 function tempWorkspace(): string {
   const workspace = mkdtempSync(join(tmpdir(), 'xos-e2e-ws-'));
@@ -39,7 +31,7 @@ async function withWorkbench(
 ): Promise<void> {
   const workspace = tempWorkspace();
   const server = await vscodeServer.startCodeServer({ workspace, ...options });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
   let failed = true;
   try {
     await body(server, page, workspace);

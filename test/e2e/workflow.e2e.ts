@@ -4,23 +4,15 @@
 // the same with Discard. The stored record is read from the SQLite file itself.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/workflow.e2e.ts
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { launchChromium, type Browser, type Page } from './support/browser.ts';
+import type { Page } from './support/browser.ts';
+import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { answerNotification } from './support/notifications.ts';
 import { boardFrame, runXosHostSuite, screenshot, type HostRun } from './board.support.ts';
 
-let browser: Browser;
-
-before(async () => {
-  vscodeServer.assertProvisioned();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 
 test('the seed workflow saves after Save is clicked and writes nothing after Discard', { timeout: 300_000 }, async () => {
@@ -70,7 +62,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
     }
   };
   const settings = { 'xos.locale': 'en' };
-  const run = await runXosHostSuite(browser, 'workflow', 'workflow', onStep, settings, readStored);
+  const run = await runXosHostSuite(browser(), 'workflow', 'workflow', onStep, settings, readStored);
   assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
     exitCode: 0,
     errors: [],

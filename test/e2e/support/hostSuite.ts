@@ -8,8 +8,11 @@ import { artifactPath, saveFailureArtifacts } from './artifacts.ts';
 import type { Browser } from './browser.ts';
 import { repoRoot, vscodeServer } from './codeServer.ts';
 
-/** Bundles `entry` to `<outDir>/suite.cjs`; the suite writes its outcome to `outcomePath`. */
-export async function bundleHostSuite(entry: string, outDir: string, outcomePath: string): Promise<string> {
+/**
+ * Bundles `entry` to `<outDir>/suite.cjs`; the suite writes its outcome to `outcomePath`.
+ * `defines` are further compile-time constants, given as JSON values.
+ */
+export async function bundleHostSuite(entry: string, outDir: string, outcomePath: string, defines: Record<string, unknown> = {}): Promise<string> {
   const outfile = join(outDir, 'suite.cjs');
   await esbuild.build({
     entryPoints: [entry],
@@ -19,7 +22,7 @@ export async function bundleHostSuite(entry: string, outDir: string, outcomePath
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
-    define: { XOS_HOST_OUTCOME_PATH: JSON.stringify(outcomePath) },
+    define: Object.fromEntries(Object.entries({ ...defines, XOS_HOST_OUTCOME_PATH: outcomePath }).map(([key, value]) => [key, JSON.stringify(value)])),
     logLevel: 'warning',
   });
   return outfile;
@@ -81,18 +84,7 @@ export async function runHostSuite(options: HostSuiteOptions): Promise<HostSuite
   mkdirSync(workspace);
   writeFileSync(join(workspace, 'README.md'), '# XOS in-host suite workspace\n');
   const outcomePath = join(dir, 'outcome.json');
-  const outfile = join(dir, 'suite.cjs');
-  await esbuild.build({
-    entryPoints: [options.entry],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['vscode'],
-    define: Object.fromEntries(Object.entries({ XOS_HOST_OUTCOME_PATH: outcomePath, ...options.defines }).map(([key, value]) => [key, JSON.stringify(value)])),
-    logLevel: 'warning',
-  });
+  const outfile = await bundleHostSuite(options.entry, dir, outcomePath, options.defines);
   const server = await vscodeServer.startCodeServer({ workspace, settings: options.settings ?? {} });
   const page = await options.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const log: string[] = [];

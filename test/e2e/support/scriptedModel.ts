@@ -1,10 +1,12 @@
 // The test-only scripted-model extension (test/extensions/scripted-model): built with esbuild
 // into out/test-extensions/scripted-model/ (manifest + dist/), installed by copying that
 // folder, steered by files in the workspace.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { repoRoot } from './codeServer.ts';
+import { repoRoot, vscodeServer } from './codeServer.ts';
+import { packagedExtension } from './packaged.ts';
 
 export const scriptedModelSource = join(repoRoot, 'test', 'extensions', 'scripted-model');
 /** The built extension folder (out/ is neither linted nor committed). */
@@ -73,4 +75,16 @@ export function readRequests(workspace: string): ModelRequest[] {
   const path = join(testDir(workspace), 'requests.jsonl');
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ModelRequest);
+}
+
+/**
+ * A fresh VS Code profile with the scripted model and the packaged XOS extension installed.
+ * Installing must come before anything scans the extensions dir (a folder copy is ignored after).
+ */
+export async function scriptedAgentProfile(prefix: string): Promise<{ profile: string; dirs: { extensionsDir: string; userDataDir: string } }> {
+  const profile = mkdtempSync(join(tmpdir(), `${prefix}-profile-`));
+  const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
+  await vscodeServer.installExtension(await buildScriptedModel(), dirs);
+  await vscodeServer.installExtension(await packagedExtension(), dirs);
+  return { profile, dirs };
 }
