@@ -73,11 +73,24 @@ export function nodeHeadersDir() {
   return nodeHeaderCandidates().find((dir) => existsSync(join(dir, 'include', 'node', 'common.gypi')));
 }
 
+/**
+ * Variables an outer `npm start`/`npm test` sets for its own run. Passed down, they make the
+ * inner npm describe the outer one: code-server's install script reads the Node version from
+ * npm_config_user_agent and refused to install under "node v20" although the inner npm runs
+ * on the project's Node 24.
+ */
+const outerNpmVariable = /^(npm_config_(user_agent|npm_version|node_version|local_prefix|node_gyp)|npm_(node_)?execpath|npm_package_.*|npm_lifecycle_.*|INIT_CWD)$/;
+
+/** The environment without what an outer npm run describes of itself. */
+export function withoutOuterNpm(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !outerNpmVariable.test(name)));
+}
+
 /** PATH with the project's Node 24 first, so npm and install scripts run on it (and build against its headers). */
-function envWithProjectNode() {
+export function envWithProjectNode() {
   const headers = nodeHeadersDir();
   return {
-    ...process.env,
+    ...withoutOuterNpm(),
     PATH: `${dirname(projectNode())}:${process.env.PATH ?? ''}`,
     ...(headers ? { npm_config_nodedir: headers } : {}),
     npm_config_fund: 'false',

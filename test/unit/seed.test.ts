@@ -5,7 +5,7 @@ import { AstSchema } from '../../src/ast/schema.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Model } from '../../src/backend/model.ts';
-import type { Condition, DeleteResult, InsertBatch, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
+import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
 import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/backend/values.ts';
 import { generateRecords } from '../../src/backend/seed/generate.ts';
 import { seedStorage } from '../../src/backend/seed/seed.ts';
@@ -221,11 +221,13 @@ class MemoryStorage implements Storage {
   async count(table: string, _where?: Condition): Promise<number> {
     return this.tables.get(table)?.length ?? 0;
   }
-  async insertMany(batches: readonly InsertBatch[]): Promise<void> {
+  async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
+    if (options.onlyIntoEmptyTables && batches.some(({ table }) => (this.tables.get(table)?.length ?? 0) > 0)) return false;
     for (const { table, rows } of batches) {
       this.inserts.push(table);
       this.tables.set(table, [...(this.tables.get(table) ?? []), ...rows.map((r) => ({ ...r, version: 1 }))]);
     }
+    return true;
   }
   async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [] }; }
   async select(_spec: SelectSpec): Promise<Row[]> { throw new Error('not used by seeding'); }

@@ -132,14 +132,16 @@ export async function seedStorage(
 ): Promise<Record<string, number>> {
   const batches = prepareSeedRows(model, ast, data);
   const inserted: Record<string, number> = {};
-  const toInsert: InsertBatch[] = [];
+  const toInsert: Array<InsertBatch & { readonly entity: string }> = [];
   for (const { entity, table, rows } of batches) {
     inserted[entity] = 0;
     if (rows.length === 0 || (await storage.count(table)) !== 0) continue;
-    toInsert.push({ table, rows });
-    inserted[entity] = rows.length;
+    toInsert.push({ entity, table, rows });
   }
-  // One transaction for all tables: a seed is stored whole or not at all.
-  if (toInsert.length) await storage.insertMany(toInsert);
+  // One transaction for all tables: a seed is stored whole or not at all. The emptiness is
+  // checked again inside it: another process on the same database may have seeded meanwhile.
+  if (toInsert.length && await storage.insertMany(toInsert, { onlyIntoEmptyTables: true })) {
+    for (const { entity, rows } of toInsert) inserted[entity] = rows.length;
+  }
   return inserted;
 }

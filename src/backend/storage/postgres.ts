@@ -8,7 +8,7 @@ import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, SqlBuilder } from './sql.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -17,6 +17,8 @@ const MAX_PARAMS = 65_000;
 const MAX_ROWS_PER_INSERT = 1000;
 // Serialises concurrent migrations of several server instances.
 const MIGRATION_LOCK_KEY = 0x584f53;
+// Serialises concurrent seeding of several server instances.
+const SEED_LOCK_KEY = 0x584f54;
 
 const TEXT_TYPES = new Set(['string', 'text', 'email', 'phone', 'url', 'enum']);
 
@@ -151,7 +153,7 @@ export class PostgresStorage implements Storage {
     return sql.decodeRow(table, raw);
   }
 
-  async insertMany(batches: readonly InsertBatch[]): Promise<void> {
+  async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
     const sql = this.#sql();
     const work = batches.map(({ table, rows }) => {
       sql.table(table);
@@ -161,7 +163,15 @@ export class PostgresStorage implements Storage {
         idGiven: rows.some((row) => row.id !== undefined && row.id !== null),
       };
     });
-    await this.#transaction(async (client) => {
+    return this.#transaction(async (client) => {
+      if (options.onlyIntoEmptyTables) {
+        // One seeder at a time per database (another instance starting at once waits, then sees rows).
+        await query(client, { text: 'SELECT pg_advisory_xact_lock($1)', params: [SEED_LOCK_KEY] });
+        for (const { table } of batches) {
+          const [row] = await query(client, sql.count(table));
+          if (Number(row.count) !== 0) return false;
+        }
+      }
       // The foreign keys are DEFERRABLE: check them at commit, not per row.
       await query(client, { text: 'SET CONSTRAINTS ALL DEFERRED', params: [] });
       for (const { table, statements, idGiven } of work) {
@@ -169,6 +179,7 @@ export class PostgresStorage implements Storage {
         // Rows inserted with their own ids leave the identity behind; move it past them.
         if (idGiven) await query(client, advanceIdentitySql(table));
       }
+      return true;
     });
   }
 

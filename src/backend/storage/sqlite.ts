@@ -9,7 +9,7 @@ import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, SqlBuilder } from './sql.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -112,13 +112,16 @@ export class SqliteStorage implements Storage {
     return sql.decodeRow(table, raw);
   }
 
-  async insertMany(batches: readonly InsertBatch[]): Promise<void> {
+  async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
     const sql = this.#sql();
     const statements = batches.flatMap(({ table, rows }) => rows.map((row) => sql.insert(table, [row])));
-    this.#transaction(() => {
+    // BEGIN IMMEDIATE holds the write lock: another process seeding at once waits, then sees rows.
+    return this.#transaction(() => {
+      if (options.onlyIntoEmptyTables && batches.some(({ table }) => Number(this.#all(sql.count(table))[0].count) !== 0)) return false;
       // Check foreign keys at commit, not per row; SQLite resets this at commit.
       this.#db.exec('PRAGMA defer_foreign_keys = ON');
       for (const statement of statements) this.#run(statement);
+      return true;
     });
   }
 

@@ -50,6 +50,15 @@ export type DeleteResult =
   | { readonly status: 'conflict'; readonly current: Row }
   | { readonly status: 'missing' };
 
+export interface InsertManyOptions {
+  /**
+   * Seeding: insert nothing unless every batch's table is empty, decided inside the
+   * write transaction, so processes that start on one database at once seed it once.
+   * Resolves `false` (nothing written) when a table already has rows.
+   */
+  readonly onlyIntoEmptyTables?: boolean;
+}
+
 export interface InsertBatch {
   readonly table: string;
   readonly rows: readonly Row[];
@@ -76,7 +85,7 @@ export interface Storage {
    * be given. Foreign keys are checked at commit, so rows may point at rows
    * later in the batches, even across tables that refer to each other.
    */
-  insertMany(batches: readonly InsertBatch[]): Promise<void>;
+  insertMany(batches: readonly InsertBatch[], options?: InsertManyOptions): Promise<boolean>;
   /** Sets `set` and bumps the version, only if the stored version equals `version`. */
   update(table: string, id: number, version: number, set: Row): Promise<WriteResult>;
   delete(table: string, id: number, version: number): Promise<DeleteResult>;
