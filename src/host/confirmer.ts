@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
-import { describeChange, mailQuestion } from '../board/confirmText.ts';
+import { displayText, saveQuestion, sendQuestion, shorten } from '../board/confirmText.ts';
 import type { Confirmer, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../mcp/ports.ts';
 
 export interface ConfirmerOptions {
@@ -26,10 +26,15 @@ export class NotificationConfirmer implements Confirmer {
     const ast = this.options.ast();
     const locale = this.options.locale();
     const entity = resolveText(ast.entities[summary.entity]?.label, locale, ast.locales) ?? summary.entity;
-    const changes = summary.changes.map((c) => describeChange(c.label, c.from, c.to)).join('; ');
     const save = vscode.l10n.t('Save');
     const discard = vscode.l10n.t('Discard');
-    const message = vscode.l10n.t('Save changes to {0} {1}? {2}', entity, summary.id, changes);
+    // Entity label and id are data too: shown through the same sanitiser as the values.
+    const what = shorten(displayText(entity), 40);
+    const id = shorten(displayText(summary.id), 40);
+    const message = saveQuestion(summary.changes, {
+      compose: (changes) => vscode.l10n.t('Save changes to {0} {1}? {2}', what, id, changes),
+      more: (count) => vscode.l10n.t('+{0} more (the Board shows all changes)', count),
+    });
     this.options.output.info(`asking to save ${summary.entity} ${summary.id} (${summary.changes.map((c) => c.field).join(', ')})`);
     const answer = await this.ask(message, [save, discard], signal);
     const result: SaveAnswer = answer === 'timeout' ? 'timeout' : answer === save ? 'save' : 'discard';
@@ -40,8 +45,7 @@ export class NotificationConfirmer implements Confirmer {
   async confirmSend(draft: MailDraft, signal: AbortSignal): Promise<SendAnswer> {
     const send = vscode.l10n.t('Send');
     const cancel = vscode.l10n.t('Cancel');
-    const { recipient, subject, preview } = mailQuestion(draft);
-    const message = vscode.l10n.t('Send this mail to {0}? Subject: {1}. {2}', recipient, subject, preview);
+    const message = sendQuestion(draft, (recipient, subject, preview) => vscode.l10n.t('Send this mail to {0}? Subject: {1}. {2}', recipient, subject, preview));
     this.options.output.info('asking to send a mail');
     const answer = await this.ask(message, [send, cancel], signal);
     const result: SendAnswer = answer === 'timeout' ? 'timeout' : answer === send ? 'send' : 'cancel';

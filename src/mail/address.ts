@@ -2,6 +2,7 @@
 // International domains are converted to punycode so the address shown to the
 // person is exactly the one used in the SMTP envelope and the header.
 import { domainToASCII } from 'node:url';
+import { invisibleCharacters } from '../board/confirmText.ts';
 
 export interface MailAddress {
   readonly name?: string;
@@ -14,6 +15,25 @@ const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /** Any C0 control character or DEL. */
 const hasControl = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
+/** Longest display name accepted (UTF-16 units): a name must not push the address out of view. */
+export const MAX_DISPLAY_NAME = 100;
+
+/**
+ * Why `name` cannot be a display name, or undefined. Too long, or with
+ * invisible, direction-changing or blank-looking characters, a name could
+ * make a question show another recipient than the one the mail goes to.
+ */
+export function displayNameProblem(name: string, what = 'display name'): string | undefined {
+  if (name.length > MAX_DISPLAY_NAME) {
+    return `The ${what} has ${name.length} characters; at most ${MAX_DISPLAY_NAME} are allowed. Send the bare address or a shorter name.`;
+  }
+  const hidden = invisibleCharacters(name);
+  if (hidden.length > 0) {
+    return `The ${what} contains invisible, direction-changing or blank-looking characters (${hidden.join(', ')}). Send the bare address or the name without them.`;
+  }
+  return undefined;
+}
+
 /** The address, or the reason it is not one. */
 export function parseAddress(text: string): MailAddress | string {
   const input = text.trim();
@@ -22,6 +42,8 @@ export function parseAddress(text: string): MailAddress | string {
   if (named) {
     const name = unquote(named[1].trim());
     if (/[<>]/.test(name)) return `"${input}" has a malformed display name`;
+    const problem = displayNameProblem(name);
+    if (problem) return problem;
     const email = parseBareAddress(named[2].trim());
     if (typeof email !== 'object') return email;
     return name ? { name, email: email.email } : email;

@@ -2,7 +2,7 @@
 // field could smuggle in another header (CR/LF), so what the person confirms is
 // exactly what is sent.
 import type { MailDraft } from '../mcp/ports.ts';
-import { parseAddress, type MailAddress } from './address.ts';
+import { displayNameProblem, parseAddress, type MailAddress } from './address.ts';
 
 const hasLineBreak = (value: string): boolean => value.includes('\r') || value.includes('\n') || value.includes('\0');
 
@@ -17,6 +17,10 @@ export function headerProblem(draft: MailDraft, from?: MailAddress): string | un
   ];
   for (const [field, value] of fields) {
     if (value !== undefined && hasLineBreak(value)) return `The ${field} contains a line break; header fields must be a single line.`;
+  }
+  for (const [field, value] of [['recipient name', draft.to.name], ['sender name', from?.name]] as const) {
+    const problem = value ? displayNameProblem(value, field) : undefined;
+    if (problem) return problem;
   }
   return undefined;
 }

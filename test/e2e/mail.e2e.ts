@@ -130,7 +130,9 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.deepEqual(facts.boardMail, shown);
   assert.deepEqual(seen.draft, shown);
 
-  assert.equal(seen.sendQuestion, `Send this mail to ${recipient}? Subject: ${DRAFTS.first.subject}. `
+  // The question names the address first, then the display name.
+  const asked = `${RECIPIENT} ("Max Mustermann")`;
+  assert.equal(seen.sendQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.first.subject}. `
     + 'Hallo Herr Mustermann, / die Lizenzen laufen Ende des Monats aus. Sollen wir verlaengern? / Viele Gruesse …');
 
   // Exactly one message, to exactly that recipient, with that subject and body.
@@ -156,7 +158,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   // Cancel sends nothing; the draft stays.
   const second = { to: recipient, subject: DRAFTS.second.subject, body: DRAFTS.second.body };
   assert.deepEqual(seen.secondDraft, second);
-  assert.equal(seen.cancelQuestion, `Send this mail to ${recipient}? Subject: ${DRAFTS.second.subject}. Hallo Herr Mustermann, / passt Ihnen Dienstag um 10 Uhr?`);
+  assert.equal(seen.cancelQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.second.subject}. Hallo Herr Mustermann, / passt Ihnen Dienstag um 10 Uhr?`);
   assert.equal(facts.cancelReply, 'Not sent: the person chose Cancel. The draft stays on the Board.');
   assert.deepEqual(facts.boardMailAfterCancel, second);
   assert.deepEqual(seen.draftAfterCancel, second);

@@ -82,12 +82,12 @@ describe('confirmation texts', () => {
   test('a change reads old -> new', () => {
     assert.equal(describeChange('Last name', 'Müller', 'Schmidt'), 'Last name: Müller → Schmidt');
     assert.equal(describeChange('Notes', null, 'a\nb'), 'Notes: — → a b');
-    assert.equal(describeChange('Company', { id: 3, name: 'Acme' }, 4), 'Company: #3 → 4');
+    assert.equal(describeChange('Company', { id: 3, name: 'Acme' }, 4), 'Company: Acme (#3) → 4');
   });
 
   test('a mail question names recipient, subject and the first lines', () => {
     assert.deepEqual(mailQuestion({ to: { name: 'Anna', email: 'anna@example.org' }, subject: 'Termin', body: 'Hallo Anna,\n\nwie besprochen.\nGruß\nMax' }), {
-      recipient: 'Anna <anna@example.org>', subject: 'Termin', preview: 'Hallo Anna, / wie besprochen. / Gruß …',
+      recipient: 'anna@example.org ("Anna")', subject: 'Termin', preview: 'Hallo Anna, / wie besprochen. / Gruß …',
     });
   });
 });
