@@ -1,9 +1,12 @@
 // The rules an agent's xos_query must follow: exactly one query operation,
 // whose only root field is the context, selecting exactly the context's
-// list_fields. Each refusal says what to send instead.
+// list_fields. The Board and the save question show fields by their names, so
+// nothing may rename (aliases) or drop (@skip/@include) what is selected, at
+// any depth; relations nest only a little, so a query cannot fan out without
+// end inside the extension host. Each refusal says what to send instead.
 import {
-  Kind, parse, print,
-  type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionNode,
+  BREAK, Kind, parse, print, visit,
+  type DirectiveNode, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
@@ -14,6 +17,8 @@ export type QueryCheck =
 
 /** Selections the model may add without breaking the list_fields rule. */
 const TOLERATED = new Set(['version', '__typename']);
+/** How deep relations may nest below the context's own fields: `company { employees { id } }` is 2. */
+export const MAX_RELATION_DEPTH = 2;
 
 export function checkContextQuery(ast: Ast, contextName: string, query: string): QueryCheck {
   const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
@@ -39,6 +44,10 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
   if (operation.operation !== 'query') {
     return refuse(`xos_query only reads data: a ${operation.operation} is not allowed. Changes go through xos_ui_change_required and xos_ui_save.`);
   }
+  const directive = firstDirective(document);
+  if (directive) {
+    return refuse(`Remove the directive @${directive.name.value}: xos_query shows exactly the fields it selects, so leave a field out instead of skipping it. For example: ${example}`);
+  }
 
   const roots = operation.selectionSet.selections;
   const root = roots.length === 1 ? asField(roots[0]) : undefined;
@@ -55,6 +64,8 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
     if (!field) return refuse(`Write the fields of ${contextName} out instead of fragments: ${example}`);
     if (field.alias) return refuse(`Do not alias fields (${field.alias.value}: ${field.name.value}). For example: ${example}`);
     selected.push(field.name.value);
+    const nested = field.selectionSet ? checkNested(field.selectionSet, [field.name.value], example) : undefined;
+    if (nested) return refuse(nested);
   }
   const wanted = context.list_fields;
   const missing = wanted.filter((f) => !selected.includes(f));
@@ -78,6 +89,37 @@ export function withIdAndVersion(document: DocumentNode): string {
   const newRoot: FieldNode = { ...root, selectionSet: { ...root.selectionSet!, selections: [...root.selectionSet!.selections, ...added] } };
   const newOperation: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections: [newRoot] } };
   return print({ ...document, definitions: [newOperation] });
+}
+
+/** The first directive anywhere in the document (operation, field, variable). */
+function firstDirective(document: DocumentNode): DirectiveNode | undefined {
+  let found: DirectiveNode | undefined;
+  visit(document, {
+    Directive(node) {
+      found = node;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/** Why a relation's sub-selection is not allowed (fragments, aliases, too deep), or undefined. */
+function checkNested(set: SelectionSetNode, path: readonly string[], example: string): string | undefined {
+  const where = path.join('.');
+  if (path.length > MAX_RELATION_DEPTH) {
+    return `Relations may nest at most ${MAX_RELATION_DEPTH} levels below the context's fields (${where} is ${path.length} deep). `
+      + `Select the related record's own fields, e.g. ${path[0]} { id name }, and open its context with another xos_query for more. For example: ${example}`;
+  }
+  for (const selection of set.selections) {
+    const field = asField(selection);
+    if (!field) return `Write the fields of ${where} out instead of fragments. For example: ${example}`;
+    if (field.alias) return `Do not alias fields (${field.alias.value}: ${field.name.value} in ${where}); select ${field.name.value} under its own name. For example: ${example}`;
+    if (field.selectionSet) {
+      const problem = checkNested(field.selectionSet, [...path, field.name.value], example);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
 }
 
 function fieldNode(name: string): FieldNode {

@@ -109,3 +109,30 @@ test('id and version are added to the selection when missing', () => {
     '{\n  deal_list {\n    title\n    amount\n    stage\n    probability\n    close_date\n    company {\n      name\n    }\n    contact {\n      id\n    }\n    id\n    version\n  }\n}',
   );
 });
+
+test('directives are refused anywhere, with what to do instead', () => {
+  const expected = (name: string) => `Remove the directive @${name}: xos_query shows exactly the fields it selects, so leave a field out instead of skipping it. For example: ${LIST}`;
+  assert.equal(refusal('person_list', '{ person_list { id firstname lastname email @skip(if: true) city age net_worth } }'), expected('skip'));
+  assert.equal(refusal('person_list', '{ person_list @include(if: false) { id firstname lastname email city age net_worth } }'), expected('include'));
+  assert.equal(refusal('person_list', 'query Q @deprecated { person_list { id firstname lastname email city age net_worth } }'), expected('deprecated'));
+  const detail = '{ person_detail(id: "3") { id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name @skip(if: true) } } }';
+  assert.match(refusal('person_detail', detail), /^Remove the directive @skip: /);
+});
+
+test('aliases inside a relation are refused, naming where', () => {
+  const detail = '{ person_detail(id: "3") { id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name: city } } }';
+  assert.match(refusal('person_detail', detail), /^Do not alias fields \(name: city in company\); select city under its own name\. For example: \{ person_detail\(id: "1"\)/);
+});
+
+test('fragments inside a relation are refused', () => {
+  const detail = '{ person_detail(id: "3") { id firstname lastname email phone street zip city age net_worth status birthday active notes company { ... on company { id name } } } }';
+  assert.match(refusal('person_detail', detail), /^Write the fields of company out instead of fragments\./);
+});
+
+test('relations nest at most two levels below the context fields', () => {
+  const fields = 'id firstname lastname email phone street zip city age net_worth status birthday active notes';
+  const two = `{ person_detail(id: "3") { ${fields} company { id name employees { id } } } }`;
+  assert.equal(checkContextQuery(ast, 'person_detail', two).ok, true);
+  const deep = `{ person_detail(id: "3") { ${fields} company { id employees { id company { employees { id } } } } } }`;
+  assert.match(refusal('person_detail', deep), /^Relations may nest at most 2 levels below the context's fields \(company\.employees\.company is 3 deep\)\. Select the related record's own fields, e\.g\. company \{ id name \}/);
+});
