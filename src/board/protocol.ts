@@ -1,12 +1,22 @@
 // The typed messages between the host and the Board webview. Both sides import
 // these descriptors; only src/host/boardTransport.ts and webview/transport.ts
-// touch the actual transport (postMessage).
-import type { BoardView } from './view.ts';
+// touch the actual transport (postMessage). Every message the host receives is
+// checked by its descriptor's guard; malformed and unknown ones are dropped.
+//
+// The Board is sent in parts: the locale and texts, the list (its columns, total and
+// first rows), the detail form, the mail draft and a status line, each when it changes.
+// List rows travel in windows the webview asks for as the person scrolls.
+import type { ListQuery } from '../core/domain.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
+
+/** Checks a message's params; anything failing it is dropped. */
+export type Guard<P> = (params: unknown) => params is P;
 
 /** A one-way message. `P` is its payload type (phantom). */
 export interface NotificationType<P> {
   readonly kind: 'notification';
   readonly method: string;
+  readonly guard?: Guard<P>;
   readonly __params?: P;
 }
 
@@ -14,36 +24,97 @@ export interface NotificationType<P> {
 export interface RequestType<P, R> {
   readonly kind: 'request';
   readonly method: string;
+  readonly guard?: Guard<P>;
   readonly __params?: P;
   readonly __result?: R;
 }
 
-function notification<P>(method: string): NotificationType<P> {
-  return { kind: 'notification', method };
+function notification<P>(method: string, guard?: Guard<P>): NotificationType<P> {
+  return { kind: 'notification', method, guard };
 }
 
-function request<P, R>(method: string): RequestType<P, R> {
-  return { kind: 'request', method };
+function request<P, R>(method: string, guard?: Guard<P>): RequestType<P, R> {
+  return { kind: 'request', method, guard };
 }
 
 export type FormValues = Record<string, unknown>;
 export type MailField = 'to' | 'subject' | 'body';
 
+// Hand-written guards: small, and the webview bundle stays free of a schema library.
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const MAX_TEXT = 1_000_000;
+const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+
+export function isListQuery(v: unknown): v is ListQuery {
+  if (!isObject(v)) return false;
+  const { sort, filter } = v;
+  if (filter !== undefined && !isText(filter, 1_000)) return false;
+  if (sort === undefined) return true;
+  return isObject(sort) && isText(sort.field, 200) && (sort.direction === 'asc' || sort.direction === 'desc');
+}
+
+const isEmptyParams = (v: unknown): v is Record<string, never> => isObject(v);
+
 // webview -> host
-/** The webview is loaded and listens; the host answers with a render. */
-export const ready = notification<Record<string, never>>('board/ready');
+/** The webview is loaded and listens; the host answers with every part of the Board. */
+export const ready = notification<Record<string, never>>('board/ready', isEmptyParams);
 /** The person changed a form field (already converted to the field's value form). */
-export const edit = notification<{ readonly field: string; readonly value: unknown }>('board/edit');
-/** The person opened a list row (`navigate.row`). */
-export const navigateRow = notification<{ readonly row: number }>('board/navigateRow');
+export const edit = notification<{ readonly field: string; readonly value: unknown }>('board/edit',
+  (v): v is { field: string; value: unknown } => isObject(v) && isText(v.field, 200) && 'value' in v);
+/** The person opened a list row (`navigate.row`), named by its key (the record id). */
+export const openRow = notification<{ readonly listId: number; readonly key: string }>('board/openRow',
+  (v): v is { listId: number; key: string } => isObject(v) && isCount(v.listId) && isText(v.key, 200));
 /** The person clicked Save on the form. */
-export const save = notification<Record<string, never>>('board/save');
+export const save = notification<Record<string, never>>('board/save', isEmptyParams);
 /** The person edited the mail draft. */
-export const editMail = notification<{ readonly field: MailField; readonly value: string }>('board/editMail');
+export const editMail = notification<{ readonly field: MailField; readonly value: string }>('board/editMail',
+  (v): v is { field: MailField; value: string } => isObject(v) && (v.field === 'to' || v.field === 'subject' || v.field === 'body') && isText(v.value));
+/** The person asked for the shown list as a CSV file (with their sort and filter). */
+export const exportCsv = notification<{ readonly listId: number; readonly query: ListQuery }>('board/exportCsv',
+  (v): v is { listId: number; query: ListQuery } => isObject(v) && isCount(v.listId) && isListQuery(v.query));
+
+export interface RowsParams {
+  /** Which list (a new list gets a new id; answers for an old one are dropped). */
+  readonly listId: number;
+  readonly offset: number;
+  readonly limit: number;
+  /** The person's sort and filter; the host applies them where the rows live. */
+  readonly query: ListQuery;
+}
+
+export interface RowsResult {
+  readonly listId: number;
+  readonly offset: number;
+  readonly rows: readonly GridRow[];
+  /** Rows matching the query (sort and filter included). */
+  readonly total: number;
+}
+
+/** The most rows one window may ask for; the grid asks for far fewer. */
+export const MAX_ROWS_PER_REQUEST = 5_000;
+
+/** A window of the shown list. */
+export const rows = request<RowsParams, RowsResult>('board/rows',
+  (v): v is RowsParams => isObject(v) && isCount(v.listId) && isCount(v.offset) && isCount(v.limit) && v.limit <= MAX_ROWS_PER_REQUEST && isListQuery(v.query));
 
 // host -> webview
-/** Everything the Board shows; sent on every change and whenever the panel (re)appears. */
-export const render = notification<{ readonly view: BoardView }>('board/render');
+/** The Board's locale and its own texts; sent first and when the locale changes. */
+export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts }>('board/locale');
+/** The list (columns, total, first rows), or null when the Board shows none. */
+export const list = notification<{ readonly list: ListBlock | null }>('board/list');
+/** The detail form, or null. */
+export const detail = notification<{ readonly detail: DetailBlock | null }>('board/detail');
+/** The mail draft, or null. */
+export const mail = notification<{ readonly mail: MailBlock | null }>('board/mail');
+
+export interface StatusLine {
+  readonly kind: 'info' | 'error' | 'busy';
+  readonly text: string;
+}
+
+/** A line for the person: a save in progress, its outcome, a row that could not be opened. */
+export const status = notification<{ readonly status: StatusLine | null }>('board/status');
 /** The person's current form values (the fields they edited), flushed from the webview. */
 export const formData = request<Record<string, never>, FormValues>('board/formData');
 
@@ -54,6 +125,11 @@ export type WireMessage =
   | { readonly id: number; readonly result: unknown }
   | { readonly id: number; readonly error: string };
 
+interface Handler {
+  readonly guard?: (params: unknown) => boolean;
+  readonly run: (params: unknown) => unknown;
+}
+
 /**
  * One side of the conversation: sends notifications and requests, dispatches what
  * arrives. The transport modules feed `receive` and give it `post`.
@@ -62,8 +138,10 @@ export class MessageEndpoint {
   private readonly post: (message: WireMessage) => void;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }>();
-  private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
-  private readonly requestHandlers = new Map<string, (params: unknown) => unknown>();
+  private readonly notificationHandlers = new Map<string, Handler>();
+  private readonly requestHandlers = new Map<string, Handler>();
+  /** Called with each message that was dropped (malformed params or unknown method). */
+  onDropped: ((method: string) => void) | undefined;
 
   constructor(post: (message: WireMessage) => void) {
     this.post = post;
@@ -86,11 +164,11 @@ export class MessageEndpoint {
   }
 
   onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): void {
-    this.notificationHandlers.set(type.method, handler as (params: unknown) => void);
+    this.notificationHandlers.set(type.method, { guard: type.guard, run: handler as (params: unknown) => void });
   }
 
   onRequest<P, R>(type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
-    this.requestHandlers.set(type.method, handler as (params: unknown) => unknown);
+    this.requestHandlers.set(type.method, { guard: type.guard, run: handler as (params: unknown) => unknown });
   }
 
   /** Rejects every open request (the other side went away). */
@@ -102,7 +180,7 @@ export class MessageEndpoint {
     }
   }
 
-  /** Dispatches one incoming message; unknown ones are ignored (the other side may be newer). */
+  /** Dispatches one incoming message; unknown and malformed ones are dropped. */
   receive(message: unknown): void {
     if (message === null || typeof message !== 'object') return;
     const m = message as Record<string, unknown>;
@@ -120,14 +198,25 @@ export class MessageEndpoint {
       const id = m.id;
       const handler = this.requestHandlers.get(m.method);
       if (!handler) {
+        this.onDropped?.(m.method);
         this.post({ id, error: `no handler for ${m.method}` });
         return;
       }
+      if (handler.guard && !handler.guard(m.params)) {
+        this.onDropped?.(m.method);
+        this.post({ id, error: `malformed ${m.method}` });
+        return;
+      }
       Promise.resolve()
-        .then(() => handler(m.params))
+        .then(() => handler.run(m.params))
         .then((result) => this.post({ id, result }), (error: unknown) => this.post({ id, error: error instanceof Error ? error.message : String(error) }));
       return;
     }
-    this.notificationHandlers.get(m.method)?.(m.params);
+    const handler = this.notificationHandlers.get(m.method);
+    if (!handler || (handler.guard && !handler.guard(m.params))) {
+      this.onDropped?.(m.method);
+      return;
+    }
+    handler.run(m.params);
   }
 }

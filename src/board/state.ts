@@ -1,17 +1,19 @@
-// What the Board shows: the active context, the shown records, the loaded
-// detail record with its version, the agent's pending preview changes, the
-// person's own edits and the mail draft. The host renders it; the tools read
-// and change it. It knows nothing of the AST: values are kept as shown.
+// What the Board shows: the active context, the shown list (a window source, not
+// its rows), the loaded detail record with its version, the agent's pending preview
+// changes, the person's own edits and the mail draft. The host renders it; the use
+// cases read and change it. It knows nothing of the AST: values are kept as shown.
 import type {
-  Board, BoardChange, BoardRecord, BoardSnapshot, DetailView, ListView, MailDraft,
-} from '../mcp/ports.ts';
+  Board, BoardChange, BoardRecord, BoardSnapshot, DetailView, ListQuery, ListView, MailDraft,
+} from '../core/domain.ts';
 
 type Author = 'agent' | 'person';
 
 export class BoardState implements Board {
   private context: string | undefined;
   private kind: BoardSnapshot['kind'];
-  private records: readonly BoardRecord[] = [];
+  private shownList: ListView | undefined;
+  /** The person's sort and filter over the shown list (kept while the webview is hidden). */
+  private query: ListQuery = {};
   private detail: DetailView | undefined;
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
@@ -21,7 +23,8 @@ export class BoardState implements Board {
   showList(view: ListView): void {
     this.context = view.context;
     this.kind = 'list';
-    this.records = structuredClone([...view.records]);
+    this.shownList = view;
+    this.query = {};
     this.detail = undefined;
     this.form.clear();
     this.emit('list');
@@ -30,7 +33,7 @@ export class BoardState implements Board {
   showDetail(view: DetailView): void {
     this.context = view.context;
     this.kind = 'detail';
-    this.records = [];
+    this.shownList = undefined;
     this.detail = structuredClone(view);
     this.form.clear();
     this.emit('detail');
@@ -70,9 +73,22 @@ export class BoardState implements Board {
     return data;
   }
 
-  /** The records of the list view (empty otherwise). */
+  list(): ListView | undefined {
+    return this.shownList;
+  }
+
+  /** The records of the list's first window (what paints first; empty without a list). */
   shownRecords(): readonly BoardRecord[] {
-    return this.records;
+    return this.shownList?.source.first.records ?? [];
+  }
+
+  listQuery(): ListQuery {
+    return this.query;
+  }
+
+  /** The person sorted or filtered the grid; the list itself is unchanged, so no change is emitted. */
+  setListQuery(query: ListQuery): void {
+    this.query = query;
   }
 
   snapshot(): BoardSnapshot {

@@ -17,6 +17,26 @@ export interface BoardTexts {
   readonly yes: string;
   readonly no: string;
   readonly version: (version: number) => string;
+  /** Grid: the quick filter's accessible name and placeholder. */
+  readonly filter: string;
+  readonly filterPlaceholder: string;
+  readonly exportCsv: string;
+  readonly loading: string;
+  readonly noRows: string;
+  readonly noMatches: string;
+  /** `{error}` is replaced by the reason. */
+  readonly rowsFailed: string;
+  /** Row counts; `{count}` and `{total}` are replaced by formatted numbers. */
+  readonly countOne: string;
+  readonly countMany: string;
+  readonly countFiltered: string;
+  readonly resizeColumn: string;
+  readonly sortHint: string;
+  readonly copyHint: string;
+  /** Host-side status lines. */
+  readonly saving: string;
+  readonly openFailed: (what: string, reason: string) => string;
+  readonly exported: (count: number, file: string) => string;
 }
 
 const en: BoardTexts = {
@@ -35,6 +55,22 @@ const en: BoardTexts = {
   yes: 'Yes',
   no: 'No',
   version: (version) => `Version ${version}`,
+  filter: 'Filter',
+  filterPlaceholder: 'Filter the shown columns',
+  exportCsv: 'Export CSV',
+  loading: 'Loading…',
+  noRows: 'No records.',
+  noMatches: 'No records match the filter.',
+  rowsFailed: 'The rows could not be loaded: {error}',
+  countOne: '1 record',
+  countMany: '{count} records',
+  countFiltered: '{count} of {total} records',
+  resizeColumn: 'Resize column',
+  sortHint: 'Click a column header to sort. Enter opens a row.',
+  copyHint: 'Ctrl+C copies the cell, Ctrl+Shift+C the row.',
+  saving: 'Saving…',
+  openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
+  exported: (count, file) => `${count} records exported to ${file}.`,
 };
 
 const de: BoardTexts = {
@@ -53,6 +89,22 @@ const de: BoardTexts = {
   yes: 'Ja',
   no: 'Nein',
   version: (version) => `Version ${version}`,
+  filter: 'Filter',
+  filterPlaceholder: 'Angezeigte Spalten filtern',
+  exportCsv: 'CSV exportieren',
+  loading: 'Wird geladen…',
+  noRows: 'Keine Datensätze.',
+  noMatches: 'Keine Datensätze passen zum Filter.',
+  rowsFailed: 'Die Zeilen konnten nicht geladen werden: {error}',
+  countOne: '1 Datensatz',
+  countMany: '{count} Datensätze',
+  countFiltered: '{count} von {total} Datensätzen',
+  resizeColumn: 'Spaltenbreite ändern',
+  sortHint: 'Zum Sortieren auf einen Spaltenkopf klicken. Eingabe öffnet eine Zeile.',
+  copyHint: 'Strg+C kopiert die Zelle, Strg+Umschalt+C die Zeile.',
+  saving: 'Wird gespeichert…',
+  openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
+  exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,
 };
 
 /** Texts for a locale tag (`de`, `de-AT`, `en-US`); English for anything else. */

@@ -1,40 +1,55 @@
-// What the webview renders, computed in the host from the Board state, the AST
-// and the locale: labels resolved, values formatted, inputs chosen by field type,
-// the agent's pending changes marked. Plain JSON, so it survives postMessage.
-import { resolveText } from '../ast/locale.ts';
-import type { Ast, ContextDef, FieldDef, FieldType } from '../ast/schema.ts';
-import { displayField } from '../ast/view.ts';
-import type { BoardRecord, BoardSnapshot } from '../mcp/ports.ts';
+// The parts of the Board the host sends, computed from the Board state and the
+// resolved app model: the list's columns and first rows (raw typed values keyed by
+// record id; the webview formats them per locale), the detail form (inputs by field
+// kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
+// survives postMessage.
+import type { Ast } from '../ast/schema.ts';
+import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
+import { fieldKind, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
+import { appModel, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
 import { boardTexts, type BoardTexts } from './texts.ts';
 
-export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
+export type { InputKind } from './fieldKinds.ts';
+export type { SelectOption } from './model.ts';
 
 export interface Column {
   readonly field: string;
   readonly label: string;
+  readonly type: BoardFieldType;
   /** Numbers align right. */
   readonly numeric: boolean;
+  /** enum value -> label in the locale */
+  readonly enumLabels?: Readonly<Record<string, string>>;
+  /** Whether a click on the header sorts (through the backend). */
+  readonly sortable: boolean;
+}
+
+/** One list row: the record's key (its id) and its raw values in column order. */
+export interface GridRow {
+  readonly key: string;
+  readonly values: readonly unknown[];
 }
 
 export interface ListBlock {
+  /** Which list this is; a new query or render gets a new id. */
+  readonly listId: number;
   readonly context: string;
   readonly label: string;
-  readonly summary: string;
   readonly columns: readonly Column[];
-  readonly rows: ReadonlyArray<readonly string[]>;
+  /** Rows matching the agent's query (before the person's filter). */
+  readonly total: number;
+  /** The first rows, so they paint with the list. */
+  readonly rows: readonly GridRow[];
   /** A row opens a detail context (`navigate.row`). */
   readonly navigable: boolean;
-}
-
-export interface SelectOption {
-  readonly value: string;
-  readonly label: string;
+  /** The person's sort and filter, restored when the webview comes back. */
+  readonly query: ListQuery;
 }
 
 export interface FormField {
   readonly field: string;
   readonly label: string;
-  readonly type: FieldType | 'unknown';
+  readonly type: BoardFieldType;
   readonly input: InputKind;
   readonly editable: boolean;
   readonly required: boolean;
@@ -63,8 +78,15 @@ export interface MailBlock {
   readonly body: string;
 }
 
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version'>;
+/** The Board's own words as the webview gets them (no functions over postMessage). */
+export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported'>;
 
+export function webviewTexts(locale: string): WebviewTexts {
+  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, ...texts } = boardTexts(locale);
+  return texts;
+}
+
+/** Everything the Board shows now, in one object (what the in-host tests read). */
 export interface BoardView {
   readonly locale: string;
   readonly texts: WebviewTexts;
@@ -77,142 +99,95 @@ export interface BoardViewInput {
   readonly ast: Ast;
   readonly locale: string;
   readonly snapshot: BoardSnapshot;
-  /** The records of a list view. */
-  readonly records: readonly BoardRecord[];
+  readonly list: ListView | undefined;
+  readonly listId: number;
+  readonly listQuery: ListQuery;
   /** The form values over the loaded record (the person's edits and the agent's preview). */
   readonly form: Readonly<Record<string, unknown>>;
 }
 
-export function buildBoardView({ ast, locale, snapshot, records, form }: BoardViewInput): BoardView {
-  const texts = boardTexts(locale);
-  const { records: _records, version: _version, ...webviewTexts } = texts;
-  const context = snapshot.context === undefined || !Object.hasOwn(ast.contexts, snapshot.context) ? undefined : ast.contexts[snapshot.context];
-  const view: { -readonly [K in keyof BoardView]: BoardView[K] } = { locale, texts: webviewTexts };
-  if (context && snapshot.kind === 'list') view.list = listBlock(ast, locale, texts, snapshot.context!, context, records);
-  if (context && snapshot.kind === 'detail' && snapshot.detail) view.detail = detailBlock(ast, locale, texts, snapshot, context, form);
-  if (snapshot.mail) {
-    const { to, subject, body } = snapshot.mail;
-    view.mail = { to: to.name ? `${to.name} <${to.email}>` : to.email, subject, body };
-  }
+export function buildBoardView(input: BoardViewInput): BoardView {
+  const view: { -readonly [K in keyof BoardView]: BoardView[K] } = { locale: input.locale, texts: webviewTexts(input.locale) };
+  const list = listBlock(input);
+  const detail = detailBlock(input);
+  const mail = mailBlock(input.snapshot);
+  if (list) view.list = list;
+  if (detail) view.detail = detail;
+  if (mail) view.mail = mail;
   return view;
 }
 
-function contextLabel(ast: Ast, locale: string, name: string, context: ContextDef): string {
-  return resolveText(context.label, locale, ast.locales) ?? resolveText(ast.entities[context.entity]?.label, locale, ast.locales) ?? name;
+function contextOf(ast: Ast, locale: string, name: string | undefined): ContextModel | undefined {
+  return name === undefined ? undefined : appModel(ast, locale).context(name);
 }
 
-function fieldDefOf(ast: Ast, entity: string, field: string): FieldDef | undefined {
-  const fields = ast.entities[entity]?.fields ?? {};
-  return Object.hasOwn(fields, field) ? fields[field] : undefined;
-}
-
-function labelOf(ast: Ast, locale: string, entity: string, field: string): string {
-  return resolveText(fieldDefOf(ast, entity, field)?.label, locale, ast.locales) ?? field;
-}
-
-function listBlock(ast: Ast, locale: string, texts: BoardTexts, name: string, context: ContextDef, records: readonly BoardRecord[]): ListBlock {
-  const columns = context.list_fields.map((field) => {
-    const def = fieldDefOf(ast, context.entity, field);
-    return { field, label: labelOf(ast, locale, context.entity, field), numeric: def?.type === 'int' || def?.type === 'decimal' };
+export function columnsOf(context: ContextModel): Column[] {
+  return context.fields.map((f) => {
+    const column: { -readonly [K in keyof Column]: Column[K] } = {
+      field: f.field, label: f.label, type: f.type, numeric: fieldKind(f.type).numeric, sortable: f.orderKey !== undefined,
+    };
+    if (f.enumLabels) column.enumLabels = f.enumLabels;
+    return column;
   });
-  const rows = records.map((record) => context.list_fields.map((field) => formatValue(ast, locale, texts, fieldDefOf(ast, context.entity, field), record[field])));
-  const target = context.navigate?.row?.context;
+}
+
+/** Records as grid rows: the key and the raw values of the columns; refs keep `{ id, name }`. */
+export function gridRows(fields: readonly Pick<FieldModel, 'field'>[], records: readonly BoardRecord[]): GridRow[] {
+  return records.map((record) => ({ key: String(record.id), values: fields.map((f) => record[f.field] ?? null) }));
+}
+
+export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardViewInput, 'ast' | 'locale' | 'list' | 'listId' | 'listQuery'>): ListBlock | undefined {
+  const context = list && contextOf(ast, locale, list.context);
+  if (!list || !context) return undefined;
+  // The first window is the agent's order; with a sort or filter of the person's the webview asks again.
+  const unchanged = !listQuery.sort && !listQuery.filter;
   return {
-    context: name,
-    label: contextLabel(ast, locale, name, context),
-    summary: texts.records(records.length),
-    columns,
-    rows,
-    navigable: target !== undefined && ast.contexts[target]?.kind === 'detail',
+    listId,
+    context: list.context,
+    label: context.label,
+    columns: columnsOf(context),
+    total: list.source.total,
+    rows: unchanged ? gridRows(context.fields, list.source.first.records) : [],
+    navigable: context.rowTarget !== undefined,
+    query: listQuery,
   };
 }
 
-function detailBlock(ast: Ast, locale: string, texts: BoardTexts, snapshot: BoardSnapshot, context: ContextDef, form: Readonly<Record<string, unknown>>): DetailBlock {
-  const detail = snapshot.detail!;
-  const editable = new Set(context.editable ?? []);
-  const fields = context.list_fields.map((field): FormField => {
-    const def = fieldDefOf(ast, context.entity, field);
-    const stored = detail.record[field];
-    const current = Object.hasOwn(form, field) ? form[field] : stored;
-    const canEdit = editable.has(field) && def !== undefined && def.type !== 'id';
-    const input = def ? inputKind(def) : 'text';
+export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput, 'ast' | 'locale' | 'snapshot' | 'form'>): DetailBlock | undefined {
+  const detail = snapshot.detail;
+  const context = snapshot.kind === 'detail' ? contextOf(ast, locale, snapshot.context) : undefined;
+  if (!detail || !context) return undefined;
+  const texts = boardTexts(locale);
+  const fields = context.fields.map((f): FormField => {
+    const kind = fieldKind(f.type);
+    const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels };
+    const stored = detail.record[f.field];
+    const current = Object.hasOwn(form, f.field) ? form[f.field] : stored;
     const out: { -readonly [K in keyof FormField]: FormField[K] } = {
-      field,
-      label: labelOf(ast, locale, context.entity, field),
-      type: def?.type ?? 'unknown',
-      input,
-      editable: canEdit,
-      required: def?.required === true,
-      value: inputValue(def, current),
-      display: formatValue(ast, locale, texts, def, current),
+      field: f.field,
+      label: f.label,
+      type: f.type,
+      input: kind.input,
+      editable: context.editable.has(f.field) && f.def !== undefined && f.type !== 'id',
+      required: f.required,
+      value: kind.inputValue(current),
+      display: kind.format(current, format),
     };
-    if (def?.type === 'enum') out.options = enumOptions(ast, locale, def);
-    if (Object.hasOwn(snapshot.pending, field)) {
-      out.pending = { from: formatValue(ast, locale, texts, def, stored), to: formatValue(ast, locale, texts, def, snapshot.pending[field]) };
+    if (f.type === 'enum') out.options = enumOptions(f);
+    if (Object.hasOwn(snapshot.pending, f.field)) {
+      out.pending = { from: kind.format(stored, format), to: kind.format(snapshot.pending[f.field], format) };
     }
     return out;
   });
-  const name = snapshot.context!;
   const id = detail.record.id;
-  const title = contextLabel(ast, locale, name, context);
   const summary = [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
-  return { context: name, key: `${name}:${String(id)}`, label: title, summary, fields, canSave: detail.version !== undefined && editable.size > 0 };
+  return { context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields, canSave: detail.version !== undefined && context.editable.size > 0 };
 }
 
-export function inputKind(def: FieldDef): InputKind {
-  switch (def.type) {
-    case 'int':
-    case 'decimal':
-      return 'number';
-    case 'date':
-      return 'date';
-    case 'datetime':
-      return 'datetime';
-    case 'bool':
-      return 'checkbox';
-    case 'enum':
-      return 'select';
-    case 'text':
-      return 'textarea';
-    default:
-      return 'text';
-  }
-}
-
-/** A ref may arrive as its related object or as a bare id; the id is what an input edits. */
-function refId(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && 'id' in value) return (value as { id: unknown }).id;
-  return value;
-}
-
-function inputValue(def: FieldDef | undefined, value: unknown): string | boolean {
-  if (def?.type === 'bool') return value === true;
-  const plain = def?.type === 'ref' ? refId(value) : value;
-  if (plain === null || plain === undefined) return '';
-  return typeof plain === 'object' ? JSON.stringify(plain) : String(plain);
-}
-
-function enumOptions(ast: Ast, locale: string, def: FieldDef): SelectOption[] {
-  const values = def.values ?? [];
-  return [{ value: '', label: '' }, ...values.map((value) => ({ value, label: resolveText(def.value_labels?.[value], locale, ast.locales) ?? value }))];
-}
-
-/** A value as a person reads it: enum labels, yes/no, a ref's name, a dash for nothing. */
-export function formatValue(ast: Ast, locale: string, texts: Pick<BoardTexts, 'none' | 'yes' | 'no'>, def: FieldDef | undefined, value: unknown): string {
-  if (value === null || value === undefined || value === '') return texts.none;
-  if (def?.type === 'bool') return value === true ? texts.yes : value === false ? texts.no : String(value);
-  if (def?.type === 'enum' && typeof value === 'string') return resolveText(def.value_labels?.[value], locale, ast.locales) ?? value;
-  if (def?.type === 'ref' && def.entity) {
-    if (typeof value === 'object' && value !== null) {
-      const record = value as BoardRecord;
-      const name = record[displayField(ast, def.entity)];
-      return name === undefined || name === null ? `#${String(record.id)}` : String(name);
-    }
-    return `#${String(value)}`;
-  }
-  if (Array.isArray(value)) return String(value.length);
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+export function mailBlock(snapshot: BoardSnapshot): MailBlock | undefined {
+  if (!snapshot.mail) return undefined;
+  const { to, subject, body } = snapshot.mail;
+  return { to: to.name ? `${to.name} <${to.email}>` : to.email, subject, body };
 }
 
 /** `Name <mail@host>` or a bare address, as the mail surface edits it. */

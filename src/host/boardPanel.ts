@@ -1,15 +1,20 @@
 // The "XOS Board" webview panel. The state lives in the host (BoardState), so
-// the webview can be discarded when hidden and is re-rendered when shown again.
-// Tools that show data open the panel if it is closed.
+// the webview can be discarded when hidden and gets every part again when shown.
+// The person's actions (open a row, save, export) run the same use cases as the
+// agent's tools; list rows are served window by window as the person scrolls.
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import * as vscode from 'vscode';
+import { listWindow, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
+import { writeCsv } from '../core/csv.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
-import { rowTarget } from '../board/navigation.ts';
+import { appModel } from '../board/model.ts';
 import * as protocol from '../board/protocol.ts';
 import type { MessageEndpoint } from '../board/protocol.ts';
 import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
-import { buildBoardView, parseMailbox, type BoardView } from '../board/view.ts';
-import type { Board, BoardChange, BoardRecord, XosClient } from '../mcp/ports.ts';
+import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
+import type { Board, BoardChange, ListQuery, XosClient } from '../core/domain.ts';
 import { connectWebview } from './boardTransport.ts';
 
 export const boardViewType = 'xos.board';
@@ -20,8 +25,8 @@ export interface BoardPanelOptions {
   readonly state: BoardState;
   readonly client: XosClient;
   readonly locale: () => string;
-  /** The Save button: the same path as xos_ui_save. */
-  readonly save: () => Promise<void>;
+  /** What the use cases need for the person's actions (the same the tools get). */
+  readonly deps: () => CoreDeps;
   readonly output: vscode.LogOutputChannel;
 }
 
@@ -30,6 +35,10 @@ export class BoardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private endpoint: MessageEndpoint | undefined;
   private ready = false;
+  /** A new list gets a new id, so windows of an old one are not mixed in. */
+  private listId = 0;
+  private saving = false;
+  private status: protocol.StatusLine | null = null;
   /** Set while the host applies the webview's own edit, so it is not echoed back mid-typing. */
   private applyingWebviewEdit = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -42,6 +51,7 @@ export class BoardPanel implements vscode.Disposable {
     const { state } = options;
     this.board = {
       showList: (view) => state.showList(view),
+      list: () => state.list(),
       showDetail: (view) => state.showDetail(view),
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
@@ -67,7 +77,7 @@ export class BoardPanel implements vscode.Disposable {
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
-    const { extensionUri } = this.options;
+    const { extensionUri, output } = this.options;
     const panel = vscode.window.createWebviewPanel(boardViewType, boardTexts(this.options.locale()).title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
       enableScripts: true,
       retainContextWhenHidden: false,
@@ -78,14 +88,21 @@ export class BoardPanel implements vscode.Disposable {
     this.ready = false;
     const { endpoint, disposable } = connectWebview(panel.webview);
     this.endpoint = endpoint;
+    endpoint.onDropped = (method) => output.warn(`the Board sent a malformed or unknown message (${method}); dropped`);
     endpoint.onNotification(protocol.ready, () => {
       this.ready = true;
-      this.render();
+      this.sendAll();
     });
     endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
-    endpoint.onNotification(protocol.navigateRow, ({ row }) => void this.navigateRow(row));
-    endpoint.onNotification(protocol.save, () => void this.options.save());
+    endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
+      if (listId === this.listId) void this.openRow(key);
+    });
+    endpoint.onNotification(protocol.save, () => void this.save());
+    endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
+      if (listId === this.listId) void this.exportCsv(query);
+    });
+    endpoint.onRequest(protocol.rows, (params) => this.rows(params));
     const viewState = panel.onDidChangeViewState(() => {
       // A hidden webview is discarded; it says ready again when it comes back.
       if (!panel.visible) {
@@ -104,21 +121,44 @@ export class BoardPanel implements vscode.Disposable {
     panel.webview.html = this.html(panel.webview);
   }
 
-  /** What the webview shows now (also what the host tests check). */
+  /** What the Board shows now, in one object (the in-host tests read it). */
   view(): BoardView {
     const { state, client } = this.options;
-    return buildBoardView({ ast: client.ast(), locale: this.options.locale(), snapshot: state.snapshot(), records: state.shownRecords(), form: state.formValues() });
+    return buildBoardView({
+      ast: client.ast(), locale: this.options.locale(), snapshot: state.snapshot(), list: state.list(), listId: this.listId, listQuery: state.listQuery(), form: state.formValues(),
+    });
   }
 
-  /** Re-sends the view, e.g. after the locale changed. */
+  /** Re-sends every part, e.g. after the locale or the backend changed. */
   render(): void {
+    if (this.panel) this.panel.title = boardTexts(this.options.locale()).title;
+    this.sendAll();
+  }
+
+  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean }): void {
     if (!this.panel || !this.ready || !this.endpoint) return;
-    this.panel.title = boardTexts(this.options.locale()).title;
+    const { state, client, output } = this.options;
+    const endpoint = this.endpoint;
     try {
-      this.endpoint.notify(protocol.render, { view: this.view() });
+      const ast = client.ast();
+      const locale = this.options.locale();
+      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale) });
+      if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
+      if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
+      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });
+      if (parts.status) endpoint.notify(protocol.status, { status: this.status });
     } catch (error) {
-      this.options.output.error(`rendering the Board failed: ${error instanceof Error ? error.message : String(error)}`);
+      output.error(`updating the Board failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private sendAll(): void {
+    this.send({ locale: true, list: true, detail: true, mail: true, status: true });
+  }
+
+  private setStatus(status: protocol.StatusLine | null): void {
+    this.status = status;
+    this.send({ status: true });
   }
 
   private html(webview: vscode.Webview): string {
@@ -127,6 +167,7 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   private stateChanged(change: BoardChange): void {
+    if (change === 'list') this.listId++;
     if (this.applyingWebviewEdit) return;
     // A tool showed something: the person should see it.
     if (!this.panel) {
@@ -134,7 +175,22 @@ export class BoardPanel implements vscode.Disposable {
       return;
     }
     if (change !== 'form' && !this.panel.visible) this.panel.reveal(undefined, true);
-    this.render();
+    if (change === 'list' || change === 'detail') {
+      this.status = null;
+      this.send({ list: true, detail: true, status: true });
+    } else if (change === 'form') this.send({ detail: true });
+    else this.send({ mail: true });
+  }
+
+  private async rows({ listId, offset, limit, query }: protocol.RowsParams): Promise<protocol.RowsResult> {
+    const { state, client } = this.options;
+    const list = state.list();
+    if (listId !== this.listId || !list) throw new Error('the list changed');
+    state.setListQuery(query);
+    const window = await listWindow(this.board, offset, limit, query);
+    const context = appModel(client.ast(), this.options.locale()).context(list.context);
+    if (!window || !context || listId !== this.listId) throw new Error('the list changed');
+    return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
   }
 
   private applyEdit(field: string, value: unknown): void {
@@ -166,7 +222,7 @@ export class BoardPanel implements vscode.Disposable {
       try {
         const edits = await this.endpoint.request(protocol.formData, {}, FORM_DATA_TIMEOUT_MS);
         const known = await state.formData();
-        for (const [field, value] of Object.entries(edits)) {
+        for (const [field, value] of Object.entries(edits ?? {})) {
           if (JSON.stringify(known[field]) !== JSON.stringify(value)) this.applyEdit(field, value);
         }
       } catch (error) {
@@ -176,23 +232,82 @@ export class BoardPanel implements vscode.Disposable {
     return state.formData();
   }
 
-  private async navigateRow(row: number): Promise<void> {
-    const { state, client, output } = this.options;
-    const snapshot = state.snapshot();
-    const record = state.shownRecords()[row];
-    if (snapshot.kind !== 'list' || !snapshot.context || !record) return;
-    const target = rowTarget(client.ast(), snapshot.context, record);
+  /** Save on the form: the use case xos_ui_save runs, confirmation included. */
+  async save(): Promise<void> {
+    if (this.saving) return;
+    const { output, locale } = this.options;
+    this.saving = true;
+    this.setStatus({ kind: 'busy', text: boardTexts(locale()).saving });
+    try {
+      const outcome = await saveForm(this.options.deps(), new AbortController().signal);
+      output.info(`Board save: ${outcome.text}`);
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+      if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
+      else void vscode.window.showWarningMessage(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not save: {0}', message));
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  private async openRow(key: string): Promise<void> {
+    const { output, state, locale } = this.options;
+    const context = state.list()?.context ?? '';
+    try {
+      const outcome = await openRow(this.options.deps(), key);
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`opening row ${key} of ${context} failed: ${message}`);
+      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(`${context} ${key}`, message) });
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not open {0} {1}: {2}', context, key, message));
+    }
+  }
+
+  /** Writes the shown list (with the person's sort and filter) to a CSV file the person picks. */
+  async exportCsv(query: ListQuery = this.options.state.listQuery()): Promise<void> {
+    const { state, client, output, locale } = this.options;
+    const list = state.list();
+    const context = list && appModel(client.ast(), locale()).context(list.context);
+    if (!list || !context) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The XOS Board shows no list to export.'));
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${list.context}.csv`) : undefined,
+      filters: { CSV: ['csv'] },
+      title: vscode.l10n.t('Export CSV'),
+    });
     if (!target) return;
     try {
-      const result = await client.run(target.request.query, target.request.variables);
-      if (result.errors?.length) throw new Error(result.errors[0].message);
-      const found = result.data?.[target.context] as BoardRecord | null | undefined;
-      if (!found) throw new Error(`${target.context} ${target.id} was not found`);
-      const { version, ...fields } = found;
-      state.showDetail({ context: target.context, record: fields, version: version as number });
+      const count = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting {0}…', context.label), cancellable: true }, async (_progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        const file = createWriteStream(target.fsPath, { encoding: 'utf8' });
+        try {
+          // A BOM so spreadsheet apps read UTF-8.
+          file.write('\uFEFF');
+          const written = await writeCsv(list.source, context.fields, query, async (chunk) => {
+            if (!file.write(chunk)) await once(file, 'drain');
+          }, abort.signal);
+          return written;
+        } finally {
+          file.end();
+          await once(file, 'close');
+        }
+      });
+      const text = boardTexts(locale()).exported(count, target.fsPath);
+      output.info(text);
+      this.setStatus({ kind: 'info', text });
     } catch (error) {
-      output.error(`opening ${target.context} ${target.id} failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not open {0} {1}: {2}', target.context, target.id, error instanceof Error ? error.message : String(error)));
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`CSV export failed: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not export the list: {0}', message));
     }
   }
 

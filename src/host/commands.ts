@@ -5,6 +5,7 @@ export const commandIds = {
   openBoard: 'xos.openBoard',
   showOutput: 'xos.showOutput',
   showStatus: 'xos.showStatus',
+  exportCsv: 'xos.exportCsv',
 } as const;
 
 export interface CommandDependencies {
@@ -12,12 +13,15 @@ export interface CommandDependencies {
   readonly openBoard: () => void;
   /** The xos_system_status JSON. */
   readonly status: () => Promise<Record<string, unknown>>;
+  /** The Board's list (with the person's sort and filter) to a CSV file. */
+  readonly exportCsv: () => Promise<void>;
 }
 
-export function registerCommands({ output, openBoard, status }: CommandDependencies): vscode.Disposable[] {
+export function registerCommands({ output, openBoard, status, exportCsv }: CommandDependencies): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show()),
     vscode.commands.registerCommand(commandIds.openBoard, () => openBoard()),
+    vscode.commands.registerCommand(commandIds.exportCsv, () => exportCsv()),
     vscode.commands.registerCommand(commandIds.showStatus, async () => {
       const shown = await status();
       const lines = statusLines(shown);

@@ -9,7 +9,6 @@ import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
 import { resultText } from '../mcp/result.ts';
 import { McpSession } from '../mcp/session.ts';
 import { systemStatusTool } from '../mcp/tools/systemStatus.ts';
-import { uiSaveTool } from '../mcp/tools/uiSave.ts';
 import { BackendService } from './backendSetup.ts';
 import { BoardPanel } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
@@ -55,26 +54,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     client: backend.client, board: panel.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
   });
 
-  let saving = false;
-  /** The Board's Save button: exactly the path of xos_ui_save, confirmation included. */
-  const saveFromBoard = async () => {
-    if (saving) return;
-    saving = true;
-    try {
-      const result = await uiSaveTool.handler({}, deps(), new McpSession('board', XOS_TOOL_NAMES), new AbortController().signal);
-      const text = resultText(result);
-      output.info(`Board save: ${text}`);
-      if (result.isError) void vscode.window.showWarningMessage(text);
-      else void vscode.window.showInformationMessage(text);
-    } catch (error) {
-      output.error(`Board save failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not save: {0}', error instanceof Error ? error.message : String(error)));
-    } finally {
-      saving = false;
-    }
-  };
-
-  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, save: saveFromBoard, output });
+  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
 
   const status = async (): Promise<Record<string, unknown>> => {
     const result = await systemStatusTool.handler({}, { ...deps(), sessionCount: () => mcp.sessionCount }, new McpSession('status', XOS_TOOL_NAMES), new AbortController().signal);
@@ -100,7 +80,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     panel,
     mcp,
     registerMcpProvider(mcp),
-    ...registerCommands({ output, openBoard: () => panel.open(), status }),
+    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => panel.exportCsv() }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
         await backend.restart();

@@ -9,7 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
+import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
+import { MemoryListSource } from '../../src/core/listSource.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
 import type { Confirmer, Contact, MailDraft, SaveAnswer, SaveSummary, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
 
@@ -130,7 +132,8 @@ describe('XOS MCP server', () => {
     assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
       { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
     assert.equal(board.snapshot().context, 'person_list');
-    assert.equal(board.shownRecords().length, 240);
+    assert.equal(board.list()?.source.total, 240);
+    assert.equal(board.shownRecords().length, 200, 'the first window; the rest is served as the person scrolls');
     assert.deepEqual(board.shownRecords()[0], { id: '1', firstname: 'Max', lastname: 'Mustermann', email: 'max.mustermann@nordlicht-software.example', city: 'Berlin', age: 40, net_worth: '125000.00' });
 
     assert.deepEqual(await call('xos_query', { context: 'person_detail', query: detailQuery(1) }),
@@ -180,7 +183,7 @@ describe('XOS MCP server', () => {
   test('wrong list_fields name the missing and the extra fields', async () => {
     const { call } = await connect(server.url);
     await call('xos_schema');
-    board.showList({ context: 'company_list', records: [] });
+    board.showList({ context: 'company_list', source: new MemoryListSource(appModel(demoApp(), 'en').context('company_list')!, []) });
     assert.deepEqual(await call('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname phone } }' }), {
       text: 'Select exactly the list_fields of person_list (id, firstname, lastname, email, city, age, net_worth); missing: email, city, age, net_worth; not in list_fields: phone. For example: { person_list { id firstname lastname email city age net_worth } }',
       isError: true,

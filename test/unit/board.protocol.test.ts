@@ -1,7 +1,7 @@
 // The host <-> webview protocol, the panel HTML with its CSP, and the confirmation texts.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MessageEndpoint, edit, formData, render, type WireMessage } from '../../src/board/protocol.ts';
+import { MessageEndpoint, edit, exportCsv, formData, openRow, rows, type WireMessage } from '../../src/board/protocol.ts';
 import { boardHtml, contentSecurityPolicy, createNonce } from '../../src/board/html.ts';
 import { describeChange, mailQuestion } from '../../src/board/confirmText.ts';
 
@@ -41,7 +41,7 @@ describe('Board protocol', () => {
   test('an unanswered request times out; cancelPending rejects open ones', async () => {
     const silent = new MessageEndpoint(() => {});
     await assert.rejects(silent.request(formData, {}, 20), { message: 'board/formData got no answer within 20 ms' });
-    const open = silent.request(render as never, {}, 10_000).catch((e: Error) => e.message);
+    const open = silent.request(rows, { listId: 1, offset: 0, limit: 10, query: {} }, 10_000).catch((e: Error) => e.message);
     silent.cancelPending('the Board was closed');
     assert.equal(await open, 'the Board was closed');
   });
@@ -49,6 +49,32 @@ describe('Board protocol', () => {
   test('garbage and unknown messages are ignored', () => {
     const endpoint = new MessageEndpoint(() => assert.fail('nothing to answer'));
     for (const m of [null, 42, 'x', {}, { method: 'board/unknown', params: {} }, { id: 99, result: 1 }]) endpoint.receive(m);
+  });
+
+  test('messages from the webview that do not fit their descriptor are dropped, never handled', async () => {
+    const answers: WireMessage[] = [];
+    const endpoint = new MessageEndpoint((m) => answers.push(m));
+    const dropped: string[] = [];
+    endpoint.onDropped = (method) => dropped.push(method);
+    const handled: unknown[] = [];
+    endpoint.onNotification(openRow, (p) => handled.push(p));
+    endpoint.onNotification(edit, (p) => handled.push(p));
+    endpoint.onNotification(exportCsv, (p) => handled.push(p));
+    endpoint.onRequest(rows, (p) => { handled.push(p); return { listId: p.listId, offset: p.offset, rows: [], total: 0 }; });
+    endpoint.receive({ method: 'board/openRow', params: { listId: 1, key: 7 } });
+    endpoint.receive({ method: 'board/openRow', params: { row: 3 } });
+    endpoint.receive({ method: 'board/edit', params: { value: 'no field' } });
+    endpoint.receive({ method: 'board/exportCsv', params: { listId: 1, query: { sort: { field: 'age', direction: 'sideways' } } } });
+    endpoint.receive({ id: 5, method: 'board/rows', params: { listId: 1, offset: -1, limit: 10, query: {} } });
+    endpoint.receive({ id: 6, method: 'board/rows', params: { listId: 1, offset: 0, limit: 1_000_000, query: {} } });
+    endpoint.receive({ method: 'board/nothing', params: {} });
+    assert.deepEqual(handled, []);
+    assert.deepEqual(dropped, ['board/openRow', 'board/openRow', 'board/edit', 'board/exportCsv', 'board/rows', 'board/rows', 'board/nothing']);
+    assert.deepEqual(answers, [{ id: 5, error: 'malformed board/rows' }, { id: 6, error: 'malformed board/rows' }]);
+    endpoint.receive({ method: 'board/openRow', params: { listId: 1, key: '7' } });
+    endpoint.receive({ id: 7, method: 'board/rows', params: { listId: 1, offset: 100, limit: 100, query: { sort: { field: 'age', direction: 'desc' }, filter: 'Ber' } } });
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(handled, [{ listId: 1, key: '7' }, { listId: 1, offset: 100, limit: 100, query: { sort: { field: 'age', direction: 'desc' }, filter: 'Ber' } }]);
   });
 });
 

@@ -2,10 +2,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
+import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { buildBoardView, parseMailbox } from '../../src/board/view.ts';
-import { valueFromInput } from '../../src/board/formValues.ts';
-import { rowTarget } from '../../src/board/navigation.ts';
+import { MemoryListSource } from '../../src/core/listSource.ts';
 
 const ast = demoApp();
 const person = {
@@ -14,8 +14,10 @@ const person = {
 };
 
 function view(state: BoardState, locale: string) {
-  return buildBoardView({ ast, locale, snapshot: state.snapshot(), records: state.shownRecords(), form: state.formValues() });
+  return buildBoardView({ ast, locale, snapshot: state.snapshot(), list: state.list(), listId: 1, listQuery: state.listQuery(), form: state.formValues() });
 }
+
+const personList = appModel(ast, 'en').context('person_list')!;
 
 describe('Board view model', () => {
   test('an empty Board has only the texts, in German for de-AT', () => {
@@ -28,21 +30,32 @@ describe('Board view model', () => {
     assert.equal(shown.texts.save, 'Speichern');
   });
 
-  test('a list has localized columns, formatted cells and row navigation', () => {
+  test('a list has localized columns, rows keyed by id with raw typed values, and row navigation', () => {
     const state = new BoardState();
-    state.showList({ context: 'person_list', records: [{ id: '1', firstname: 'Max', lastname: 'Mustermann', email: null, city: 'Berlin', age: 30, net_worth: '10.00' }] });
+    const record = { id: '1', firstname: 'Max', lastname: 'Mustermann', email: null, city: 'Berlin', age: 30, net_worth: '10.00' };
+    state.showList({ context: 'person_list', source: new MemoryListSource(personList, [record]) });
     const en = view(state, 'en').list!;
-    assert.deepEqual(en.columns.map((c) => [c.label, c.numeric]), [
-      ['id', false], ['First name', false], ['Last name', false], ['Email', false], ['City', false], ['Age', true], ['Net worth', true],
+    assert.deepEqual(en.columns.map((c) => [c.label, c.type, c.numeric, c.sortable]), [
+      ['id', 'id', false, true], ['First name', 'string', false, true], ['Last name', 'string', false, true], ['Email', 'email', false, true],
+      ['City', 'string', false, true], ['Age', 'int', true, true], ['Net worth', 'decimal', true, true],
     ]);
-    assert.deepEqual(en.rows, [['1', 'Max', 'Mustermann', '—', 'Berlin', '30', '10.00']]);
+    // Raw values: the webview formats them per locale.
+    assert.deepEqual(en.rows, [{ key: '1', values: ['1', 'Max', 'Mustermann', null, 'Berlin', 30, '10.00'] }]);
     assert.equal(en.label, 'People');
-    assert.equal(en.summary, '1 record');
+    assert.equal(en.total, 1);
     assert.equal(en.navigable, true);
     const de = view(state, 'de').list!;
     assert.equal(de.label, 'Personen');
     assert.equal(de.columns[1].label, 'Vorname');
-    assert.equal(de.summary, '1 Datensatz');
+    assert.equal(view(state, 'de').texts.countOne, '1 Datensatz');
+  });
+
+  test('with the person\'s sort or filter the list sends no first rows (they come through the rows request)', () => {
+    const state = new BoardState();
+    state.showList({ context: 'person_list', source: new MemoryListSource(personList, [{ id: '1', firstname: 'Max' }]) });
+    state.setListQuery({ filter: 'max' });
+    assert.deepEqual(view(state, 'en').list!.rows, []);
+    assert.deepEqual(view(state, 'en').list!.query, { filter: 'max' });
   });
 
   test('a detail form: inputs by type, only editable fields editable, enum options and ref names', () => {
@@ -107,30 +120,16 @@ describe('Board view model', () => {
 });
 
 describe('Board helpers', () => {
-  test('input values become field values', () => {
-    assert.equal(valueFromInput('number', '42', true), 42);
-    assert.equal(valueFromInput('number', '', true), null);
-    assert.equal(valueFromInput('number', '4x', true), '4x');
-    assert.equal(valueFromInput('number', ' 12.50 ', false), '12.50');
-    assert.equal(valueFromInput('checkbox', true, false), true);
-    assert.equal(valueFromInput('select', '', false), null);
-    assert.equal(valueFromInput('date', '2024-01-31', false), '2024-01-31');
-    assert.equal(valueFromInput('text', '', false), '');
-  });
-
   test('mailboxes parse with and without a name', () => {
     assert.deepEqual(parseMailbox('Anna Müller <anna@example.org>'), { name: 'Anna Müller', email: 'anna@example.org' });
     assert.deepEqual(parseMailbox('"Müller, Anna" <anna@example.org>'), { name: 'Müller, Anna', email: 'anna@example.org' });
     assert.deepEqual(parseMailbox(' anna@example.org '), { email: 'anna@example.org' });
   });
 
-  test('a list row leads to its detail query; a context without navigate.row leads nowhere', () => {
-    const target = rowTarget(ast, 'person_list', { id: '7', firstname: 'X' })!;
-    assert.equal(target.context, 'person_detail');
-    assert.equal(target.id, '7');
-    assert.deepEqual(target.request.variables, { id: '7' });
-    assert.match(target.request.query, /^query XosRead\(\$id: ID!\) \{ person_detail\(id: \$id\) \{ id firstname lastname /);
-    assert.equal(rowTarget(ast, 'person_detail', { id: '7' }), undefined);
-    assert.equal(rowTarget(ast, 'person_list', { firstname: 'no id' }), undefined);
+  test('the resolved model names where a list row leads; a detail context leads nowhere', () => {
+    assert.deepEqual(appModel(ast, 'en').context('person_list')!.rowTarget, { context: 'person_detail', idPath: 'id' });
+    assert.equal(appModel(ast, 'en').context('person_detail')!.rowTarget, undefined);
+    assert.equal(appModel(ast, 'en'), appModel(ast, 'en'), 'resolved once per app and locale');
+    assert.notEqual(appModel(ast, 'de'), appModel(ast, 'en'));
   });
 });

@@ -1,9 +1,9 @@
-// xos_query: runs a validated query of one context and shows the result on the Board.
+// xos_query: runs a validated query of one context and shows the result on the Board
+// (the use case showQuery; this file is the MCP declaration and the session rule).
 import { z } from 'zod';
-import { checkContextQuery, withIdAndVersion } from '../../graphql/queryRules.ts';
-import type { BoardRecord, XosTool } from '../ports.ts';
+import { showQuery } from '../../core/useCases.ts';
+import type { XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
-import { DISPLAYED, recordsText } from './fields.ts';
 
 export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = {
   name: 'xos_query',
@@ -25,29 +25,7 @@ export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = 
   async handler({ context, query }, deps, session) {
     const notYet = session.schemaRequired('xos_query');
     if (notYet) return fail(notYet);
-    const check = checkContextQuery(deps.client.ast(), context, query);
-    if (!check.ok) return fail(check.message);
-
-    const result = await deps.client.run(withIdAndVersion(check.document));
-    if (result.errors?.length) {
-      return fail(`The XOS server refused the query: ${result.errors.map((e) => e.message).join('; ')} Fix the query and call xos_query again.`);
-    }
-    const data = result.data?.[context];
-    if (check.kind === 'list') {
-      const records = (data as BoardRecord[]).map(withoutVersion);
-      deps.board.showList({ context, records: records.map((r) => r.record) });
-      return ok(`${DISPLAYED} ${recordsText(records.length, context)}`);
-    }
-    if (data === null || data === undefined) {
-      return fail(`No record of ${context} matches this query; nothing was displayed. Check the id (for example in the matching list context).`);
-    }
-    const { record, version } = withoutVersion(data as BoardRecord);
-    deps.board.showDetail({ context, record, version });
-    return ok(`${DISPLAYED} ${recordsText(1, context)}`);
+    const outcome = await showQuery(deps, context, query);
+    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
 };
-
-function withoutVersion(row: BoardRecord): { record: BoardRecord; version: number } {
-  const { version, ...record } = row;
-  return { record, version: version as number };
-}

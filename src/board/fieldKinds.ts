@@ -1,0 +1,244 @@
+// The field-kind registry: per AST field type, how the Board inputs, parses,
+// checks and formats a value, and how the quick filter matches it. The host's
+// view model, the use cases and the webview all read this one table, so a type
+// behaves the same in the form, the grid, the CSV and the backend filter.
+// Browser-safe: no Node or VS Code imports.
+import type { FieldType } from '../ast/schema.ts';
+
+export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
+
+/** A field type as the Board knows it; `list` is an inverse relation (shown as its count). */
+export type BoardFieldType = FieldType | 'list' | 'unknown';
+
+/** What formatting needs besides the value: the locale, the Board's words and the field's enum labels. */
+export interface FormatContext {
+  readonly locale: string;
+  readonly none: string;
+  readonly yes: string;
+  readonly no: string;
+  /** enum value -> label in the locale */
+  readonly enumLabels?: Readonly<Record<string, string>>;
+}
+
+export interface FieldKind {
+  readonly input: InputKind;
+  /** Numbers align right and sort numerically. */
+  readonly numeric: boolean;
+  /** What an input holds -> the value the field takes. Values that do not fit stay as typed, so saving can name the problem. */
+  parse(raw: string | boolean): unknown;
+  /** Whether a value fits the type (for aria-invalid while typing; the backend decides on save). */
+  valid(value: unknown): boolean;
+  /** The value as a person reads it, in the locale. */
+  format(value: unknown, context: FormatContext): string;
+  /** The value an input shows: a string, or a boolean for checkboxes. */
+  inputValue(value: unknown): string | boolean;
+  /** The value in a CSV file: raw and locale-independent (ISO dates, `.` decimals). */
+  csv(value: unknown): string;
+  /**
+   * The GraphQL `where` fragment the quick filter uses for this field, or undefined when the
+   * text cannot match it (e.g. letters in a number column).
+   */
+  quickFilter(field: string, text: string, refDisplay?: string): Record<string, unknown> | undefined;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(locale: string, fractionDigits: number): Intl.NumberFormat {
+  const key = `${locale}|${fractionDigits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, useGrouping: true });
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${locale}|${withTime}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    // Dates are calendar days (no zone); date-times are instants shown in the person's zone.
+    format = withTime
+      ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+      : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
+}
+
+/** A ref arrives as its related object `{ id, name }` or as a bare id; the id is what an input edits. */
+export function refId(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value) return (value as { id: unknown }).id;
+  return value;
+}
+
+function plainText(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
+  return String(value);
+}
+
+function text(input: InputKind = 'text'): FieldKind {
+  return {
+    input,
+    numeric: false,
+    parse: (raw) => String(raw),
+    valid: (value) => isEmpty(value) || typeof value === 'string',
+    format: (value, c) => (isEmpty(value) ? c.none : plainText(value)),
+    inputValue: (value) => (isEmpty(value) ? '' : plainText(value)),
+    csv: (value) => (isEmpty(value) ? '' : plainText(value)),
+    quickFilter: (field, q) => ({ [field]: { _ilike: `%${likeEscape(q)}%` } }),
+  };
+}
+
+/** `%` and `_` typed by the person are meant literally. */
+function likeEscape(q: string): string {
+  return q.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const int: FieldKind = {
+  input: 'number',
+  numeric: true,
+  parse(raw) {
+    const t = String(raw).trim();
+    if (t === '') return null;
+    const n = Number(t);
+    return Number.isFinite(n) ? n : t;
+  },
+  valid: (value) => isEmpty(value) || Number.isInteger(value),
+  format: (value, c) => (isEmpty(value) ? c.none : typeof value === 'number' ? numberFormat(c.locale, 0).format(value) : String(value)),
+  inputValue: (value) => (isEmpty(value) ? '' : String(value)),
+  csv: (value) => (isEmpty(value) ? '' : String(value)),
+  quickFilter: (field, q) => (INTEGER.test(q.trim()) && Math.abs(Number(q)) <= 2 ** 31 - 1 ? { [field]: { _eq: Number(q) } } : undefined),
+};
+
+const decimal: FieldKind = {
+  input: 'number',
+  numeric: true,
+  // Decimals keep their exact digits as a string.
+  parse: (raw) => (String(raw).trim() === '' ? null : String(raw).trim()),
+  valid: (value) => isEmpty(value) || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value)),
+  format(value, c) {
+    if (isEmpty(value)) return c.none;
+    const digits = String(value);
+    if (!DECIMAL.test(digits)) return digits;
+    const fraction = digits.includes('.') ? digits.length - digits.indexOf('.') - 1 : 0;
+    // Intl formats a numeric string exactly (no float rounding of long decimals).
+    return numberFormat(c.locale, Math.min(fraction, 20)).format(digits as unknown as number);
+  },
+  inputValue: (value) => (isEmpty(value) ? '' : String(value)),
+  csv: (value) => (isEmpty(value) ? '' : String(value)),
+  quickFilter: (field, q) => (DECIMAL.test(q.trim()) ? { [field]: { _eq: q.trim() } } : undefined),
+};
+
+const date: FieldKind = {
+  input: 'date',
+  numeric: false,
+  parse: (raw) => (String(raw) === '' ? null : String(raw)),
+  valid: (value) => isEmpty(value) || (typeof value === 'string' && DATE.test(value)),
+  format(value, c) {
+    if (isEmpty(value)) return c.none;
+    const t = String(value);
+    if (!DATE.test(t)) return t;
+    const [y, m, d] = t.split('-').map(Number);
+    return dateFormat(c.locale, false).format(Date.UTC(y, m - 1, d));
+  },
+  inputValue: (value) => (isEmpty(value) ? '' : String(value)),
+  csv: (value) => (isEmpty(value) ? '' : String(value)),
+  quickFilter: (field, q) => (DATE.test(q.trim()) ? { [field]: { _eq: q.trim() } } : undefined),
+};
+
+const datetime: FieldKind = {
+  ...date,
+  input: 'datetime',
+  valid: (value) => isEmpty(value) || (typeof value === 'string' && !Number.isNaN(Date.parse(value))),
+  format(value, c) {
+    if (isEmpty(value)) return c.none;
+    const at = Date.parse(String(value));
+    return Number.isNaN(at) ? String(value) : dateFormat(c.locale, true).format(at);
+  },
+  quickFilter: () => undefined,
+};
+
+const bool: FieldKind = {
+  input: 'checkbox',
+  numeric: false,
+  parse: (raw) => raw === true,
+  valid: (value) => isEmpty(value) || typeof value === 'boolean',
+  format: (value, c) => (isEmpty(value) ? c.none : value === true ? c.yes : value === false ? c.no : String(value)),
+  inputValue: (value) => value === true,
+  csv: (value) => (value === true ? 'true' : value === false ? 'false' : ''),
+  quickFilter: () => undefined,
+};
+
+const enumKind: FieldKind = {
+  input: 'select',
+  numeric: false,
+  parse: (raw) => (String(raw) === '' ? null : String(raw)),
+  valid: (value) => isEmpty(value) || typeof value === 'string',
+  format: (value, c) => (isEmpty(value) ? c.none : typeof value === 'string' ? c.enumLabels?.[value] ?? value : String(value)),
+  inputValue: (value) => (isEmpty(value) ? '' : String(value)),
+  csv: (value) => (isEmpty(value) ? '' : String(value)),
+  // The backend compares enum values exactly; the filter matches the value the person types.
+  quickFilter: (field, q) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(q.trim()) ? { [field]: { _eq: q.trim().toLowerCase() } } : undefined),
+};
+
+const ref: FieldKind = {
+  ...text(),
+  valid: () => true,
+  format(value, c) {
+    if (isEmpty(value)) return c.none;
+    if (typeof value === 'object' && value !== null) {
+      const related = value as Record<string, unknown>;
+      const name = Object.entries(related).find(([key]) => key !== 'id')?.[1];
+      return name === undefined || name === null ? `#${String(related.id)}` : String(name);
+    }
+    return `#${String(value)}`;
+  },
+  inputValue: (value) => {
+    const id = refId(value);
+    return isEmpty(id) ? '' : String(id);
+  },
+  csv(value) {
+    if (isEmpty(value)) return '';
+    return typeof value === 'object' && value !== null ? String(Object.entries(value).find(([key]) => key !== 'id')?.[1] ?? refId(value)) : String(value);
+  },
+  quickFilter: (field, q, refDisplay) => (refDisplay && refDisplay !== 'id' ? { [field]: { [refDisplay]: { _ilike: `%${likeEscape(q)}%` } } } : undefined),
+};
+
+const id: FieldKind = {
+  ...text(),
+  quickFilter: (field, q) => (/^\d+$/.test(q.trim()) ? { [field]: { _eq: q.trim() } } : undefined),
+};
+
+const list: FieldKind = { ...text(), format: (value, c) => (Array.isArray(value) ? String(value.length) : isEmpty(value) ? c.none : plainText(value)), quickFilter: () => undefined };
+
+const KINDS: Readonly<Record<BoardFieldType, FieldKind>> = {
+  id,
+  string: text(),
+  text: text('textarea'),
+  email: text(),
+  phone: text(),
+  url: text(),
+  int,
+  decimal,
+  bool,
+  date,
+  datetime,
+  enum: enumKind,
+  ref,
+  list,
+  unknown: text(),
+};
+
+export function fieldKind(type: BoardFieldType): FieldKind {
+  return Object.hasOwn(KINDS, type) ? KINDS[type] : KINDS.unknown;
+}

@@ -1,0 +1,127 @@
+// The AST resolved once per app and locale into what the Board and the use cases
+// read: context and field labels, field kinds, enum labels, what a ref shows, how
+// a column sorts, where a row navigates. Looked up by name afterwards instead of
+// walking src/ast on every render or window.
+import { resolveText } from '../ast/locale.ts';
+import type { Ast, FieldDef } from '../ast/schema.ts';
+import { displayField, findInverse } from '../ast/view.ts';
+import type { BoardFieldType } from './fieldKinds.ts';
+
+export interface SelectOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+export interface FieldModel {
+  readonly field: string;
+  readonly label: string;
+  readonly type: BoardFieldType;
+  readonly required: boolean;
+  /** The AST's definition; undefined for inverse lists and unknown names. */
+  readonly def: FieldDef | undefined;
+  /** enum value -> label in the locale */
+  readonly enumLabels?: Readonly<Record<string, string>>;
+  /** A ref's related entity and the field that names its records. */
+  readonly refEntity?: string;
+  readonly refDisplay?: string;
+  /** The `<entity>_order_by` key that sorts by this field; undefined when it cannot be sorted. */
+  readonly orderKey?: string;
+}
+
+export interface RowTarget {
+  /** The detail context a row opens. */
+  readonly context: string;
+  /** The path in the row's record that gives the detail's id (`id`, `company.id`). */
+  readonly idPath: string;
+}
+
+export interface ContextModel {
+  readonly name: string;
+  readonly kind: 'list' | 'detail';
+  readonly entity: string;
+  readonly label: string;
+  readonly entityLabel: string;
+  /** The list_fields in order. */
+  readonly fields: readonly FieldModel[];
+  readonly editable: ReadonlySet<string>;
+  readonly rowTarget?: RowTarget;
+}
+
+export interface AppModel {
+  readonly locale: string;
+  readonly locales: readonly string[];
+  context(name: string): ContextModel | undefined;
+}
+
+const cache = new WeakMap<Ast, Map<string, AppModel>>();
+
+/** The resolved model; the same object for the same AST and locale. */
+export function appModel(ast: Ast, locale: string): AppModel {
+  let byLocale = cache.get(ast);
+  if (!byLocale) {
+    byLocale = new Map();
+    cache.set(ast, byLocale);
+  }
+  let model = byLocale.get(locale);
+  if (!model) {
+    model = resolveApp(ast, locale);
+    byLocale.set(locale, model);
+  }
+  return model;
+}
+
+function resolveApp(ast: Ast, locale: string): AppModel {
+  const text = (t: FieldDef['label']) => resolveText(t, locale, ast.locales);
+  const contexts = new Map<string, ContextModel>();
+  for (const [name, context] of Object.entries(ast.contexts)) {
+    const entity = ast.entities[context.entity];
+    if (!entity) continue;
+    const fields = context.list_fields.map((field): FieldModel => {
+      const def = Object.hasOwn(entity.fields, field) ? entity.fields[field] : undefined;
+      if (!def) {
+        const inverse = findInverse(ast, context.entity, field);
+        return { field, label: field, type: inverse ? 'list' : 'unknown', required: false, def };
+      }
+      const model: { -readonly [K in keyof FieldModel]: FieldModel[K] } = {
+        field, label: text(def.label) ?? field, type: def.type, required: def.required === true, def,
+        orderKey: def.type === 'ref' ? `${field}_id` : field,
+      };
+      if (def.type === 'enum') {
+        model.enumLabels = Object.fromEntries((def.values ?? []).map((value) => [value, text(def.value_labels?.[value]) ?? value]));
+      }
+      if (def.type === 'ref' && def.entity) {
+        model.refEntity = def.entity;
+        model.refDisplay = displayField(ast, def.entity);
+      }
+      return model;
+    });
+    const nav = context.navigate?.row;
+    const rowTarget = nav && ast.contexts[nav.context]?.kind === 'detail' ? { context: nav.context, idPath: nav.params?.id ?? 'id' } : undefined;
+    contexts.set(name, {
+      name,
+      kind: context.kind,
+      entity: context.entity,
+      label: text(context.label) ?? text(entity.label) ?? name,
+      entityLabel: text(entity.label) ?? context.entity,
+      fields,
+      editable: new Set(context.editable ?? []),
+      rowTarget,
+    });
+  }
+  return { locale, locales: ast.locales, context: (name) => contexts.get(name) };
+}
+
+/** enum options for a select: an empty choice first. */
+export function enumOptions(field: FieldModel): SelectOption[] {
+  return [{ value: '', label: '' }, ...Object.entries(field.enumLabels ?? {}).map(([value, label]) => ({ value, label }))];
+}
+
+/** Reads `company.id` through related objects. */
+export function readPath(record: Record<string, unknown>, path: string): unknown {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,38 @@
+// A shown list as CSV (RFC 4180): the column labels, then every row matching the
+// person's sort and filter, fetched window by window so a million rows never sit
+// in memory at once. Values are raw and locale-independent (the field kinds' csv form).
+import { fieldKind } from '../board/fieldKinds.ts';
+import type { FieldModel } from '../board/model.ts';
+import type { ListQuery, ListSource } from './domain.ts';
+
+const PAGE = 5_000;
+
+/** Quotes a cell when needed; text that a spreadsheet would run as a formula is prefixed with '. */
+export function csvCell(text: string, numeric = false): string {
+  const safe = !numeric && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.join(',')}\r\n`;
+}
+
+/** Writes the list; resolves with the number of rows written. */
+export async function writeCsv(source: ListSource, fields: readonly FieldModel[], query: ListQuery, write: (chunk: string) => Promise<void>, signal?: AbortSignal): Promise<number> {
+  await write(csvLine(fields.map((f) => csvCell(f.label))));
+  const kinds = fields.map((f) => fieldKind(f.type));
+  let offset = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const window = await source.window(offset, PAGE, query);
+    if (window.records.length === 0) break;
+    let chunk = '';
+    for (const record of window.records) {
+      chunk += csvLine(fields.map((f, i) => csvCell(kinds[i].csv(record[f.field]), kinds[i].numeric)));
+    }
+    await write(chunk);
+    offset += window.records.length;
+    if (offset >= window.total) break;
+  }
+  return offset;
+}

@@ -1,0 +1,161 @@
+// The domain types XOS works with, whoever drives it (the MCP tools, the Board,
+// commands): the backend client, the Board port, records, mail, contacts and the
+// person's confirmations. No MCP, no VS Code.
+import type { Ast } from '../ast/schema.ts';
+
+export interface GraphQLErrorShape {
+  readonly message: string;
+  readonly extensions?: Record<string, unknown>;
+}
+
+export interface GraphQLResult {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: readonly GraphQLErrorShape[];
+}
+
+export interface DsnStatus {
+  readonly kind: string;
+  readonly description: string;
+  readonly ok: boolean;
+  readonly latency_ms: number | null;
+}
+
+/** The XOS backend, embedded or remote. */
+export interface XosClient {
+  run(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult>;
+  ast(): Ast;
+  status(): Promise<DsnStatus>;
+}
+
+export type BoardRecord = Record<string, unknown>;
+
+/** A sort the person chose in the grid: one column, one direction. */
+export interface ListSort {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** The person's view over a list: sort and quick filter (applied where the rows live). */
+export interface ListQuery {
+  readonly sort?: ListSort;
+  /** Text the quick filter matches in the shown columns; empty means no filter. */
+  readonly filter?: string;
+}
+
+/** One window of a list: records keyed by id in list order, and how many rows match. */
+export interface ListWindow {
+  readonly offset: number;
+  readonly records: readonly BoardRecord[];
+  readonly total: number;
+}
+
+/**
+ * Where a list's rows live: the backend behind the agent's query, or the records an
+ * xos_render call brought. Served in windows so no side holds a million rows.
+ */
+export interface ListSource {
+  /** Rows matching the source's query before any of the person's sort or filter. */
+  readonly total: number;
+  /** The first window, fetched with the query (what paints first). */
+  readonly first: ListWindow;
+  window(offset: number, limit: number, query: ListQuery): Promise<ListWindow>;
+  /** A record seen in a served window, by key (the record id). */
+  recordByKey(key: string): BoardRecord | undefined;
+}
+
+/** A list on the Board: its context and where its rows come from (windows, never all at once). */
+export interface ListView {
+  readonly context: string;
+  readonly source: ListSource;
+}
+
+export interface DetailView {
+  readonly context: string;
+  readonly record: BoardRecord;
+  /** The stored version; absent for rendered data that did not come from the backend. */
+  readonly version?: number;
+}
+
+export interface MailDraft {
+  readonly to: { readonly name?: string; readonly email: string };
+  readonly subject: string;
+  readonly body: string;
+}
+
+export type BoardChange = 'list' | 'detail' | 'form' | 'mail';
+
+/** What the Board currently shows, as the tools need to know it. */
+export interface BoardSnapshot {
+  readonly context: string | undefined;
+  readonly kind: 'list' | 'detail' | 'mail' | undefined;
+  /** The loaded detail record (present only for detail views). */
+  readonly detail: DetailView | undefined;
+  /** Pending preview changes proposed by the agent: field -> new value. */
+  readonly pending: Readonly<Record<string, unknown>>;
+  readonly mail: MailDraft | undefined;
+}
+
+export interface Board {
+  showList(view: ListView): void;
+  /** The list shown now (undefined when the Board shows a detail or nothing). */
+  list(): ListView | undefined;
+  showDetail(view: DetailView): void;
+  showMail(draft: MailDraft): void;
+  /** Removes the mail draft (after it was sent). */
+  clearMail(): void;
+  /** Merges agent changes into the form as a preview; nothing is saved. */
+  preview(changes: Readonly<Record<string, unknown>>): void;
+  /** The person's current form values of the detail view (their own edits included). */
+  formData(): Promise<Record<string, unknown>>;
+  snapshot(): BoardSnapshot;
+  onChange(listener: (change: BoardChange) => void): { dispose(): void };
+}
+
+export interface SaveSummary {
+  readonly entity: string;
+  readonly id: string;
+  readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown }>;
+}
+
+export type SaveAnswer = 'save' | 'discard' | 'timeout';
+export type SendAnswer = 'send' | 'cancel' | 'timeout';
+
+/** Asks the person; the signal aborts the question (the answer is then void anyway). */
+export interface Confirmer {
+  confirmSave(summary: SaveSummary, signal: AbortSignal): Promise<SaveAnswer>;
+  confirmSend(draft: MailDraft, signal: AbortSignal): Promise<SendAnswer>;
+}
+
+export interface Contact {
+  readonly name: string;
+  /** The first email address; all of them are in `emails`. */
+  readonly email?: string;
+  /** The first phone number; all of them are in `phones`. */
+  readonly phone?: string;
+  readonly emails?: readonly string[];
+  readonly phones?: readonly string[];
+  readonly organization?: string;
+  /** Where the contact was found (e.g. "carddav:Work", "google", "xos:person"), one entry per provider. */
+  readonly sources?: readonly string[];
+}
+
+/** A provider that could not be searched, named so the person knows which. */
+export interface ContactFailure {
+  readonly source: string;
+  readonly message: string;
+}
+
+export interface ContactSearch {
+  readonly contacts: Contact[];
+  readonly failures: readonly ContactFailure[];
+}
+
+export interface Contacts {
+  search(query: string): Promise<Contact[]>;
+  /** Like `search`, with the providers that failed reported next to the results. */
+  searchAll?(query: string): Promise<ContactSearch>;
+}
+
+export interface Mailer {
+  send(draft: MailDraft): Promise<{ messageId: string }>;
+}

@@ -1,0 +1,345 @@
+// What a person and an agent can do with XOS, once: show a query's result, show
+// given JSON, open a row, propose changes, save the form, page through a list.
+// The MCP tools and the Board's handlers are thin adapters over these functions,
+// so a click and a tool call take the same path. No MCP, no VS Code.
+import { isDeepStrictEqual } from 'node:util';
+import { Kind, parse, print, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import type { Ast, ContextDef } from '../ast/schema.ts';
+import { exampleQuery, findInverse } from '../ast/view.ts';
+import { FieldValueError } from '../backend/values.ts';
+import { appModel, readPath, type ContextModel } from '../board/model.ts';
+import { buildDetailQuery, buildUpdateMutation } from '../graphql/mutation.ts';
+import { checkContextQuery, withIdAndVersion } from '../graphql/queryRules.ts';
+import {
+  canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, quote, recordsText, unknownContextText,
+} from '../mcp/tools/fields.ts';
+import type { Board, BoardRecord, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
+import { MemoryListSource, QueryListSource } from './listSource.ts';
+
+/** What the use cases need; the MCP tools' dependencies are a superset. */
+export interface CoreDeps {
+  readonly client: XosClient;
+  readonly board: Board;
+  readonly confirmer: Confirmer;
+  /** The Board's locale; the AST's default when absent. */
+  readonly locale?: string;
+}
+
+/** The result of a use case: done or not, and the words that say so (the agent reads them, the person sees them). */
+export interface Outcome {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+const done = (text: string): Outcome => ({ ok: true, text });
+const refused = (text: string): Outcome => ({ ok: false, text });
+
+function contextModel(deps: CoreDeps, context: string): ContextModel {
+  const ast = deps.client.ast();
+  return appModel(ast, deps.locale ?? ast.locales[0]).context(context)!;
+}
+
+/**
+ * Runs an agent's query of a context and shows it. A list is opened as a window source:
+ * the count and the first rows now, the rest as the person scrolls. A query with its own
+ * limit or offset is the whole result the agent asked for and is loaded as it is.
+ */
+export async function showQuery(deps: CoreDeps, context: string, query: string): Promise<Outcome> {
+  const ast = deps.client.ast();
+  const check = checkContextQuery(ast, context, query);
+  if (!check.ok) return refused(check.message);
+  const fullQuery = withIdAndVersion(check.document);
+  const serverRefused = (message: string) => refused(`The XOS server refused the query: ${message} Fix the query and call xos_query again.`);
+
+  if (check.kind === 'list') {
+    const root = rootField(fullQuery);
+    const args = Object.fromEntries((root.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)]));
+    const model = contextModel(deps, context);
+    if (args.limit === undefined && args.offset === undefined) {
+      let source: QueryListSource;
+      try {
+        source = await QueryListSource.open({ client: deps.client, context: model, selection: print(root.selectionSet!), where: args.where, orderBy: args.order_by });
+      } catch (error) {
+        return serverRefused(error instanceof Error ? error.message : String(error));
+      }
+      deps.board.showList({ context, source });
+      return done(`${DISPLAYED} ${recordsText(source.total, context)}`);
+    }
+    const result = await deps.client.run(fullQuery);
+    if (result.errors?.length) return serverRefused(result.errors.map((e) => e.message).join('; '));
+    const records = (result.data?.[context] as BoardRecord[]).map((row) => withoutVersion(row).record);
+    deps.board.showList({ context, source: new MemoryListSource(model, records) });
+    return done(`${DISPLAYED} ${recordsText(records.length, context)}`);
+  }
+
+  const result = await deps.client.run(fullQuery);
+  if (result.errors?.length) return serverRefused(result.errors.map((e) => e.message).join('; '));
+  const data = result.data?.[context];
+  if (data === null || data === undefined) {
+    return refused(`No record of ${context} matches this query; nothing was displayed. Check the id (for example in the matching list context).`);
+  }
+  const { record, version } = withoutVersion(data as BoardRecord);
+  deps.board.showDetail({ context, record, version });
+  return done(`${DISPLAYED} ${recordsText(1, context)}`);
+}
+
+function rootField(query: string): FieldNode {
+  const operation = parse(query).definitions[0] as OperationDefinitionNode;
+  const root = operation.selectionSet.selections[0];
+  if (root.kind !== Kind.FIELD) throw new Error('a checked query has a field as its root');
+  return root;
+}
+
+function withoutVersion(row: BoardRecord): { record: BoardRecord; version: number } {
+  const { version, ...record } = row;
+  return { record, version: version as number };
+}
+
+/** Shows JSON the caller already has, checked against the context's fields. */
+export async function showRendered(deps: CoreDeps, context: string, json: string): Promise<Outcome> {
+  const ast = deps.client.ast();
+  const def = findContext(ast, context);
+  if (!def) return refused(unknownContextText(ast, context));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (e) {
+    return refused(`json is not valid JSON (${(e as Error).message}). Send an array of records or one record object as a JSON string.`);
+  }
+  const records = Array.isArray(parsed) ? parsed : [parsed];
+  if (def.kind === 'detail' && records.length !== 1) {
+    return refused(`${context} is a detail context: send exactly one record object (got ${records.length}).`);
+  }
+  const checked: BoardRecord[] = [];
+  const problems: string[] = [];
+  records.forEach((record, index) => {
+    const result = checkRecord(ast, def, record);
+    if (typeof result === 'string') problems.push(`record ${index}: ${result}`);
+    else checked.push(result);
+  });
+  if (problems.length) {
+    return refused(`Nothing was displayed. ${problems.slice(0, 10).join('; ')}. Allowed fields of ${context}: ${def.list_fields.join(', ')}.`);
+  }
+  if (def.kind === 'list') deps.board.showList({ context, source: new MemoryListSource(contextModel(deps, context), checked) });
+  else deps.board.showDetail({ context, record: checked[0] });
+  return done(`${DISPLAYED} ${recordsText(checked.length, context)}`);
+}
+
+/** The record with canonical scalar values, or why it does not fit the context. */
+function checkRecord(ast: Ast, context: ContextDef, record: unknown): BoardRecord | string {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'is not a JSON object';
+  const entries = Object.entries(record as Record<string, unknown>);
+  const unknown = entries.map(([k]) => k).filter((k) => !context.list_fields.includes(k));
+  if (unknown.length) return `unknown fields ${unknown.join(', ')}`;
+  const out: BoardRecord = {};
+  for (const [field, value] of entries) {
+    const def = fieldDef(ast, context.entity, field);
+    if (!def) {
+      if (findInverse(ast, context.entity, field) && value !== null && !Array.isArray(value)) return `${field} must be a list of records`;
+      out[field] = value;
+      continue;
+    }
+    try {
+      const canonical = canonicalValue(context.entity, field, def, value);
+      out[field] = def.type === 'ref' ? value : canonical;
+    } catch (e) {
+      if (e instanceof FieldValueError) return e.message;
+      throw e;
+    }
+  }
+  return out;
+}
+
+/** One window of the list on the Board, with the person's sort and filter; undefined when no list is shown. */
+export async function listWindow(board: Board, offset: number, limit: number, query: ListQuery): Promise<ListWindow | undefined> {
+  const list = board.list();
+  return list ? list.source.window(offset, limit, query) : undefined;
+}
+
+/** Loads one record of a detail context and shows it. */
+export async function showRecord(deps: CoreDeps, context: string, id: string): Promise<Outcome> {
+  const request = buildDetailQuery(deps.client.ast(), context, id);
+  const result = await deps.client.run(request.query, request.variables);
+  if (result.errors?.length) return refused(result.errors[0].message);
+  const found = result.data?.[context] as BoardRecord | null | undefined;
+  if (!found) return refused(`${context} ${id} was not found`);
+  const { record, version } = withoutVersion(found);
+  deps.board.showDetail({ context, record, version });
+  return done(`${DISPLAYED} ${recordsText(1, context)}`);
+}
+
+/** Opens the detail a list row leads to (`navigate.row`); the row is named by its key. */
+export async function openRow(deps: CoreDeps, key: string): Promise<Outcome> {
+  const list = deps.board.list();
+  if (!list) return refused('The Board shows no list.');
+  const target = contextModel(deps, list.context)?.rowTarget;
+  if (!target) return refused(`Rows of ${list.context} do not open a detail.`);
+  const record = list.source.recordByKey(key);
+  const id = target.idPath === 'id' ? key : record && readPath(record, target.idPath);
+  if (id === undefined || id === null || id === '') return refused(`The row ${key} has no ${target.idPath}.`);
+  return showRecord(deps, target.context, String(id));
+}
+
+/** The agent's proposed changes as a preview in the form; nothing is saved. */
+export async function proposeChanges(deps: CoreDeps, context: string, changes: unknown): Promise<Outcome> {
+  const ast = deps.client.ast();
+  const def = findContext(ast, context);
+  if (!def) return refused(unknownContextText(ast, context));
+  const board = deps.board.snapshot();
+  const detail = board.detail;
+  if (def.kind !== 'detail' || board.context !== context || !detail) {
+    const shown = board.context ? `The Board shows ${board.context}` : 'The Board shows nothing yet';
+    const example = def.kind === 'detail' ? ` with a query like ${exampleQuery(ast, context)}` : '';
+    return refused(`${shown}, not a loaded record of ${context}. Load the record first with xos_query (context ${def.kind === 'detail' ? context : 'a detail context'})${example}, then propose the changes again.`);
+  }
+  if (detail.version === undefined) {
+    return refused(`The Board shows rendered data of ${context}, not a stored record. Load the record with xos_query, then propose the changes again.`);
+  }
+
+  let proposed: unknown = changes;
+  if (typeof changes === 'string') {
+    try {
+      proposed = JSON.parse(changes);
+    } catch (e) {
+      return refused(`changes is not valid JSON (${(e as Error).message}). Send an object such as {"lastname": "Schmidt"}.`);
+    }
+  }
+  if (proposed === null || typeof proposed !== 'object' || Array.isArray(proposed) || Object.keys(proposed).length === 0) {
+    return refused('changes must be a JSON object with at least one field, such as {"lastname": "Schmidt"}.');
+  }
+
+  const editable = def.editable ?? [];
+  const names = Object.keys(proposed);
+  const notEditable = names.filter((n) => !editable.includes(n));
+  if (notEditable.length) {
+    return refused(`Not editable in ${context}: ${notEditable.join(', ')}. Nothing was previewed. Editable fields: ${editable.join(', ')}.`);
+  }
+  const canonical: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [field, value] of Object.entries(proposed as Record<string, unknown>)) {
+    try {
+      canonical[field] = canonicalValue(def.entity, field, fieldDef(ast, def.entity, field)!, value);
+    } catch (e) {
+      if (!(e instanceof FieldValueError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  if (problems.length) return refused(`Nothing was previewed: ${problems.join('; ')}. Send valid values.`);
+
+  deps.board.preview(canonical);
+  const pending = deps.board.snapshot().pending;
+  const lines = Object.entries(pending).map(([field, to]) => `${field}: ${quote(storedValue(ast, def, field, detail.record))} -> ${quote(to)}`);
+  return done(`Preview on the Board, nothing saved yet. Pending changes of ${def.entity} ${String(detail.record.id)}: ${lines.join('; ')}. `
+    + 'Ask the person whether to save; call xos_ui_save only after they said so.');
+}
+
+type Change = SaveSummary['changes'][number];
+
+/**
+ * Saves the Board's form (the person's edits and the agent's preview) against the loaded
+ * record, after the person confirmed exactly that change set; one update with the loaded version.
+ */
+export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Outcome> {
+  const ast = deps.client.ast();
+  const board = deps.board.snapshot();
+  const detail = board.detail;
+  const context = board.context === undefined ? undefined : findContext(ast, board.context);
+  if (!detail || !context || context.kind !== 'detail' || detail.version === undefined) {
+    return refused('Nothing to save: the Board shows no loaded record. Load one with xos_query on a detail context, propose changes with xos_ui_change_required, then save.');
+  }
+  const contextName = board.context!;
+  const asked = await changeSet(ast, context, detail, deps);
+  if (typeof asked === 'string') return refused(asked);
+  if (asked.length === 0) {
+    return refused('Nothing to save: the form matches the stored record. Propose changes with xos_ui_change_required first.');
+  }
+
+  const id = String(detail.record.id);
+  const summary: SaveSummary = { entity: context.entity, id, changes: asked };
+  const answer = await askBound(deps, summary, signal);
+  if (answer === 'void' || !isDeepStrictEqual(await changeSet(ast, context, detail, deps), asked)) {
+    return refused('Not saved: the form changed while the person was asked, so that approval no longer matches what would be written. Nothing was written. Check the Board and call xos_ui_save again when the person wants to save.');
+  }
+  if (answer !== 'save') {
+    const why = answer === 'discard' ? 'the person chose Discard' : 'the person did not answer in time';
+    return refused(`Not saved: ${why}. Nothing was written; the preview stays on the Board.`);
+  }
+
+  const set = Object.fromEntries(asked.map((c) => [c.field, c.to]));
+  const mutation = buildUpdateMutation(ast, contextName, id, detail.version, set);
+  const result = await deps.client.run(mutation.query, mutation.variables);
+  const error = result.errors?.[0];
+  if (error?.extensions?.code === 'CONFLICT') {
+    const current = await readBack(deps, ast, contextName, id);
+    const stored = current ? ` (stored version ${current.version})` : '';
+    return refused(`Not saved: ${context.entity} ${id} was changed by someone else after it was loaded${stored}; nothing was written. `
+      + 'The Board now shows the current record. Propose the changes again with xos_ui_change_required if they are still wanted.');
+  }
+  if (error) return refused(`Not saved: the XOS server refused the change: ${error.message} Nothing was written.`);
+
+  const saved = await readBack(deps, ast, contextName, id);
+  if (!saved) throw new Error(`${context.entity} ${id} is missing right after saving it`);
+  const stored = asked.map((c) => `${c.field}: ${quote(storedValue(ast, context, c.field, saved.record))}`);
+  return done(`Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}). Stored: ${stored.join('; ')}.`);
+}
+
+/** The changed fields of the form against the loaded record, or why the form cannot be saved. */
+async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps: CoreDeps): Promise<Change[] | string> {
+  const form = await deps.board.formData();
+  const changes: Change[] = [];
+  const problems: string[] = [];
+  for (const field of context.editable ?? []) {
+    if (!Object.hasOwn(form, field)) continue;
+    const def = fieldDef(ast, context.entity, field)!;
+    let to: unknown;
+    try {
+      to = canonicalValue(context.entity, field, def, form[field]);
+    } catch (e) {
+      if (!(e instanceof FieldValueError)) throw e;
+      problems.push(e.message);
+      continue;
+    }
+    const from = storedValue(ast, context, field, detail.record);
+    if (!isDeepStrictEqual(from, to)) changes.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from, to });
+  }
+  if (problems.length) {
+    return `Not saved: the form has invalid values: ${problems.join('; ')}. Correct them with xos_ui_change_required or ask the person to fix them in the Board.`;
+  }
+  return changes;
+}
+
+function storedValue(ast: Ast, context: ContextDef, field: string, record: BoardRecord): unknown {
+  const value = record[field] ?? null;
+  try {
+    return canonicalValue(context.entity, field, fieldDef(ast, context.entity, field)!, value);
+  } catch {
+    // A stored value the AST no longer accepts still differs from any valid new one.
+    return value;
+  }
+}
+
+/** Asks the person; any change of the Board while the question is open voids the answer. */
+async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSignal): Promise<'save' | 'discard' | 'timeout' | 'void'> {
+  const changed = new AbortController();
+  const subscription = deps.board.onChange((change) => {
+    if (change !== 'mail') changed.abort();
+  });
+  try {
+    const answer = await deps.confirmer.confirmSave(summary, AbortSignal.any([changed.signal, signal]));
+    return changed.signal.aborted ? 'void' : answer;
+  } finally {
+    subscription.dispose();
+  }
+}
+
+/** Reads the record again and shows it on the Board. */
+async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
+  const request = buildDetailQuery(ast, contextName, id);
+  const result: GraphQLResult = await deps.client.run(request.query, request.variables);
+  if (result.errors?.length) throw new Error(`reading ${contextName} ${id} back failed: ${result.errors[0].message}`);
+  const row = result.data?.[contextName] as BoardRecord | null | undefined;
+  if (!row) return undefined;
+  const { record, version } = withoutVersion(row);
+  deps.board.showDetail({ context: contextName, record, version });
+  return { record, version };
+}

@@ -1,0 +1,20 @@
+// Styles of <xos-board>, the app shell: the page is as tall as the panel, so the grid can fill it.
+import { css } from 'lit';
+
+export const boardAppStyles = css`
+  :host {
+    display: flex;
+    flex-direction: column;
+    box-sizing: border-box;
+    height: 100vh;
+    padding: 0 1rem 0.5rem;
+    color: var(--vscode-foreground);
+    font-family: var(--vscode-font-family);
+    font-size: var(--vscode-font-size);
+  }
+  h1 { font-size: 1.3em; font-weight: 600; margin: 1rem 0 0.5rem; }
+  .empty { color: var(--vscode-descriptionForeground); }
+  .scroll { overflow: auto; flex: 0 1 auto; min-height: 0; }
+  .list { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
+  xos-list-grid { flex: 1 1 auto; }
+`;

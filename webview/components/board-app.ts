@@ -1,0 +1,42 @@
+// <xos-board>: the app shell. Shows the list grid, the detail form and the mail
+// draft as the host sends them, and the status line; the parts render themselves.
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { store } from '../state.ts';
+import { boardAppStyles } from './board-app.styles.ts';
+import './detail-form.ts';
+import './list-grid.ts';
+import './mail-draft.ts';
+import './status-strip.ts';
+
+export class XosBoard extends LitElement {
+  static override styles = boardAppStyles;
+  private unsubscribe: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Only what decides the layout; each part follows its own topic.
+    this.unsubscribe = store.subscribe(['locale', 'list', 'detail', 'mail'], () => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+  }
+
+  override render(): TemplateResult {
+    const texts = store.texts;
+    if (!texts) return html``;
+    const { list, detail, mail } = store;
+    if (!list && !detail && !mail) return html`<h1>${texts.title}</h1><p class="empty">${texts.empty}</p><xos-status-strip></xos-status-strip>`;
+    return html`
+      ${list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
+      ${detail || mail ? html`<div class="scroll">
+        ${detail ? html`<xos-detail-form></xos-detail-form>` : nothing}
+        ${mail ? html`<xos-mail-draft></xos-mail-draft>` : nothing}
+      </div>` : nothing}
+      <xos-status-strip></xos-status-strip>
+    `;
+  }
+}
+
+customElements.define('xos-board', XosBoard);

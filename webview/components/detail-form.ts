@@ -1,0 +1,38 @@
+// <xos-detail-form>: a detail context as a form, one <xos-field-editor> per field,
+// and Save (which runs the same save as the agent's xos_ui_save).
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { store } from '../state.ts';
+import { detailFormStyles } from './detail-form.styles.ts';
+import './field-editor.ts';
+
+export class XosDetailForm extends LitElement {
+  static override styles = detailFormStyles;
+  private unsubscribe: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = store.subscribe(['detail', 'locale'], () => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+  }
+
+  override render(): TemplateResult {
+    const detail = store.detail;
+    const texts = store.texts;
+    if (!detail || !texts) return html``;
+    return html`
+      <h1>${detail.label}</h1>
+      <div class="summary">${detail.summary}</div>
+      <form class="detail" data-context=${detail.context} @submit=${(event: Event) => event.preventDefault()}>
+        ${detail.fields.map((field) => html`<xos-field-editor data-field=${field.field} .field=${field}></xos-field-editor>`)}
+      </form>
+      ${detail.canSave ? html`<div class="actions"><vscode-button class="save" @click=${() => store.save()}>${texts.save}</vscode-button></div>` : nothing}
+    `;
+  }
+}
+
+customElements.define('xos-detail-form', XosDetailForm);

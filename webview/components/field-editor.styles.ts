@@ -1,0 +1,18 @@
+// Styles of <xos-field-editor>: one label/value row of the detail form.
+import { css } from 'lit';
+
+export const fieldEditorStyles = css`
+  :host { display: contents; }
+  label { padding-top: 4px; }
+  .value { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+  .readonly { padding-top: 4px; }
+  .summary { color: var(--vscode-descriptionForeground); }
+  .pending vscode-textfield, .pending vscode-textarea, .pending vscode-single-select {
+    outline: 1px solid var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground));
+  }
+  .proposal { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; color: var(--vscode-descriptionForeground); }
+  .proposal del { color: var(--vscode-gitDecoration-deletedResourceForeground, var(--vscode-errorForeground)); }
+  .proposal ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
+  vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; max-width: 40rem; }
+  vscode-textarea { min-height: 6rem; }
+`;

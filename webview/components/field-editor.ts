@@ -1,0 +1,83 @@
+// <xos-field-editor>: one field of the detail form: its label, an input chosen by
+// the field kind (or the read-only value), and the agent's proposal old -> new.
+// What the person types is parsed by the same field kind the host uses.
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { fieldKind } from '../../src/board/fieldKinds.ts';
+import type { FormField } from '../../src/board/view.ts';
+import { store } from '../state.ts';
+import { fieldEditorStyles } from './field-editor.styles.ts';
+
+export class XosFieldEditor extends LitElement {
+  static override styles = fieldEditorStyles;
+  static override properties = { field: { attribute: false }, invalid: { state: true } };
+
+  declare field: FormField | undefined;
+  declare invalid: boolean;
+
+  constructor() {
+    super();
+    this.invalid = false;
+  }
+
+  private changed(raw: string | boolean): void {
+    const field = this.field!;
+    const kind = fieldKind(field.type);
+    const value = kind.parse(raw);
+    this.invalid = !kind.valid(value);
+    store.edit(field.field, value);
+  }
+
+  override render(): TemplateResult {
+    const field = this.field;
+    const texts = store.texts;
+    if (!field || !texts) return html``;
+    const id = `field-${field.field}`;
+    const proposal = field.pending
+      ? html`<div class="proposal" title=${texts.proposedHint}>
+          <del>${field.pending.from}</del><span aria-hidden="true">→</span><ins>${field.pending.to}</ins>
+          <vscode-badge class="proposed">${texts.proposed}</vscode-badge>
+        </div>`
+      : nothing;
+    return html`
+      <label for=${id}>${field.label}</label>
+      <div class="value field ${field.pending ? 'pending' : ''}" data-field=${field.field}>
+        ${field.editable ? this.renderInput(id, field) : html`<span class="readonly" id=${id}>${field.display}</span>`}
+        ${field.editable && field.type === 'ref' && field.display ? html`<span class="summary">${field.display}</span>` : nothing}
+        ${proposal}
+      </div>
+    `;
+  }
+
+  private renderInput(id: string, field: FormField): TemplateResult {
+    const text = (event: Event) => this.changed((event.target as HTMLInputElement).value);
+    const invalid = this.invalid ? 'true' : 'false';
+    switch (field.input) {
+      case 'checkbox':
+        return html`<vscode-checkbox id=${id} .checked=${field.value === true} aria-label=${field.label}
+          @change=${(event: Event) => this.changed((event.target as HTMLInputElement).checked)}></vscode-checkbox>`;
+      case 'select':
+        return html`<vscode-single-select id=${id} .value=${String(field.value)} aria-label=${field.label} @change=${text}>
+          ${(field.options ?? []).map((o) => html`<vscode-option value=${o.value} ?selected=${o.value === field.value}>${o.label}</vscode-option>`)}
+        </vscode-single-select>`;
+      case 'textarea':
+        return html`<vscode-textarea id=${id} .value=${String(field.value)} aria-label=${field.label} @input=${text}></vscode-textarea>`;
+      case 'number':
+        // Decimals keep their exact digits: a text field, since a number input would round and flag them.
+        return field.type === 'int'
+          ? html`<vscode-textfield id=${id} type="number" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`
+          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+      case 'date':
+        return html`<vscode-textfield id=${id} type="date" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+      default:
+        return html`<vscode-textfield id=${id} .value=${String(field.value)} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+    }
+  }
+}
+
+customElements.define('xos-field-editor', XosFieldEditor);

@@ -1,0 +1,202 @@
+// The Board's state in the webview, and the only module that talks to the host
+// (through transport.ts). Components read it and call its actions; it tells them
+// which part changed. List rows are kept in a bounded cache of chunks and asked
+// for as the grid needs them, so a million-row list never sits here whole.
+import type { ListQuery, ListSort } from '../src/core/domain.ts';
+import * as protocol from '../src/board/protocol.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
+import { hostEndpoint } from './transport.ts';
+
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status';
+
+/** Rows per request and per cache entry. */
+export const CHUNK_ROWS = 100;
+/** Chunks kept (about 50 screens); older ones are asked for again when scrolled back to. */
+const MAX_CHUNKS = 60;
+/** Requests in flight at once; the grid asks again on its next frame. */
+const MAX_PENDING = 4;
+const ROWS_TIMEOUT_MS = 30_000;
+
+export class BoardStore {
+  locale = document.documentElement.lang || 'en';
+  texts: WebviewTexts | undefined;
+  list: ListBlock | null = null;
+  /** The person's sort and filter over the list. */
+  query: ListQuery = {};
+  /** Rows matching the current query; undefined until the host said. */
+  total: number | undefined;
+  rowsError: string | undefined;
+  detail: DetailBlock | null = null;
+  mail: MailBlock | null = null;
+  status: protocol.StatusLine | null = null;
+
+  private readonly listeners = new Map<Topic, Set<() => void>>();
+  private readonly chunks = new Map<number, readonly GridRow[]>();
+  private readonly pending = new Set<number>();
+  /** Bumped on every new list or query; answers of an older one are dropped. */
+  private generation = 0;
+  /** The person's edits of the shown record, for the host's formData request. */
+  private readonly edits = new Map<string, unknown>();
+
+  constructor() {
+    hostEndpoint.onNotification(protocol.locale, ({ locale, texts }) => {
+      this.locale = locale;
+      this.texts = texts;
+      document.documentElement.lang = locale;
+      this.emit('locale');
+    });
+    hostEndpoint.onNotification(protocol.list, ({ list }) => this.showList(list));
+    hostEndpoint.onNotification(protocol.detail, ({ detail }) => {
+      if (detail?.key !== this.detail?.key) this.edits.clear();
+      this.detail = detail;
+      this.emit('detail');
+    });
+    hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
+      this.mail = mail;
+      this.emit('mail');
+    });
+    hostEndpoint.onNotification(protocol.status, ({ status }) => {
+      this.status = status;
+      this.emit('status');
+    });
+    hostEndpoint.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
+  }
+
+  /** Says the webview listens; the host answers with every part of the Board. */
+  start(): void {
+    hostEndpoint.notify(protocol.ready, {});
+  }
+
+  subscribe(topics: readonly Topic[], listener: () => void): () => void {
+    for (const topic of topics) {
+      let set = this.listeners.get(topic);
+      if (!set) this.listeners.set(topic, (set = new Set()));
+      set.add(listener);
+    }
+    return () => topics.forEach((topic) => this.listeners.get(topic)?.delete(listener));
+  }
+
+  private emit(topic: Topic): void {
+    for (const listener of [...(this.listeners.get(topic) ?? [])]) listener();
+  }
+
+  private showList(list: ListBlock | null): void {
+    this.list = list;
+    this.query = list?.query ?? {};
+    this.resetRows();
+    if (list && !this.query.sort && !this.query.filter) {
+      this.total = list.total;
+      this.storeRows(0, list.rows);
+    }
+    this.emit('list');
+    this.emit('rows');
+  }
+
+  private resetRows(): void {
+    this.generation++;
+    this.chunks.clear();
+    this.pending.clear();
+    this.total = undefined;
+    this.rowsError = undefined;
+  }
+
+  private storeRows(offset: number, rows: readonly GridRow[]): void {
+    // Windows start at chunk boundaries; a first window may hold several chunks.
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+      const chunk = Math.floor((offset + i) / CHUNK_ROWS);
+      this.chunks.delete(chunk);
+      this.chunks.set(chunk, rows.slice(i, i + CHUNK_ROWS));
+    }
+    for (const chunk of this.chunks.keys()) {
+      if (this.chunks.size <= MAX_CHUNKS) break;
+      this.chunks.delete(chunk);
+    }
+  }
+
+  /** The row at a 0-based index of the current query, if loaded. */
+  row(index: number): GridRow | undefined {
+    return this.chunks.get(Math.floor(index / CHUNK_ROWS))?.[index % CHUNK_ROWS];
+  }
+
+  /** Asks the host for the chunks of rows first..last that are missing (and keeps the visible ones fresh in the cache). */
+  ensureRows(first: number, last: number): void {
+    const list = this.list;
+    if (!list) return;
+    const end = this.total === undefined ? first : Math.min(last, this.total - 1);
+    for (let chunk = Math.floor(first / CHUNK_ROWS); chunk <= Math.floor(Math.max(first, end) / CHUNK_ROWS); chunk++) {
+      const cached = this.chunks.get(chunk);
+      if (cached) {
+        this.chunks.delete(chunk);
+        this.chunks.set(chunk, cached);
+        continue;
+      }
+      if (this.pending.has(chunk) || this.pending.size >= MAX_PENDING) continue;
+      this.requestChunk(list.listId, chunk);
+    }
+  }
+
+  private requestChunk(listId: number, chunk: number): void {
+    const generation = this.generation;
+    this.pending.add(chunk);
+    const params: protocol.RowsParams = { listId, offset: chunk * CHUNK_ROWS, limit: CHUNK_ROWS, query: this.query };
+    hostEndpoint.request(protocol.rows, params, ROWS_TIMEOUT_MS).then((result) => {
+      if (generation !== this.generation || result.listId !== listId) return;
+      this.pending.delete(chunk);
+      this.total = result.total;
+      this.rowsError = undefined;
+      this.storeRows(result.offset, result.rows);
+      this.emit('rows');
+    }, (error: unknown) => {
+      if (generation !== this.generation) return;
+      this.pending.delete(chunk);
+      this.rowsError = error instanceof Error ? error.message : String(error);
+      this.emit('rows');
+    });
+  }
+
+  /** A click on a header: ascending, then descending, then the agent's order again. */
+  sortBy(field: string): void {
+    const current = this.query.sort;
+    const sort: ListSort | undefined = current?.field !== field ? { field, direction: 'asc' } : current.direction === 'asc' ? { field, direction: 'desc' } : undefined;
+    this.setQuery({ ...this.query, sort });
+  }
+
+  setFilter(filter: string): void {
+    if ((this.query.filter ?? '') === filter) return;
+    this.setQuery({ ...this.query, filter });
+  }
+
+  private setQuery(query: ListQuery): void {
+    const clean: { sort?: ListSort; filter?: string } = {};
+    if (query.sort) clean.sort = query.sort;
+    if (query.filter) clean.filter = query.filter;
+    this.query = clean;
+    this.resetRows();
+    this.emit('list');
+    this.emit('rows');
+    this.ensureRows(0, CHUNK_ROWS - 1);
+  }
+
+  openRow(key: string): void {
+    if (this.list?.navigable) hostEndpoint.notify(protocol.openRow, { listId: this.list.listId, key });
+  }
+
+  exportCsv(): void {
+    if (this.list) hostEndpoint.notify(protocol.exportCsv, { listId: this.list.listId, query: this.query });
+  }
+
+  edit(field: string, value: unknown): void {
+    this.edits.set(field, value);
+    hostEndpoint.notify(protocol.edit, { field, value });
+  }
+
+  save(): void {
+    hostEndpoint.notify(protocol.save, {});
+  }
+
+  editMail(field: protocol.MailField, value: string): void {
+    hostEndpoint.notify(protocol.editMail, { field, value });
+  }
+}
+
+export const store = new BoardStore();
