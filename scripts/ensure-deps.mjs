@@ -1,7 +1,7 @@
 // Installs node_modules when it is missing or stale, then checks the pinned Node 24.
 // Runs with whatever Node starts it (a fresh clone may only have the system Node),
 // so it uses nothing but Node built-ins.
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { dependencyHash, lockfileMismatches, lockfilePath, readStamp, writeStamp } from './lib/deps.mjs';
 import { checkPinnedNode } from './lib/node-version.mjs';
@@ -37,9 +37,12 @@ function linkOwnBins() {
   mkdirSync(binDir, { recursive: true });
   for (const [name, target] of Object.entries(bin)) {
     const link = join(binDir, name);
-    let present = false;
-    try { present = lstatSync(link).isSymbolicLink(); } catch { /* not there yet */ }
-    if (!present) symlinkSync(relative(binDir, join(repoRoot, target)), link);
+    const wanted = relative(binDir, join(repoRoot, target));
+    let current;
+    try { current = lstatSync(link).isSymbolicLink() ? readlinkSync(link) : undefined; } catch { /* not there yet */ }
+    if (current === wanted) continue;
+    rmSync(link, { force: true });
+    symlinkSync(wanted, link);
   }
 }
 

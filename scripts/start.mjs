@@ -13,7 +13,8 @@
 //                          Chromium opens it, runs "XOS: Open Board" and waits until the
 //                          Board shows; then everything stops and the exit code says
 //                          whether it worked (.xos/start-check.png shows the page).
-//   XOS_PORT=4000 (backend port), XOS_VSCODE_PORT=8080, XOS_VSCODE=web (code-server even with a desktop code)
+//   XOS_PORT=4000 (backend port), XOS_VSCODE_PORT=8080 (0: any free port), XOS_VSCODE=web (code-server even
+//   with a desktop code), XOS_START_DIR=.xos (where the database, VS Code profile, workspace and mail go)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,7 +28,8 @@ import { cacheRoot, installExtension, provision, startCodeServer, waitFor } from
 import { frameWith, launchChromium, runCommandUntil, waitForWorkbench } from './lib/workbench.mjs';
 
 const EXAMPLE = '{ person_list { id firstname lastname email city age net_worth } }';
-const xosDir = join(repoRoot, '.xos');
+// XOS_START_DIR moves everything npm start writes (database, profile, workspace, mail) elsewhere.
+const xosDir = process.env.XOS_START_DIR || join(repoRoot, '.xos');
 const database = join(xosDir, 'demo.db');
 const workspace = join(xosDir, 'workspace');
 const mailDir = join(xosDir, 'mail');
@@ -50,14 +52,14 @@ class StepError extends Error {
 const running = [];
 let currentStep;
 
-/** Runs one named step; a failure names the step and carries its hint. */
+/** Runs one named step; a failure names the step and carries its hint (a text, or made from the error). */
 async function step(name, hint, work) {
   currentStep = name;
   try {
     return await work();
   } catch (error) {
     if (error instanceof StepError) throw error;
-    throw new StepError(firstLine(error), hint);
+    throw new StepError(firstLine(error), typeof hint === 'function' ? hint(error) : hint);
   }
 }
 
@@ -68,6 +70,12 @@ function firstLine(error) {
   const [first = message] = lines;
   const detail = first.endsWith(':') ? lines.slice(1).find((line) => /error|failed|cannot|not found/i.test(line)) : undefined;
   return detail ? `${first} ${detail}` : first;
+}
+
+/** A path as the person reads it: relative inside the repository, absolute elsewhere. */
+function shown(path) {
+  const inside = relative(repoRoot, path);
+  return inside.startsWith('..') ? path : inside;
 }
 
 function isFree(port) {
@@ -128,7 +136,7 @@ async function exampleAnswer(url) {
 async function startMailCatcher() {
   const catcher = await startSmtpCatcher({
     dir: mailDir,
-    onMail: (mail) => console.log(`Mail caught:  to ${mail.to.join(', ')}, ${JSON.stringify(mail.subject)} -> ${relative(repoRoot, mail.path)}`),
+    onMail: (mail) => console.log(`Mail caught:  to ${mail.to.join(', ')}, ${JSON.stringify(mail.subject)} -> ${shown(mail.path)}`),
   });
   running.push({ name: 'mail catcher', stop: () => catcher.close() });
   return catcher;
@@ -182,7 +190,7 @@ function desktopCode() {
 
 /** Provisions code-server, installs the .vsix into the demo profile and starts it. */
 async function startBrowserVscode(vsix) {
-  await step('Preparing VS Code (code-server)', provisionHint(), async () => {
+  await step('Preparing VS Code (code-server)', provisionHint, async () => {
     const started = performance.now();
     console.log(`Preparing VS Code (code-server, cache ${cacheRoot()})...`);
     const result = await provision({ log: (line) => console.log(`  ${line}`) });
@@ -191,7 +199,7 @@ async function startBrowserVscode(vsix) {
       ? `  installed ${installed.map((row) => `${row.name} (${formatDuration(row.seconds * 1000)})`).join(', ')}; first-run preparation took ${formatDuration(performance.now() - started)}`
       : '  ready (cached)');
   });
-  await step('Installing XOS into VS Code', 'delete .xos/vscode/ and run npm start again', () => installExtension(vsix.path, profile));
+  await step('Installing XOS into VS Code', `delete ${shown(join(xosDir, 'vscode'))}/ and run npm start again`, () => installExtension(vsix.path, profile));
   const port = await portOr0(Number(process.env.XOS_VSCODE_PORT ?? 8080), 'VS Code');
   const server = await step('Starting VS Code (code-server)', 'the log above says why; XOS_VSCODE_PORT=<port> picks another port', () => startCodeServer({
     workspace,
@@ -207,7 +215,10 @@ async function startBrowserVscode(vsix) {
   return server;
 }
 
-function provisionHint() {
+function provisionHint(error) {
+  if (['ENOTDIR', 'EACCES', 'EPERM', 'ENOSPC', 'EROFS', 'EEXIST'].includes(error?.code)) {
+    return `make ${cacheRoot()} a writable folder with free space (XDG_CACHE_HOME moves it), then run npm start again`;
+  }
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   return isRoot
     ? 'check that the npm registry and Debian\'s package mirror are reachable (npm\'s or apt\'s error is above), then run npm start again'
@@ -216,7 +227,7 @@ function provisionHint() {
 
 /** --check: a headless browser opens VS Code like a person, opens the Board and waits for it. */
 async function checkBoard(url) {
-  return step('Loading the Board in VS Code', `see ${relative(repoRoot, checkScreenshot)} and the code-server log`, async () => {
+  return step('Loading the Board in VS Code', `see ${shown(checkScreenshot)} and the code-server log`, async () => {
     const started = performance.now();
     const browser = await launchChromium();
     running.push({ name: 'browser', stop: () => browser.close() });
@@ -227,16 +238,29 @@ async function checkBoard(url) {
       const board = await runCommandUntil(page, 'XOS: Open Board', () => frameWith(page, 'xos-board'), { timeoutMs: 90_000 });
       // Loaded means rendered: the Board's element has text (its title, or what the agent showed).
       const text = await waitFor(async () => {
-        const shown = (await board.locator('xos-board').innerText({ timeout: 2_000 }).catch(() => '')).trim();
+        const shown = (await board.evaluate(boardText).catch(() => '')).trim();
         return shown ? shown : undefined;
       }, { timeoutMs: 30_000, describe: () => 'the Board stayed blank' });
       await page.screenshot({ path: checkScreenshot });
-      return { seconds: (performance.now() - started) / 1000, text: text.split('\n')[0] };
+      return { seconds: (performance.now() - started) / 1000, text: text.slice(0, 80) };
     } catch (error) {
       await page.screenshot({ path: checkScreenshot }).catch(() => {});
       throw error;
     }
   });
+}
+
+/** Runs in the Board's frame: the text it renders, through its components' shadow roots. */
+/* global document, Node -- evaluated in the page, not in Node.js */
+function boardText() {
+  const textOf = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+    if (node.nodeType !== Node.ELEMENT_NODE || ['STYLE', 'SCRIPT'].includes(node.tagName)) return '';
+    const children = [...(node.shadowRoot?.childNodes ?? []), ...node.childNodes];
+    return children.map(textOf).join(' ');
+  };
+  const board = document.querySelector('xos-board');
+  return board ? textOf(board).replace(/\s+/g, ' ') : '';
 }
 
 let stopping = false;
@@ -271,35 +295,35 @@ async function main() {
   const vsix = await step('Packaging the extension', 'run npm run build to see the build errors', async () => {
     process.stdout.write('Packaging the extension... ');
     const packaged = await packageExtension({ quiet: true });
-    console.log(`${relative(repoRoot, packaged.path)} (${formatBytes(packaged.bytes)})`);
+    console.log(`${shown(packaged.path)} (${formatBytes(packaged.bytes)})`);
     return packaged;
   });
 
   mkdirSync(xosDir, { recursive: true });
-  const url = await step('Starting the demo backend', 'XOS_PORT=<port> npm start picks another port; delete .xos/demo.db to start from fresh demo data',
+  const url = await step('Starting the demo backend', `XOS_PORT=<port> npm start picks another port; delete ${shown(database)} to start from fresh demo data`,
     async () => startBackend(await portOr0(Number(process.env.XOS_PORT ?? 4000), 'backend')));
-  console.log(`XOS GraphQL:  ${url}/graphql   (demo CRM on ${relative(repoRoot, database)})`);
-  const answer = await step('Running the example query', 'delete .xos/demo.db to start from fresh demo data', () => exampleAnswer(url));
+  console.log(`XOS GraphQL:  ${url}/graphql   (demo CRM on ${shown(database)})`);
+  const answer = await step('Running the example query', `delete ${shown(database)} to start from fresh demo data`, () => exampleAnswer(url));
   console.log(`Example:      ${EXAMPLE}\n          ->  ${answer}`);
 
   const catcher = await step('Starting the mail catcher', 'another program may hold the port; run npm start again', () => startMailCatcher());
-  console.log(`Mail:         sent mails land in ${relative(repoRoot, mailDir)}/ as .eml files (SMTP ${catcher.host}:${catcher.port}, nothing is delivered)`);
+  console.log(`Mail:         sent mails land in ${shown(mailDir)}/ as .eml files (SMTP ${catcher.host}:${catcher.port}, nothing is delivered)`);
   prepareWorkspace(catcher);
 
   const code = desktopCode();
   if (code) {
     await step('Opening your desktop VS Code', 'XOS_VSCODE=web npm start opens VS Code in the browser instead', () => {
       const installed = spawnSync(code, ['--install-extension', vsix.path, '--force'], { stdio: 'ignore' });
-      if (installed.status !== 0) throw new Error(`code --install-extension ${relative(repoRoot, vsix.path)} failed (exit ${installed.status})`);
+      if (installed.status !== 0) throw new Error(`code --install-extension ${shown(vsix.path)} failed (exit ${installed.status})`);
       spawn(code, ['--new-window', workspace], { stdio: 'ignore', detached: true }).unref();
     });
-    console.log(`VS Code:      opened ${relative(repoRoot, workspace)} in your desktop VS Code with the XOS extension installed`);
+    console.log(`VS Code:      opened ${shown(workspace)} in your desktop VS Code with the XOS extension installed`);
   } else {
     const server = await startBrowserVscode(vsix);
     console.log(`VS Code:      ${server.url}/?folder=${encodeURIComponent(workspace)}   (open it in a browser)`);
     if (check) {
       const board = await checkBoard(server.url);
-      console.log(`Board:        loaded in ${formatDuration(board.seconds * 1000)} ("${board.text}"); screenshot ${relative(repoRoot, checkScreenshot)}`);
+      console.log(`Board:        loaded in ${formatDuration(board.seconds * 1000)} ("${board.text}"); screenshot ${shown(checkScreenshot)}`);
       await shutdown(0, 'Check passed: stopping XOS');
       return;
     }

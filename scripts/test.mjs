@@ -1,6 +1,6 @@
-// npm test: lint, typecheck, build, unit and integration tests, then the suites in real
-// VS Code (code-server): in-host suites (host) and browser tests (e2e), in order, stopping
-// at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
+// npm test: lint, typecheck, build, unit and integration tests, npm start itself (start), then
+// the suites in real VS Code (code-server): in-host suites (host) and browser tests (e2e), in
+// order, stopping at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,12 @@ const stages = [
     },
   },
   {
+    // npm start as a newcomer runs it (plain shell, the machine's npm): the first-run path when
+    // the cache is empty (as .ci/run makes it), then Board check, stopping, a failing step.
+    name: 'start',
+    run: () => nodeTests('test/start', ['--test-concurrency=1']),
+  },
+  {
     // test/host/*.host.ts inside the real extension host, this repository as the development extension.
     name: 'host',
     run: async () => {
@@ -132,7 +138,7 @@ function selectedStages() {
 async function main() {
   const selected = selectedStages();
   // Artifacts of this run only.
-  if (selected.some((stage) => stage.name === 'host' || stage.name === 'e2e')) rmSync(join(repoRoot, artifactsDir), { recursive: true, force: true });
+  if (selected.some((stage) => ['start', 'host', 'e2e'].includes(stage.name))) rmSync(join(repoRoot, artifactsDir), { recursive: true, force: true });
   const results = [];
   let failed = false;
   const started = performance.now();
