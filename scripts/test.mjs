@@ -163,6 +163,8 @@ async function main() {
   }
   console.log(`\n${formatTable([['stage', 'result', 'time', 'detail'], ...results])}`);
   console.log(`\n${failed ? 'FAILED' : 'OK'} in ${formatDuration(performance.now() - started)}`);
+  // A stage that failed before any test could fail (e.g. provisioning) still counts as a failure.
+  if (failed && totals.failed === 0) totals.failed = 1;
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   if (failed) process.exitCode = 1;
