@@ -5,18 +5,22 @@ import type { Ast } from '../ast/schema.ts';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import { startBackend, type Backend } from './backend.ts';
 import { demoApp } from './demo.ts';
-import { DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer } from './http.ts';
+import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
 import { describeDsn } from './storage/open.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
                   [--token T] [--seed[=N]] [--max-body BYTES] [--statement-timeout MS]
+                  [--insecure-no-token]
 
   --ast       the app's AST (JSON or YAML); without it: the bundled demo CRM
   --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db
               (default sqlite:./xos.db)
   --port      TCP port (default 4000; 0 picks a free one)
   --host      address to bind (default 127.0.0.1)
-  --token     require "Authorization: Bearer <token>" (or set XOS_TOKEN)
+  --token     require "Authorization: Bearer <token>" (or set XOS_TOKEN);
+              needed for any --host other than loopback
+  --insecure-no-token  serve a non-loopback --host without a token (anyone who
+              reaches the port can read and change all data)
   --seed      load the AST's data section into empty tables
   --seed=N    instead generate N plausible records per entity
   --max-body  largest accepted request body in bytes (default ${DEFAULT_MAX_BODY})
@@ -42,7 +46,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       ast: { type: 'string' }, dsn: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
       token: { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
-      'statement-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'statement-timeout': { type: 'string' }, 'insecure-no-token': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
@@ -56,7 +60,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
   const dsn = values.dsn ?? 'sqlite:./xos.db';
-  const token = values.token ?? process.env.XOS_TOKEN ?? undefined;
+  const token = values.token || process.env.XOS_TOKEN || undefined;
+  const host = values.host ?? '127.0.0.1';
+  const open = !token && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'));
+  // Checked before anything is opened or migrated: a refused start changes nothing.
+  if (open && !values['insecure-no-token']) {
+    throw new UsageError(`--host ${host} would serve reads and writes to the network without a token. Start with --token T (or XOS_TOKEN), `
+      + 'or keep the default --host 127.0.0.1; only on a network you trust, add --insecure-no-token');
+  }
 
   const backend: Backend = await startBackend({
     ast, dsn, seed, statementTimeoutMs: intOption('statement-timeout', values['statement-timeout'], 10_000),
@@ -65,7 +76,7 @@ async function main(argv: string[]): Promise<void> {
   let http: RunningHttpServer;
   try {
     http = await startHttpServer(backend.api, {
-      host: values.host ?? '127.0.0.1', port: intOption('port', values.port, 4000), token,
+      host, port: intOption('port', values.port, 4000), token, insecureNoToken: open,
       maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY),
     });
   } catch (e) {
@@ -85,6 +96,15 @@ async function main(argv: string[]): Promise<void> {
   if (backend.migration.addedColumns.length) lines.push(`  added columns: ${backend.migration.addedColumns.join(', ')}`);
   if (seeded) lines.push(`  seeded: ${seeded}`);
   if (token) lines.push('  requests need: Authorization: Bearer <token>');
+  if (open) {
+    console.error([
+      '',
+      '!!! WARNING: xos-server listens on ' + `${host} WITHOUT A TOKEN (--insecure-no-token).`,
+      '!!! Anyone who can reach this port can read, change and delete all data.',
+      '!!! Use --token T (or XOS_TOKEN), or --host 127.0.0.1.',
+      '',
+    ].join('\n'));
+  }
   if (ast.contexts.person_list) {
     lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
   }

@@ -1,6 +1,7 @@
 // The XOS HTTP endpoint: POST /graphql, GET /xos/ast, GET /healthz (DESIGN §4).
-// Checks come before any work: Host (against DNS rebinding on loopback), the
-// bearer token, the content type and the body size.
+// Checks come before any work: Host (against DNS rebinding on loopback),
+// Origin (web pages are refused: no CORS, ever), the bearer token, the content
+// type and the body size.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,8 @@ export interface HttpOptions {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** Serve a non-loopback host without a token (refused otherwise). */
+  readonly insecureNoToken?: boolean;
   readonly maxBodyBytes?: number;
   readonly log?: (line: string) => void;
 }
@@ -108,6 +111,9 @@ function publicAst(api: XosApi) {
 
 export async function startHttpServer(api: XosApi, options: HttpOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  if (!options.token && !options.insecureNoToken && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'))) {
+    throw new Error(`refusing to serve ${host} without a token: anyone on the network could read and change the data; pass a token, or insecureNoToken`);
+  }
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => {});
   let port = 0;
@@ -119,6 +125,16 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const headerPort = header.match(/:(\d+)$/)?.[1];
     if (!LOOPBACK_NAMES.has(name) && !IPV4_LOOPBACK.test(name)) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" is not this loopback server.`);
     if (headerPort && Number(headerPort) !== port) throw new HttpError(403, 'FORBIDDEN', `Host "${header}" names another port.`);
+  };
+
+  // A browser sends Origin with cross-site requests, and `null` from sandboxed
+  // frames and files; only a page of this very server could be same-origin.
+  const checkOrigin = (req: IncomingMessage) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return;
+    if (origin !== `http://${req.headers.host ?? ''}`) {
+      throw new HttpError(403, 'FORBIDDEN', `Requests from web pages (Origin "${origin}") are not accepted; call the XOS API from a program, without an Origin header.`);
+    }
   };
 
   const checkToken = (req: IncomingMessage) => {
@@ -133,6 +149,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     checkHost(req);
+    checkOrigin(req);
     if (path === '/healthz' && req.method === 'GET') {
       const started = Date.now();
       try {

@@ -1,5 +1,7 @@
-// The loopback MCP endpoint: a gate (bearer token, loopback Host, no Origin,
-// body limit) in front of Streamable HTTP, with one MCP server per session.
+// The loopback MCP endpoint: a gate (loopback Host, no Origin, bearer token,
+// JSON body within a limit) in front of Streamable HTTP, with one MCP server
+// per session. A session is kept only once its initialize succeeded, and only
+// so many are open at a time. No CORS headers are ever sent.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +21,10 @@ export interface McpHttpOptions {
   readonly idleMs?: number;
   /** Largest accepted request body in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /** Most sessions open at once (default 32); past it an initialize gets 503. */
+  readonly maxSessions?: number;
+  /** At the cap, a session quiet for this long is closed to make room (default 1 minute). */
+  readonly evictIdleMs?: number;
 }
 
 export interface McpHttpServer {
@@ -32,6 +38,8 @@ export interface McpHttpServer {
 const MCP_PATH = '/mcp';
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_MAX_SESSIONS = 32;
+const DEFAULT_EVICT_IDLE_MS = 60 * 1000;
 
 interface OpenSession {
   readonly server: McpServer;
@@ -41,9 +49,11 @@ interface OpenSession {
 
 class HttpRefusal extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.status = status;
+    this.headers = headers;
   }
 }
 
@@ -54,10 +64,14 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   if (!options.token) throw new Error('the MCP endpoint needs a token');
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const evictIdleMs = options.evictIdleMs ?? DEFAULT_EVICT_IDLE_MS;
   const expectedToken = digest(`Bearer ${options.token}`);
   const sessions = new Map<string, OpenSession>();
   const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
   let port = 0;
+  /** Initialize requests being handled: they count against the cap until they are sessions or gone. */
+  let initializing = 0;
 
   const closeSession = async (id: string) => {
     const open = sessions.get(id);
@@ -68,10 +82,30 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
 
   const gate = (req: IncomingMessage) => {
     const host = req.headers.host;
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new HttpRefusal(403, 'Forbidden: this endpoint only answers requests for its loopback address.');
+    // Exact names only: a DNS-rebinding page sends its own name (e.g. 127.0.0.1.evil.example).
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}` && host !== `[::1]:${port}`) {
+      throw new HttpRefusal(403, 'Forbidden: this endpoint only answers requests for its loopback address.');
+    }
     if (req.headers.origin !== undefined) throw new HttpRefusal(403, 'Forbidden: requests from web pages (with an Origin) are not accepted.');
     const auth = req.headers.authorization ?? '';
     if (!timingSafeEqual(digest(auth), expectedToken)) throw new HttpRefusal(401, 'Unauthorized: send Authorization: Bearer <token>.');
+    // Only JSON: a form or text/plain body is what a page could send without asking first.
+    if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+      throw new HttpRefusal(415, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+    }
+  };
+
+  /** Room for one more session, or a 503 that says what to do. */
+  const admit = () => {
+    if (sessions.size + initializing < maxSessions) return;
+    let idlest: [string, OpenSession] | undefined;
+    for (const entry of sessions) if (!idlest || entry[1].lastSeen < idlest[1].lastSeen) idlest = entry;
+    if (idlest && Date.now() - idlest[1].lastSeen >= evictIdleMs) {
+      void closeSession(idlest[0]);
+      return;
+    }
+    throw new HttpRefusal(503, `Service Unavailable: ${maxSessions} MCP sessions are open, the most this server keeps. `
+      + 'End one (DELETE /mcp with its Mcp-Session-Id) or wait a minute until an idle one can be closed, then initialize again.', { 'retry-after': '60' });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -90,16 +124,32 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     }
     if (req.method !== 'POST' || !isInitialize(body)) throw new HttpRefusal(400, 'Bad request: start with an initialize request, then send its Mcp-Session-Id.');
 
+    admit();
     const id = randomUUID();
+    let accepted = false;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
+      // Called once the transport accepted the initialize (headers, JSON-RPC, a single initialize).
+      onsessioninitialized: () => {
+        accepted = true;
+        sessions.set(id, { server, transport, lastSeen: Date.now() });
+      },
       onsessionclosed: (closed) => void closeSession(closed),
     });
     const server = createXosMcpServer(sessionDeps, new McpSession(id, XOS_TOOL_NAMES));
     transport.onclose = () => { sessions.delete(id); };
-    sessions.set(id, { server, transport, lastSeen: Date.now() });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    initializing += 1;
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      initializing -= 1;
+      // A refused initialize leaves nothing behind.
+      if (!accepted || res.statusCode >= 400) {
+        sessions.delete(id);
+        await server.close();
+      }
+    }
   };
 
   const http = createServer((req, res) => {
@@ -108,7 +158,8 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
       const message = error instanceof HttpRefusal ? error.message : 'Internal error.';
       if (!(error instanceof HttpRefusal)) console.error(error);
       if (!res.headersSent) {
-        res.writeHead(status, { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
+        const extra = error instanceof HttpRefusal ? error.headers : {};
+        res.writeHead(status, { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}), ...extra });
         res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
       } else {
         res.end();

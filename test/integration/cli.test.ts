@@ -17,7 +17,7 @@ after(async () => {
   await dir.remove();
 });
 
-interface Started { child: ChildProcess; url: string; stdout: () => string }
+interface Started { child: ChildProcess; url: string; stdout: () => string; stderr: () => string }
 
 /** Starts the CLI and waits (with a deadline) until it prints its GraphQL URL. */
 function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
@@ -31,7 +31,7 @@ function startCli(args: string[], env: Record<string, string> = {}): Promise<Sta
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const url = out.match(/GraphQL\s+(http:\/\/\S+)\/graphql/)?.[1];
-      if (url) { clearTimeout(deadline); resolve({ child, url, stdout: () => out }); }
+      if (url) { clearTimeout(deadline); resolve({ child, url, stdout: () => out, stderr: () => err }); }
     });
     child.stderr!.on('data', (chunk) => { err += chunk; });
     child.on('exit', (code) => { clearTimeout(deadline); reject(new Error(`exited with ${code} before serving; stderr: ${err}`)); });
@@ -39,8 +39,8 @@ function startCli(args: string[], env: Record<string, string> = {}): Promise<Sta
 }
 
 /** Runs the CLI to completion (for arguments it must refuse). */
-function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   running.add(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => { stderr += chunk; });
@@ -77,6 +77,27 @@ describe('xos-server', () => {
     assert.equal((await gql(url, '{ person_list_count }')).status, 401);
     assert.equal((await gql(url, '{ person_list_count }', undefined, 'secret-1')).status, 200);
     assert.equal(await stop(child), 0);
+  });
+
+  test('a non-loopback --host without a token is refused before anything is opened', async () => {
+    const db = join(dir.path, 'exposed.db');
+    const { code, stderr } = await runCli(['--host', '0.0.0.0', '--dsn', `sqlite:${db}`, '--port', '0']);
+    assert.equal(code, 2);
+    assert.match(stderr, /--host 0\.0\.0\.0 would serve reads and writes to the network without a token\. Start with --token T \(or XOS_TOKEN\)/);
+    assert.match(stderr, /--insecure-no-token/);
+    assert.equal(existsSync(db), false);
+  });
+
+  test('--insecure-no-token serves the network, with a loud warning; a token needs none', async () => {
+    const open = await startCli(['--host', '0.0.0.0', '--insecure-no-token', '--dsn', 'sqlite::memory:', '--port', '0']);
+    assert.match(open.url, /^http:\/\/0\.0\.0\.0:\d+$/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(open.stderr(), /WARNING: xos-server listens on 0\.0\.0\.0 WITHOUT A TOKEN/);
+    assert.equal(await stop(open.child), 0);
+    const guarded = await startCli(['--host', '0.0.0.0', '--dsn', 'sqlite::memory:', '--port', '0'], { XOS_TOKEN: 'secret-2' });
+    assert.doesNotMatch(guarded.stderr(), /WARNING/);
+    assert.equal((await gql(guarded.url.replace('0.0.0.0', '127.0.0.1'), '{ person_list_count }')).status, 401);
+    assert.equal(await stop(guarded.child), 0);
   });
 
   test('an invalid AST is refused with every problem and line', async () => {
