@@ -1,6 +1,6 @@
 // The in-host suites (test/host/*.host.ts, the ones npm test's host stage runs in
-// code-server) for a downloaded desktop VS Code:
-//   npx vscode-test        (needs @vscode/test-cli and @vscode/test-electron, not installed here)
+// code-server) in a desktop VS Code, through @vscode/test-cli and @vscode/test-electron:
+//   npm run test:desktop   (downloads VS Code; XOS_VSCODE_EXECUTABLE=/path/to/code uses an installed one)
 // Each suite is bundled to out/test/host/<name>.host.cjs (CommonJS, vscode external) and
 // wrapped in a one-test mocha file, out/test/host/<name>.test.cjs, that awaits its run().
 import { buildSync } from 'esbuild';
@@ -39,8 +39,11 @@ for (const file of readdirSync(hostDir).filter((name) => name.endsWith('.host.ts
   ].join('\n'));
 }
 
+const executable = process.env.XOS_VSCODE_EXECUTABLE;
+
 export default defineConfig({
   label: 'host',
+  ...(executable ? { useInstallation: { fromPath: executable } } : {}),
   files: 'out/test/host/*.test.cjs',
   workspaceFolder,
   extensionDevelopmentPath: root,
