@@ -38,7 +38,15 @@ export interface FieldKind {
    * The GraphQL `where` fragment the quick filter uses for this field, or undefined when the
    * text cannot match it (e.g. letters in a number column).
    */
-  quickFilter(field: string, text: string, refDisplay?: string): Record<string, unknown> | undefined;
+  quickFilter(field: string, text: string, hints?: FilterHints): Record<string, unknown> | undefined;
+}
+
+/** What the quick filter needs to know about a field besides its type. */
+export interface FilterHints {
+  /** The field a ref's related records are named by. */
+  readonly refDisplay?: string;
+  /** enum value -> label: the filter matches values and labels, then asks for those values. */
+  readonly enumLabels?: Readonly<Record<string, string>>;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -187,8 +195,14 @@ const enumKind: FieldKind = {
   format: (value, c) => (isEmpty(value) ? c.none : typeof value === 'string' ? c.enumLabels?.[value] ?? value : String(value)),
   inputValue: (value) => (isEmpty(value) ? '' : String(value)),
   csv: (value) => (isEmpty(value) ? '' : String(value)),
-  // The backend compares enum values exactly; the filter matches the value the person types.
-  quickFilter: (field, q) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(q.trim()) ? { [field]: { _eq: q.trim().toLowerCase() } } : undefined),
+  // The backend only takes known enum values: match the text against values and labels here.
+  quickFilter(field, q, hints) {
+    const needle = q.trim().toLocaleLowerCase();
+    const values = Object.entries(hints?.enumLabels ?? {})
+      .filter(([value, label]) => value.toLocaleLowerCase().includes(needle) || label.toLocaleLowerCase().includes(needle))
+      .map(([value]) => value);
+    return values.length ? { [field]: { _in: values } } : undefined;
+  },
 };
 
 const ref: FieldKind = {
@@ -211,7 +225,7 @@ const ref: FieldKind = {
     if (isEmpty(value)) return '';
     return typeof value === 'object' && value !== null ? String(Object.entries(value).find(([key]) => key !== 'id')?.[1] ?? refId(value)) : String(value);
   },
-  quickFilter: (field, q, refDisplay) => (refDisplay && refDisplay !== 'id' ? { [field]: { [refDisplay]: { _ilike: `%${likeEscape(q)}%` } } } : undefined),
+  quickFilter: (field, q, hints) => (hints?.refDisplay && hints.refDisplay !== 'id' ? { [field]: { [hints.refDisplay]: { _ilike: `%${likeEscape(q)}%` } } } : undefined),
 };
 
 const id: FieldKind = {

@@ -44,7 +44,7 @@ class RecentRecords {
 export function quickFilterWhere(fields: readonly FieldModel[], filter: string): Record<string, unknown> | undefined {
   const text = filter.trim();
   if (text === '') return undefined;
-  const any = fields.flatMap((f) => fieldKind(f.type).quickFilter(f.field, text, f.refDisplay) ?? []);
+  const any = fields.flatMap((f) => fieldKind(f.type).quickFilter(f.field, text, f) ?? []);
   // Nothing can match (e.g. only number columns and letters typed): a condition no row meets.
   return any.length ? { _or: any } : { id: { _is_null: true } };
 }
@@ -141,6 +141,7 @@ function matches(record: Record<string, unknown> | null | undefined, where: Reco
     const ops = condition as Record<string, unknown>;
     if ('_is_null' in ops) return (value === null || value === undefined) === ops._is_null;
     if ('_eq' in ops) return value !== null && value !== undefined && String(value) === String(ops._eq);
+    if ('_in' in ops) return (ops._in as unknown[]).some((v) => String(v) === String(value));
     if ('_ilike' in ops) {
       const needle = String(ops._ilike).slice(1, -1).replace(/\\(.)/g, '$1').toLocaleLowerCase();
       return value !== null && value !== undefined && String(value).toLocaleLowerCase().includes(needle);

@@ -1,0 +1,101 @@
+// Lists served in windows from the real embedded backend: the agent's query is kept,
+// the person's sort and filter run in the backend over the whole result (never over
+// the loaded rows), and the memory source for complete results agrees with it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { appModel } from '../../src/board/model.ts';
+import { BoardState } from '../../src/board/state.ts';
+import { writeCsv } from '../../src/core/csv.ts';
+import type { BoardRecord, Confirmer } from '../../src/core/domain.ts';
+import { MemoryListSource } from '../../src/core/listSource.ts';
+import { openRow, showQuery, type CoreDeps } from '../../src/core/useCases.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+
+const PEOPLE = 2000;
+const FIELDS = 'id firstname lastname email city age net_worth';
+const neverAsked: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
+
+describe('list windows through the backend', () => {
+  let backend: Backend;
+  let deps: CoreDeps & { board: BoardState };
+  let all: BoardRecord[];
+  const context = () => appModel(demoApp(), 'en').context('person_list')!;
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: PEOPLE });
+    deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: neverAsked, locale: 'en' };
+    const result = await deps.client.run(`{ person_list(limit: ${PEOPLE}) { ${FIELDS} } }`);
+    all = result.data!.person_list as BoardRecord[];
+  });
+  after(() => backend.close());
+
+  test('a query without limit shows the count and its first window; later windows come by offset', async () => {
+    const outcome = await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
+    assert.deepEqual(outcome, { ok: true, text: `All data was successfully displayed in the UI. (${PEOPLE} records of person_list.)` });
+    const source = deps.board.list()!.source;
+    assert.equal(source.total, PEOPLE);
+    assert.equal(source.first.records.length, 200);
+    assert.deepEqual(source.first.records[0], all[0]);
+    const last = await source.window(PEOPLE - 50, 100, {});
+    assert.deepEqual(last.records.map((r) => r.id), all.slice(PEOPLE - 50).map((r) => r.id));
+    assert.equal(last.total, PEOPLE);
+  });
+
+  test('the person\'s sort runs in the backend over every row, not over the loaded window', async () => {
+    await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
+    const source = deps.board.list()!.source;
+    const oldest = Math.max(...all.map((r) => r.age as number));
+    const top = await source.window(0, 20, { sort: { field: 'age', direction: 'desc' } });
+    assert.equal(top.records[0].age, oldest);
+    const ages = top.records.map((r) => r.age as number);
+    assert.deepEqual(ages, [...ages].sort((a, b) => b - a));
+    const bottom = await source.window(PEOPLE - 5, 5, { sort: { field: 'age', direction: 'desc' } });
+    assert.equal(bottom.records.at(-1)!.age, Math.min(...all.map((r) => r.age as number)));
+  });
+
+  test('the quick filter runs in the backend, matches the memory source on the same rows, and keeps the agent\'s where', async () => {
+    await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
+    const source = deps.board.list()!.source;
+    const memory = new MemoryListSource(context(), all);
+    for (const filter of ['ber', 'MÜ', '41', 'no such person']) {
+      const fromBackend = await source.window(0, PEOPLE, { filter });
+      const fromMemory = await memory.window(0, PEOPLE, { filter });
+      assert.equal(fromBackend.total, fromMemory.total, `filter ${filter}`);
+      assert.deepEqual(fromBackend.records.map((r) => r.id), fromMemory.records.map((r) => r.id), `filter ${filter}`);
+    }
+    assert.equal((await source.window(0, 10, { filter: 'no such person' })).total, 0);
+
+    const city = all[0].city as string;
+    await showQuery(deps, 'person_list', `{ person_list(where: { city: { _eq: ${JSON.stringify(city)} } }) { ${FIELDS} } }`);
+    const inCity = deps.board.list()!.source;
+    assert.equal(inCity.total, all.filter((r) => r.city === city).length);
+    const filtered = await inCity.window(0, PEOPLE, { filter: String(all[0].lastname) });
+    assert.ok(filtered.records.length > 0 && filtered.records.every((r) => r.city === city));
+  });
+
+  test('a query with its own limit is the whole result and is kept as it is', async () => {
+    const outcome = await showQuery(deps, 'person_list', `{ person_list(limit: 7, order_by: [{ age: asc }]) { ${FIELDS} } }`);
+    assert.equal(outcome.text, 'All data was successfully displayed in the UI. (7 records of person_list.)');
+    const source = deps.board.list()!.source;
+    assert.ok(source instanceof MemoryListSource);
+    assert.equal(source.total, 7);
+  });
+
+  test('a row opens its detail by key; the CSV holds every row of the sort and filter', async () => {
+    await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
+    const source = deps.board.list()!.source;
+    const opened = await openRow(deps, '1234');
+    assert.equal(opened.ok, true, opened.text);
+    assert.equal(deps.board.snapshot().context, 'person_detail');
+    assert.equal(deps.board.snapshot().detail!.record.id, '1234');
+
+    let csv = '';
+    const written = await writeCsv(source, context().fields, { filter: 'ber', sort: { field: 'lastname', direction: 'asc' } }, async (chunk) => { csv += chunk; });
+    const lines = csv.trimEnd().split('\r\n');
+    assert.equal(lines[0], 'id,First name,Last name,Email,City,Age,Net worth');
+    assert.equal(written, (await source.window(0, 1, { filter: 'ber' })).total);
+    assert.equal(lines.length, written + 1);
+  });
+});
