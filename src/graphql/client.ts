@@ -4,6 +4,8 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { astFromObject } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import type { Backend } from '../backend/backend.ts';
+import { redactDsn } from '../backend/dsn.ts';
+import { isLoopbackHost } from '../mail/loopback.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../mcp/ports.ts';
 
 /** The backend started inside this process. */
@@ -17,7 +19,8 @@ export function embeddedClient(backend: Backend): XosClient {
     },
     ast: () => api.ast,
     async status(): Promise<DsnStatus> {
-      const base = { kind: api.storage.kind, description: api.storage.description };
+      // The agent sees this: never user info, whatever the storage put in its description.
+      const base = { kind: api.storage.kind, description: redactDsn(api.storage.description) };
       try {
         const latency = await api.storage.ping();
         return { ...base, ok: true, latency_ms: Math.round(latency * 100) / 100 };
@@ -40,6 +43,42 @@ export interface RemoteClientOptions {
 
 export const DEFAULT_REMOTE_TIMEOUT_MS = 15_000;
 
+/**
+ * Why `endpoint` cannot be used, or undefined. The token and all data go
+ * there, so: http(s) only, no user info in the URL, and plain http only to
+ * this machine.
+ */
+export function endpointProblem(endpoint: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(endpoint.trim());
+  } catch {
+    return `xos.endpoint is not a URL; use https://<host> for an XOS server, or http://127.0.0.1:<port> for one on this machine.`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `xos.endpoint must start with https:// (or http:// for this machine), not ${url.protocol}//.`;
+  if (url.username || url.password) {
+    return `xos.endpoint must not contain a user or password (${url.protocol}//…@${url.host}); remove them and set the token with the command "XOS: Set Server Token".`;
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return `xos.endpoint ${url.origin} uses plain http to another machine, so the token and all data would cross the network unencrypted. `
+      + `Use https://${url.host}, or plain http only for 127.0.0.1 or localhost.`;
+  }
+  return undefined;
+}
+
+/**
+ * The SecretStorage key of the bearer token for `endpoint`: bound to its
+ * origin (scheme, host, port), so a different endpoint (say from a
+ * workspace's settings) gets no token.
+ */
+export function endpointSecretKey(endpoint: string): string | undefined {
+  try {
+    return `xos.endpoint.token:${new URL(endpoint.trim()).origin}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Thrown when the remote server cannot give its AST; the message says what to check. */
 export class RemoteClientError extends Error {
   constructor(message: string) {
@@ -50,9 +89,13 @@ export class RemoteClientError extends Error {
 
 /** Connects to a remote XOS server: reads and validates its AST once, then serves queries. */
 export async function connectRemoteClient(options: RemoteClientOptions): Promise<XosClient> {
-  const base = options.endpoint.replace(/\/+$/, '');
+  const problem = endpointProblem(options.endpoint);
+  if (problem) throw new RemoteClientError(problem);
+  const base = options.endpoint.trim().replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-  const doFetch = options.fetch ?? fetch;
+  const plainFetch = options.fetch ?? fetch;
+  // A redirect could lead the token elsewhere: the endpoint answers itself or not at all.
+  const doFetch: typeof fetch = (input, init) => plainFetch(input, { ...init, redirect: 'error' });
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const ast = await fetchAst(doFetch, base, headers, timeoutMs);
   const graphql = new GraphQLClient(`${base}/graphql`, { headers, fetch: doFetch, errorPolicy: 'all' });

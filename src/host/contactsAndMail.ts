@@ -12,13 +12,14 @@ import { refreshTokens, signIn, type OAuthClient } from '../contacts/oauth.ts';
 import type { ContactProvider } from '../contacts/provider.ts';
 import { NotSignedInError, StoredTokens, type AccessTokenSource, type TokenStore } from '../contacts/tokens.ts';
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
-import { createSmtpMailer, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
+import { createSmtpMailer, mailPasswordKey, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
 import type { Contacts, Mailer, XosClient } from '../mcp/ports.ts';
+import { LEGACY_SECRET_KEYS, readBoundSecret } from './settings.ts';
 
 interface CarddavSetting { readonly url: string; readonly user?: string }
 
+// Bound to the account's user and URL: another URL gets no password.
 const carddavSecret = (account: CarddavSetting) => `xos.carddav.password:${account.user ?? ''}@${account.url}`;
-const mailSecret = 'xos.mail.password';
 const googleSecret = 'xos.google.tokens';
 const microsoftSecret = 'xos.microsoft.tokens';
 const googleClientSecret = 'xos.google.clientSecret';
@@ -65,8 +66,17 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       carddav.push(new CarddavProvider({ url: account.url, user: account.user, password }));
     }
   };
+  const mailSettings = (): SmtpSettings => ({
+    host: config().get<string>('mail.host', ''),
+    port: config().get<number>('mail.port', 587),
+    security: config().get<MailSecurity>('mail.security', 'starttls'),
+    user: config().get<string>('mail.user', ''),
+    from: config().get<string>('mail.from', ''),
+  });
+  // The password is bound to user@host:port: settings pointing elsewhere get none.
   const readMailPassword = async () => {
-    passwords.set(mailSecret, await context.secrets.get(mailSecret));
+    const key = mailPasswordKey(mailSettings());
+    passwords.set(key, await readBoundSecret(context.secrets, key, LEGACY_SECRET_KEYS.mailPassword, 'mail.host', output));
   };
   void rebuildCarddav();
   void readMailPassword();
@@ -74,9 +84,10 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('xos.contacts.carddav')) void rebuildCarddav();
+      if (event.affectsConfiguration('xos.mail')) void readMailPassword();
     }),
     context.secrets.onDidChange((event) => {
-      if (event.key === mailSecret) void readMailPassword();
+      if (event.key.startsWith('xos.mail.password')) void readMailPassword();
       else if (event.key.startsWith('xos.carddav.password:')) void rebuildCarddav();
     }),
     vscode.commands.registerCommand('xos.addCarddavAccount', async () => {
@@ -104,11 +115,19 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       if (picked) await askCarddavPassword(picked);
     }),
     vscode.commands.registerCommand('xos.setMailPassword', async () => {
-      const user = config().get<string>('mail.user', '');
-      const password = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Password of {0} for the mail server', user || '?'), password: true, ignoreFocusOut: true });
+      const settings = mailSettings();
+      if (!settings.host.trim() || !settings.user) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Set xos.mail.host and xos.mail.user first: the password is kept for that user on that server.'));
+        return;
+      }
+      // Name the server: the password is only ever sent there.
+      const server = `${settings.host.trim()}:${settings.port}`;
+      const password = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Password of {0} for the mail server {1}', settings.user, server), password: true, ignoreFocusOut: true });
       if (password === undefined) return;
-      await context.secrets.store(mailSecret, password);
-      passwords.set(mailSecret, password);
+      const key = mailPasswordKey(settings);
+      await context.secrets.store(key, password);
+      passwords.set(key, password);
+      output.info(`mail password stored for ${settings.user} at ${server}`);
     }),
     vscode.commands.registerCommand('xos.signInGoogle', async () => {
       if (!(await clientIdSet('Google', 'contacts.google.clientId'))) return;
@@ -204,21 +223,16 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   return {
     contacts: () => (providers().length > 0 ? directory : undefined),
     mailer: () => {
-      const settings: SmtpSettings = {
-        host: config().get<string>('mail.host', ''),
-        port: config().get<number>('mail.port', 587),
-        security: config().get<MailSecurity>('mail.security', 'starttls'),
-        user: config().get<string>('mail.user', ''),
-        from: config().get<string>('mail.from', ''),
-      };
+      const settings = mailSettings();
       if (!settings.host) return undefined;
       const problems = smtpSettingsProblems(settings);
       if (problems.length > 0) {
         output.warn(`Mail is not usable: ${problems.join('; ')}`);
         return undefined;
       }
+      const key = mailPasswordKey(settings);
       return createSmtpMailer(settings, {
-        password: async () => passwords.get(mailSecret) ?? context.secrets.get(mailSecret),
+        password: async () => passwords.get(key) ?? readBoundSecret(context.secrets, key, LEGACY_SECRET_KEYS.mailPassword, 'mail.host', output),
         log: (line) => output.info(line),
       });
     },

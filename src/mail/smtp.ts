@@ -35,6 +35,14 @@ export interface SmtpMailerOptions {
   readonly now?: () => Date;
 }
 
+/**
+ * The SecretStorage key of the SMTP password: bound to user, host and port,
+ * so settings that point the mail elsewhere (say a workspace's) get no password.
+ */
+export function mailPasswordKey(settings: Pick<SmtpSettings, 'host' | 'port' | 'user'>): string {
+  return `xos.mail.password:${settings.user ?? ''}@${settings.host.trim().toLowerCase()}:${settings.port}`;
+}
+
 /** Problems of the settings, each naming the setting; empty when they are usable. */
 export function smtpSettingsProblems(settings: SmtpSettings): string[] {
   const problems: string[] = [];
