@@ -2,8 +2,9 @@
 // bench:board: webview/main.ts bundled with the production options of esbuild.mjs,
 // the panel's own HTML and CSP (src/board/html.ts), and boardPageHost.ts as the
 // host side of the protocol. Served on loopback to headless Chromium.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -12,6 +13,7 @@ import { boardHtml, createNonce } from '../../src/board/html.ts';
 import { appModel } from '../../src/board/model.ts';
 import { columnsOf, webviewTexts } from '../../src/board/view.ts';
 import type { PageConfig } from './boardPageHost.ts';
+import { vscodeServer } from './support/codeServer.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -63,4 +65,64 @@ export async function serveBoardPage(): Promise<BoardPageServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+// The parts of Playwright these pages use (playwright-core is provisioned outside the repository).
+export interface GridLocator {
+  count(): Promise<number>;
+  first(): GridLocator;
+  nth(index: number): GridLocator;
+  locator(selector: string): GridLocator;
+  innerText(): Promise<string>;
+  allInnerTexts(): Promise<string[]>;
+  getAttribute(name: string): Promise<string | null>;
+  click(options?: { timeout?: number }): Promise<void>;
+  dblclick(): Promise<void>;
+  fill(value: string): Promise<void>;
+  focus(): Promise<void>;
+  press(key: string): Promise<void>;
+  waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+}
+
+export interface BoardPage {
+  goto(url: string): Promise<unknown>;
+  locator(selector: string): GridLocator;
+  evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  waitForFunction<A>(fn: (arg: A) => unknown, arg?: A, options?: { timeout?: number; polling?: number | 'raf' }): Promise<unknown>;
+  readonly keyboard: { press(key: string): Promise<void> };
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
+  close(): Promise<void>;
+  context(): { newCDPSession(page: BoardPage): Promise<{ send(method: string, params?: object): Promise<any> }>; grantPermissions(permissions: string[], options?: { origin?: string }): Promise<void> };
+}
+
+export interface BoardBrowser {
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<BoardPage>;
+  version(): string;
+  close(): Promise<void>;
+}
+
+/** Headless Debian Chromium through the provisioned playwright-core (code-server is not needed here). */
+export async function launchBoardBrowser(): Promise<BoardBrowser> {
+  const packageJson = vscodeServer.playwrightPackageJson();
+  if (!existsSync(packageJson) || !existsSync(vscodeServer.CHROMIUM_PATH)) {
+    throw new Error(`playwright-core or ${vscodeServer.CHROMIUM_PATH} is missing; run: npm run provision:vscode`);
+  }
+  const { chromium } = createRequire(packageJson)('playwright-core') as { chromium: { launch(options: object): Promise<BoardBrowser> } };
+  return chromium.launch({ executablePath: vscodeServer.CHROMIUM_PATH, headless: true, args: [...vscodeServer.CHROMIUM_ARGS, '--enable-precise-memory-info'], timeout: 60_000 });
+}
+
+/** Opens the Board page and waits until the webview said ready (the empty Board shows its title). */
+export async function openBoardPage(browser: BoardBrowser, server: BoardPageServer, options: { locale?: string; width?: number; height?: number } = {}): Promise<BoardPage> {
+  const page = await browser.newPage({ viewport: { width: options.width ?? 1200, height: options.height ?? 800 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${server.url}/?locale=${options.locale ?? 'en'}`);
+  await page.locator('xos-board h1').waitFor({ state: 'visible', timeout: 20_000 }).catch((error: Error) => {
+    throw new Error(`the Board did not start: ${errors.join(' | ') || error.message}`);
+  });
+  return page;
 }

@@ -314,10 +314,13 @@ export class XosListGrid extends LitElement {
         // Ctrl+C copies through the copy event; with Shift the whole row.
         if (ctrl && event.shiftKey) {
           event.preventDefault();
+          // execCommand's copy event is aimed at the document, outside this shadow root: catch it there.
           this.copyWholeRow = true;
+          document.addEventListener('copy', this.onCopy, { capture: true });
           try {
             document.execCommand('copy');
           } finally {
+            document.removeEventListener('copy', this.onCopy, { capture: true });
             this.copyWholeRow = false;
           }
         }
