@@ -6,7 +6,7 @@ import { AstError, loadAstFile } from '../ast/load.ts';
 import { startBackend, type Backend } from './backend.ts';
 import { demoApp } from './demo.ts';
 import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
-import { describeDsn } from './storage/open.ts';
+import { redactDsn } from './dsn.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
                   [--token T] [--seed[=N]] [--max-body BYTES] [--statement-timeout MS]
@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
 
   const seeded = Object.entries(backend.seeded).map(([e, n]) => `${e} ${n}`).join(', ');
   const lines = [
-    `XOS server for app "${ast.app}"${values.ast ? '' : ' (bundled demo)'} on ${describeDsn(dsn)}`,
+    `XOS server for app "${ast.app}"${values.ast ? '' : ' (bundled demo)'} on ${redactDsn(dsn)}`,
     `  GraphQL  ${http.url}/graphql`,
     `  AST      ${http.url}/xos/ast`,
     `  Health   ${http.url}/healthz`,
