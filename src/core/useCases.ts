@@ -267,7 +267,13 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
 
   const set = Object.fromEntries(asked.map((c) => [c.field, c.to]));
   const mutation = buildUpdateMutation(ast, contextName, id, detail.version, set);
-  const result = await deps.client.run(mutation.query, mutation.variables);
+  let result: GraphQLResult;
+  try {
+    result = await deps.client.run(mutation.query, mutation.variables);
+  } catch (failure) {
+    // The request went out but no answer came back: it may or may not have been applied. Never retried.
+    return unsettledSave(deps, ast, context, contextName, id, detail.version, asked, failure);
+  }
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') {
     const current = await readBack(deps, ast, contextName, id);
@@ -332,14 +338,48 @@ async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSigna
   }
 }
 
-/** Reads the record again and shows it on the Board. */
-async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
+/**
+ * After a save whose answer was lost: reads the record (without touching the Board) and says
+ * what is known — stored, not stored, changed by someone else, or unknown while unreachable.
+ */
+async function unsettledSave(deps: CoreDeps, ast: Ast, context: ContextDef, contextName: string, id: string,
+  loadedVersion: number, asked: readonly Change[], failure: unknown): Promise<Outcome> {
+  const why = failure instanceof Error ? failure.message : String(failure);
+  let current: { record: BoardRecord; version: number } | undefined;
+  try {
+    current = await readStored(deps, ast, contextName, id);
+  } catch {
+    return refused(`The save may have been stored: the change was sent to the XOS server, but no answer came back (${why}), and the record cannot be read now. `
+      + `Nothing was retried and the form on the Board is kept. When the server answers, load ${context.entity} ${id} again with xos_query before anything else to see what is stored.`);
+  }
+  const ours = current !== undefined && current.version === loadedVersion + 1
+    && asked.every((c) => isDeepStrictEqual(storedValue(ast, context, c.field, current.record), c.to));
+  if (current && ours) {
+    deps.board.showDetail({ context: contextName, record: current.record, version: current.version });
+    const stored = asked.map((c) => `${c.field}: ${quote(storedValue(ast, context, c.field, current.record))}`);
+    return done(`Saved ${context.entity} ${id} (version ${loadedVersion} -> ${current.version}): the answer to the save was lost (${why}), `
+      + `but reading the record back shows exactly this change stored. Stored: ${stored.join('; ')}.`);
+  }
+  if (current && current.version === loadedVersion) {
+    return refused(`Not saved: the connection to the XOS server broke while saving (${why}); the record is unchanged (version ${loadedVersion}). `
+      + 'Nothing was retried and the form on the Board is kept; call xos_ui_save again when the person wants to save.');
+  }
+  return refused(`The save's answer was lost (${why}) and ${context.entity} ${id} now has ${current ? `version ${current.version} with other values` : 'been deleted'}: `
+    + 'someone else changed it. Nothing was retried. Load it again with xos_query and propose the changes again if they are still wanted.');
+}
+
+/** The stored record and its version, without changing the Board. */
+async function readStored(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
   const request = buildDetailQuery(ast, contextName, id);
   const result: GraphQLResult = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(`reading ${contextName} ${id} back failed: ${result.errors[0].message}`);
   const row = result.data?.[contextName] as BoardRecord | null | undefined;
-  if (!row) return undefined;
-  const { record, version } = withoutVersion(row);
-  deps.board.showDetail({ context: contextName, record, version });
-  return { record, version };
+  return row ? withoutVersion(row) : undefined;
+}
+
+/** Reads the record again and shows it on the Board. */
+async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
+  const current = await readStored(deps, ast, contextName, id);
+  if (current) deps.board.showDetail({ context: contextName, ...current });
+  return current;
 }
