@@ -25,6 +25,8 @@ export interface PageHost {
   readonly exports: ListQuery[];
   /** Resolves after the frame that follows now has been rendered. */
   afterPaint(): Promise<number>;
+  /** Person `index + 1` as a grid row (for payloads built in the page). */
+  person(index: number): GridRow;
 }
 
 declare global {
@@ -124,6 +126,7 @@ window.xosHost = {
   opened,
   exports,
   afterPaint,
+  person: personAt,
   async showList(count, options = {}) {
     total = count;
     navigable = options.navigable ?? true;

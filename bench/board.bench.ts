@@ -1,0 +1,132 @@
+// bench:board — the Board's grid with the real webview bundle in headless Chromium
+// (Debian chromium + provisioned playwright-core), for 1k, 10k, 100k and 1M rows.
+// Rows come through the Board protocol from a page-local host that serves windows
+// of generated people (test/e2e/boardPageHost.ts), as the extension host serves
+// them from the backend. Per size, in one fresh page:
+//   - data arrival -> first rows painted (the list message sent until the frame
+//     showing row 1 has been rendered), median of 5;
+//   - the baseline in the same page: JSON.parse + structuredClone of the whole
+//     result as one payload (what a whole-view render costs before any DOM), median of 5;
+//   - a scripted scroll from top to bottom, one step per frame (300 frames): p95 of
+//     the frame interval (requestAnimationFrame to requestAnimationFrame) and p95 of
+//     the grid's own update (Lit render + commit), the most rows in the DOM;
+//   - the JS heap after the scroll (after a forced GC).
+//   npm run provision:vscode && npm run bench:board    (XOS_BENCH_SIZES=1000,100000 for a subset)
+import { launchBoardBrowser, serveBoardPage, openBoardPage, type BoardPage } from '../test/e2e/boardPage.ts';
+
+const SIZES = (process.env.XOS_BENCH_SIZES ?? '1000,10000,100000,1000000').split(',').map(Number);
+const RUNS = 5;
+const SCROLL_FRAMES = 300;
+
+const AIMS = { firstPaintMs: 100, frameMs: 16.7, domRows: 200, heapMb: 150 };
+
+interface Measurement {
+  readonly firstPaint: number;
+  readonly baseline: number;
+  readonly domRows: number;
+  readonly frameP95: number;
+  readonly updateP95: number;
+  readonly heapMb: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function measure(page: BoardPage, rows: number): Promise<Measurement> {
+  const paints: number[] = [];
+  for (let run = 0; run < RUNS; run++) paints.push(await page.evaluate((n) => window.xosHost.showList(n), rows));
+
+  const scroll = await page.evaluate(async (frames) => {
+    const grid = document.querySelector('xos-board')!.shadowRoot!.querySelector('xos-list-grid') as HTMLElement & { performUpdate(): void };
+    const root = grid.shadowRoot!;
+    const viewport = root.querySelector<HTMLElement>('.viewport')!;
+    // Time the grid's own updates (render and DOM commit) while scrolling.
+    const updates: number[] = [];
+    const performUpdate = grid.performUpdate.bind(grid);
+    grid.performUpdate = () => {
+      const start = performance.now();
+      performUpdate();
+      updates.push(performance.now() - start);
+    };
+    const intervals: number[] = [];
+    let domRows = 0;
+    await new Promise<void>((resolve) => {
+      let frame = 0;
+      let last = 0;
+      const step = (now: number) => {
+        if (frame > 0) intervals.push(now - last);
+        last = now;
+        domRows = Math.max(domRows, root.querySelectorAll('[role="row"]').length);
+        if (frame > frames) {
+          resolve();
+          return;
+        }
+        viewport.scrollTop = (viewport.scrollHeight - viewport.clientHeight) * frame / frames;
+        frame++;
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)] ?? 0;
+    return { frameP95: p95(intervals), updateP95: p95(updates), domRows };
+  }, SCROLL_FRAMES);
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = await cdp.send('Runtime.getHeapUsage') as { usedSize: number };
+
+  // The baseline after the grid's numbers, so its garbage does not count against the grid.
+  const baselines = await page.evaluate(async ({ rows, runs }) => {
+    const parts: string[] = [];
+    for (let i = 0; i < rows; i++) {
+      const row = window.xosHost.person(i);
+      const [id, firstname, lastname, email, city, age, net_worth] = row.values;
+      parts.push(JSON.stringify({ id, firstname, lastname, email, city, age, net_worth }));
+    }
+    const payload = `{"context":"person_list","records":[${parts.join(',')}]}`;
+    parts.length = 0;
+    const times: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const start = performance.now();
+      structuredClone(JSON.parse(payload));
+      times.push(performance.now() - start);
+    }
+    return times;
+  }, { rows, runs: RUNS });
+
+  return { firstPaint: median(paints), baseline: median(baselines), ...scroll, heapMb: heap.usedSize / 1024 / 1024 };
+}
+
+async function main(): Promise<void> {
+  const server = await serveBoardPage();
+  const browser = await launchBoardBrowser();
+  const table = [
+    '| rows | first rows painted (ms) | JSON.parse + structuredClone (ms) | ratio | DOM rows (max) | p95 frame (ms) | p95 grid update (ms) | JS heap (MB) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const misses: string[] = [];
+  try {
+    console.log(`Chromium ${browser.version()}; ${RUNS} runs per size, ${SCROLL_FRAMES} scroll frames`);
+    for (const rows of SIZES) {
+      const page = await openBoardPage(browser, server, { width: 1280, height: 800 });
+      const m = await measure(page, rows);
+      await page.close();
+      const line = `| ${rows.toLocaleString('en')} | ${m.firstPaint.toFixed(1)} | ${m.baseline.toFixed(1)} | ${(m.firstPaint / m.baseline).toFixed(2)} | ${m.domRows} | ${m.frameP95.toFixed(1)} | ${m.updateP95.toFixed(2)} | ${m.heapMb.toFixed(1)} |`;
+      table.push(line);
+      console.log(line);
+      if (rows >= 100_000 && m.firstPaint >= AIMS.firstPaintMs) misses.push(`${rows} rows: first paint ${m.firstPaint.toFixed(1)} ms (aim < ${AIMS.firstPaintMs})`);
+      if (m.frameP95 > AIMS.frameMs + 0.5) misses.push(`${rows} rows: p95 frame ${m.frameP95.toFixed(1)} ms (aim < ${AIMS.frameMs})`);
+      if (m.domRows >= AIMS.domRows) misses.push(`${rows} rows: ${m.domRows} DOM rows (aim < ${AIMS.domRows})`);
+      if (rows >= 1_000_000 && m.heapMb >= AIMS.heapMb) misses.push(`${rows} rows: heap ${m.heapMb.toFixed(1)} MB (aim < ${AIMS.heapMb})`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  console.log(`\n${table.join('\n')}\n`);
+  console.log(misses.length ? `aims missed:\n${misses.map((m) => `  - ${m}`).join('\n')}` : 'all aims met: first paint < 100 ms at 100k and 1M, p95 frame < 16.7 ms, DOM rows < 200, heap < 150 MB at 1M');
+}
+
+await main();
