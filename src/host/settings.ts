@@ -1,6 +1,6 @@
 // The xos.* settings as one typed snapshot, and the secrets that belong to
 // them. A secret is stored under a key bound to the server it was entered
-// for (origin, host:port, user@host:port/db), so settings that point
+// for (origin, user@host:port, user@host:port/db), so settings that point
 // elsewhere, for instance a repository's .vscode/settings.json, get nothing.
 import * as vscode from 'vscode';
 import { dsnHasPassword, dsnSecretKey, dsnTarget, isPostgresDsn, redactDsn, withDsnPassword } from '../backend/dsn.ts';
@@ -84,12 +84,18 @@ export async function resolveDsn(dsn: string, secrets: vscode.SecretStorage, out
   return password ? withDsnPassword(dsn, password) : dsn;
 }
 
+/** True when a SecretStorage change concerns the backend (database password or server token). */
+export function isBackendSecret(key: string): boolean {
+  return key.startsWith('xos.dsn.password:') || key.startsWith('xos.endpoint.token');
+}
+
 /**
  * Registers "XOS: Set Database Password" and "XOS: Set Server Token". Each
  * asks for the secret of the server the current settings name, says which
- * server that is, stores it bound to it, then calls `changed`.
+ * server that is and stores it bound to it (SecretStorage then fires its
+ * change event; see isBackendSecret).
  */
-export function registerServerSecretCommands(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, changed: () => void): vscode.Disposable {
+export function registerServerSecretCommands(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand('xos.setDatabasePassword', async () => {
       const { dsn } = readSettings();
@@ -110,7 +116,6 @@ export function registerServerSecretCommands(context: vscode.ExtensionContext, o
       if (dsnHasPassword(dsn)) {
         void vscode.window.showWarningMessage(vscode.l10n.t('xos.dsn still contains a password, which is used instead. Remove it from the setting.'));
       }
-      changed();
     }),
     vscode.commands.registerCommand('xos.setEndpointToken', async () => {
       const { endpoint } = readSettings();
@@ -128,7 +133,6 @@ export function registerServerSecretCommands(context: vscode.ExtensionContext, o
       if (token === undefined) return;
       await context.secrets.store(endpointSecretKey(endpoint)!, token);
       output.info(`server token stored for ${origin}`);
-      changed();
     }),
   );
 }

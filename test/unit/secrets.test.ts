@@ -25,11 +25,13 @@ describe('settings scopes', () => {
     for (const name of ['xos.contacts.carddav', 'xos.contacts.google.enabled', 'xos.contacts.google.clientId', 'xos.contacts.microsoft.enabled', 'xos.contacts.microsoft.clientId', 'xos.confirm.timeoutSeconds']) {
       assert.equal(properties[name].scope, 'application', name);
     }
+    // The server token goes where xos.endpoint points: only the person's own settings may say where.
+    assert.equal(properties['xos.endpoint'].scope, 'machine');
     assert.equal(properties['xos.mcp.port'].scope, 'machine');
   });
 
   test('the servers a workspace may name (npm start writes xos.dsn and xos.mail.*) stay settable there; their secrets are bound', () => {
-    for (const name of ['xos.endpoint', 'xos.dsn', 'xos.mail.host', 'xos.mail.port', 'xos.mail.security', 'xos.mail.user', 'xos.mail.from']) {
+    for (const name of ['xos.dsn', 'xos.mail.host', 'xos.mail.port', 'xos.mail.security', 'xos.mail.user', 'xos.mail.from']) {
       assert.equal(properties[name].scope, 'machine-overridable', name);
     }
     assert.equal(properties['xos.ast'].scope, 'resource');
