@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
-import { boardFrame, runXosHostSuite, screenshot } from './board.support.ts';
+import { boardFrame, gridRowCount, runXosHostSuite, screenshot } from './board.support.ts';
 
 const browser = fileBrowser();
 
@@ -17,9 +17,10 @@ test('the Board shows tool results; VS Code lists the XOS MCP server with all ni
   const onStep = async (step: string, page: Page) => {
     if (step === 'board-list') {
       const frame = await boardFrame(page);
-      const rows = frame.locator('table.list tbody tr.row');
-      await vscodeServer.waitFor(async () => (await rows.count()) === 5 || undefined, { timeoutMs: 20_000, describe: () => 'the Board table never had 5 rows' });
-      seen.header = (await frame.locator('table.list thead').innerText()).replace(/\s+/g, ' ').trim();
+      const rows = frame.locator('[role="grid"] [role="row"]:not([aria-rowindex="1"])');
+      await vscodeServer.waitFor(async () => (await rows.count()) === 5 || undefined, { timeoutMs: 20_000, describe: () => 'the Board grid never had 5 rows' });
+      seen.rowcount = String(await gridRowCount(frame));
+      seen.header = (await frame.locator('[role="grid"] [role="row"][aria-rowindex="1"]').innerText()).replace(/\s+/g, ' ').trim();
       await screenshot(page, 'board-1-list');
     }
     if (step === 'board-preview' || step === 'board-reshown') {
@@ -46,6 +47,7 @@ test('the Board shows tool results; VS Code lists the XOS MCP server with all ni
   });
   assert.deepEqual(run.steps, ['board-list', 'board-preview', 'board-reshown']);
   assert.equal(seen.header, 'id First name Last name Email City Age Net worth');
+  assert.equal(seen.rowcount, '6', 'aria-rowcount counts the header row');
   assert.match(seen['board-preview'], /^\S.* → Schmidt Proposed by the agent$/);
   assert.equal(seen['board-reshown'], seen['board-preview']);
   assert.deepEqual(run.outcome.facts.toolNames.map((n: string) => n.replace(/^mcp_.*?_(xos_)/, '$1')), [

@@ -17,6 +17,17 @@ export interface Frame {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
 }
 
+/** An attribute of the first element a locator finds (the harness's Locator type has no getAttribute). */
+export function attributeOf(locator: Locator, name: string): Promise<string | null> {
+  return (locator as unknown as { getAttribute(name: string): Promise<string | null> }).getAttribute(name);
+}
+
+/** The Board grid's aria-rowcount: every row of the list plus the header row. */
+export async function gridRowCount(frame: Frame): Promise<number | undefined> {
+  const value = await attributeOf(frame.locator('[role="grid"]'), 'aria-rowcount');
+  return value === null ? undefined : Number(value);
+}
+
 export function frames(page: Page): Frame[] {
   return (page as unknown as { frames(): Frame[] }).frames();
 }

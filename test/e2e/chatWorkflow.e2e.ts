@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { boardFrame, frames } from './board.support.ts';
+import { boardFrame, frames, gridRowCount } from './board.support.ts';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
@@ -166,10 +166,10 @@ test('the seed workflow in the chat: list, preview the new last name, save after
   ]);
   assert.equal(await lastAnswer(page), `Die Personen stehen im Board. ${listReply}`);
   const board = await boardFrame(page);
-  const rows = board.locator('table.list tbody tr.row');
-  await vscodeServer.waitFor(async () => (await rows.count()) === 240 || undefined, { timeoutMs: 30_000, describe: () => 'the Board never listed 240 people' });
-  const max = board.locator('table.list tbody tr.row', { hasText: 'Mustermann' }).first();
-  const cells = (await max.locator('td').allInnerTexts()).map((text) => text.replaceAll('\u00a0', ' ').trim());
+  // 240 people and the header row; the grid renders only the rows on screen.
+  await vscodeServer.waitFor(async () => (await gridRowCount(board)) === 241 || undefined, { timeoutMs: 30_000, describe: () => 'the Board never listed 240 people' });
+  const max = board.locator('[role="grid"] [role="row"]', { hasText: 'Mustermann' }).first();
+  const cells = (await max.locator('[role="gridcell"]').allInnerTexts()).map((text) => text.replaceAll('\u00a0', ' ').trim());
   assert.deepEqual(cells.slice(0, 6), ['1', 'Max', 'Mustermann', 'max.mustermann@nordlicht-software.example', 'Berlin', '40']);
   await screenshot(page, 'chat-1-list');
 

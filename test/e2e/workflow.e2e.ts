@@ -10,7 +10,7 @@ import type { Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { answerNotification } from './support/notifications.ts';
-import { boardFrame, runXosHostSuite, screenshot, type HostRun } from './board.support.ts';
+import { boardFrame, gridRowCount, runXosHostSuite, screenshot, type HostRun } from './board.support.ts';
 
 const browser = fileBrowser();
 
@@ -20,8 +20,9 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   const onStep = async (step: string, page: Page) => {
     switch (step) {
       case 'workflow-list': {
-        const rows = (await boardFrame(page)).locator('table.list tbody tr.row');
-        await vscodeServer.waitFor(async () => (await rows.count()) === 240 || undefined, { timeoutMs: 20_000, describe: () => 'the Board never listed 240 people' });
+        // 240 people and the header row; the grid renders only the rows on screen.
+        const frame = await boardFrame(page);
+        await vscodeServer.waitFor(async () => (await gridRowCount(frame)) === 241 || undefined, { timeoutMs: 20_000, describe: () => 'the Board never listed 240 people' });
         break;
       }
       case 'workflow-detail':
