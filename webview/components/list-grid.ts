@@ -3,6 +3,7 @@
 // from the state module's window cache. Sort by header click, quick filter, column
 // resize, keyboard navigation, copy and CSV export.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/board/fieldKinds.ts';
@@ -174,8 +175,8 @@ export class XosListGrid extends LitElement {
 
   private renderHeader(column: Column, i: number): TemplateResult {
     const sort = store.query.sort?.field === column.field ? store.query.sort.direction : undefined;
-    const classes = ['numeric', 'sortable', 'active'].filter((c) => (c === 'numeric' && column.numeric) || (c === 'sortable' && column.sortable) || (c === 'active' && this.activeRow === -1 && this.activeCol === i));
-    return html`<div role="columnheader" id=${`h-${i}`} class=${classes.join(' ')} aria-colindex=${i + 1}
+    const classes = classMap({ numeric: column.numeric, sortable: column.sortable, active: this.activeRow === -1 && this.activeCol === i });
+    return html`<div role="columnheader" id=${`h-${i}`} class=${classes} aria-colindex=${i + 1}
         aria-sort=${sort === 'asc' ? 'ascending' : sort === 'desc' ? 'descending' : nothing}
         data-field=${column.field} @click=${() => this.sortColumn(i)}>
         <span class="label">${column.label}</span>${sort ? html`<span class="sort-mark" aria-hidden="true">${sort === 'asc' ? '▲' : '▼'}</span>` : nothing}
@@ -186,10 +187,10 @@ export class XosListGrid extends LitElement {
 
   private renderRow(index: number, row: GridRow | undefined, columns: readonly Column[], navigable: boolean): TemplateResult {
     const activeRow = index === this.activeRow;
-    const classes = `row${navigable ? ' navigable' : ''}${activeRow ? ' active-row' : ''}${row ? '' : ' placeholder'}`;
+    const classes = classMap({ row: true, navigable, 'active-row': activeRow, placeholder: !row });
     return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}>
       ${columns.map((column, c) => html`<div role="gridcell" id=${`c-${index}-${c}`} aria-colindex=${c + 1}
-        class=${`${column.numeric ? 'numeric' : ''}${column.type === 'ref' ? ' ref' : ''}${activeRow && c === this.activeCol ? ' active' : ''}`}>${row ? this.cellText(row, c) : ''}</div>`)}
+        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${row ? this.cellText(row, c) : ''}</div>`)}
     </div>`;
   }
 
