@@ -14,7 +14,7 @@ import { NotSignedInError, StoredTokens, type AccessTokenSource, type TokenStore
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { createSmtpMailer, mailPasswordKey, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
 import type { Contacts, Mailer, XosClient } from '../mcp/ports.ts';
-import { LEGACY_SECRET_KEYS, readBoundSecret, registerServerSecretCommands } from './settings.ts';
+import { LEGACY_SECRET_KEYS, readBoundSecret, setupServerSecrets } from './settings.ts';
 
 interface CarddavSetting { readonly url: string; readonly user?: string }
 
@@ -84,7 +84,7 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   disposables.push(
     // The backend's secrets are set here too: every "Set … Password/Token" command in one place.
     // The backend picks a new one up through SecretStorage's change event.
-    registerServerSecretCommands(context, output),
+    setupServerSecrets(context, output),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('xos.contacts.carddav')) void rebuildCarddav();
       if (event.affectsConfiguration('xos.mail')) void readMailPassword();

@@ -71,17 +71,21 @@ export async function readEndpointToken(endpoint: string, secrets: vscode.Secret
 /**
  * The DSN the embedded backend connects with: xos.dsn plus the password kept
  * in SecretStorage for its user@host:port/database. A password written into
- * xos.dsn still works but is warned about: settings are synced and shared.
+ * xos.dsn itself is used as it is (setupServerSecrets warns about it).
  */
-export async function resolveDsn(dsn: string, secrets: vscode.SecretStorage, output: vscode.LogOutputChannel): Promise<string> {
-  if (!isPostgresDsn(dsn)) return dsn;
-  if (dsnHasPassword(dsn)) {
-    output.warn(`xos.dsn contains a password. Settings are synced and may be shared: remove the password from xos.dsn (${redactDsn(dsn)}) and set it with the command "XOS: Set Database Password", which keeps it in VS Code's secret storage.`);
-    return dsn;
-  }
+export async function resolveDsn(dsn: string, secrets: vscode.SecretStorage): Promise<string> {
+  if (!isPostgresDsn(dsn) || dsnHasPassword(dsn)) return dsn;
   const key = dsnSecretKey(dsn);
   const password = key ? await secrets.get(key) : undefined;
   return password ? withDsnPassword(dsn, password) : dsn;
+}
+
+/** Warns in the output channel when xos.dsn carries a password: settings are synced and may be shared. */
+function warnAboutDsnPassword(output: vscode.LogOutputChannel): void {
+  const { dsn } = readSettings();
+  if (!dsnHasPassword(dsn)) return;
+  output.warn(`xos.dsn contains a password. Settings are synced and may be shared: remove the password from xos.dsn (${redactDsn(dsn)}) `
+    + 'and set it with the command "XOS: Set Database Password", which keeps it in VS Code\'s secret storage.');
 }
 
 /** True when a SecretStorage change concerns the backend (database password or server token). */
@@ -93,10 +97,15 @@ export function isBackendSecret(key: string): boolean {
  * Registers "XOS: Set Database Password" and "XOS: Set Server Token". Each
  * asks for the secret of the server the current settings name, says which
  * server that is and stores it bound to it (SecretStorage then fires its
- * change event; see isBackendSecret).
+ * change event; see isBackendSecret). Warns now and on every change while
+ * xos.dsn itself carries a password.
  */
-export function registerServerSecretCommands(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): vscode.Disposable {
+export function setupServerSecrets(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): vscode.Disposable {
+  warnAboutDsnPassword(output);
   return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('xos.dsn')) warnAboutDsnPassword(output);
+    }),
     vscode.commands.registerCommand('xos.setDatabasePassword', async () => {
       const { dsn } = readSettings();
       const key = dsnSecretKey(dsn);
