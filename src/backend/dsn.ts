@@ -71,6 +71,12 @@ export function dsnSecretKey(dsn: string): string | undefined {
 export function withDsnPassword(dsn: string, password: string): string {
   const url = parseUrl(dsn.trim());
   if (!url) throw new Error(`the DSN ${redactDsn(dsn)} could not be read as a URL`);
+  const userParam = url.searchParams.get('user');
+  if (!url.username && userParam) {
+    // Keep user and password together in the user info, where every driver reads them.
+    url.username = encodeURIComponent(userParam);
+    url.searchParams.delete('user');
+  }
   if (!url.username) throw new Error(`the DSN ${redactDsn(dsn)} names no user; add one (postgres://user@host:port/database) so the password has a user`);
   url.password = encodeURIComponent(password);
   return url.toString();

@@ -129,6 +129,9 @@ describe('DSNs shown to the agent or logged', () => {
       { user: 'alice', password, host: 'db.example', port: '5432', database: 'crm' });
     assert.equal(redactDsn(dsn), 'postgres://db.example:5432/crm');
     assert.throws(() => withDsnPassword('postgres://db.example/crm', 'x'), /names no user/);
+    const fromParam = parseConnectionString(withDsnPassword('postgres://db.example/crm?user=bob&sslmode=disable', 'pw'));
+    assert.deepEqual([fromParam.user, fromParam.password, fromParam.database], ['bob', 'pw', 'crm']);
+    assert.equal(dsnSecretKey('postgres://db.example/crm?user=bob'), 'xos.dsn.password:bob@db.example:5432/crm');
   });
 
   test('the status the agent reads never carries user info', async () => {
