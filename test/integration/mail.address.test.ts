@@ -35,3 +35,13 @@ test('drafts refuse a line break in every header field', () => {
   assert.equal(headerProblem({ to: { email: 'e@x.example' }, subject: 'Hi', body: '' }, { name: 'XOS\rBcc: y@x.example', email: 'xos@x.example' }), 'The sender name contains a line break; header fields must be a single line.');
   assert.equal(headerProblem({ to: { email: 'e@x.example' }, subject: 'Hi', body: '' }, { email: 'xos@x.example\n' }), 'The sender address contains a line break; header fields must be a single line.');
 });
+
+test('display names are capped and may not hide or reorder text, for recipient and sender alike', async () => {
+  const { smtpSettingsProblems } = await import('../../src/mail/smtp.ts');
+  assert.equal(parseAddress(`${'A'.repeat(101)} <a@example.org>`), 'The display name has 101 characters; at most 100 are allowed. Send the bare address or a shorter name.');
+  assert.deepEqual(parseAddress(`${'A'.repeat(100)} <a@example.org>`), { name: 'A'.repeat(100), email: 'a@example.org' });
+  assert.equal(headerProblem({ to: { name: 'Bob\u202Eexample.org', email: 'e@x.example' }, subject: 'Hi', body: '' }),
+    'The recipient name contains invisible, direction-changing or blank-looking characters (U+202E). Send the bare address or the name without them.');
+  assert.deepEqual(smtpSettingsProblems({ host: 'smtp.example.org', port: 587, security: 'starttls', from: 'XOS\u200B <xos@example.org>' }),
+    ['xos.mail.from: The display name contains invisible, direction-changing or blank-looking characters (U+200B). Send the bare address or the name without them.']);
+});
