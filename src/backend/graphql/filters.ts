@@ -10,6 +10,9 @@ const COMPARE: Record<string, CompareOp> = {
   _eq: 'eq', _neq: 'neq', _lt: 'lt', _lte: 'lte', _gt: 'gt', _gte: 'gte', _like: 'like', _ilike: 'ilike',
 };
 
+/** Longest _like/_ilike pattern: SQLite refuses patterns over 50,000 bytes, and no search needs more. */
+export const MAX_LIKE_PATTERN = 1000;
+
 /** `id`, ref and version columns hold integers; the API speaks of them as ID strings. */
 export function toIdNumber(value: unknown, what: string): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
@@ -30,6 +33,9 @@ function columnCondition(table: Table, column: string, ops: WhereInput): Conditi
     if (raw === undefined) continue;
     if (op in COMPARE) {
       if (raw === null) throw badInput(`${table.name}.${column}.${op} needs a value; use _is_null to match empty values`, column);
+      if ((op === '_like' || op === '_ilike') && typeof raw === 'string' && raw.length > MAX_LIKE_PATTERN) {
+        throw badInput(`${table.name}.${column}.${op}: a pattern may have at most ${MAX_LIKE_PATTERN} characters (got ${raw.length}); use a shorter pattern`, column);
+      }
       out.push({ kind: 'compare', column, op: COMPARE[op], value: columnValue(table, column, raw) });
     } else if (op === '_in' || op === '_nin') {
       const values = (raw as unknown[] | null) ?? [];

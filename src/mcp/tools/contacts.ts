@@ -17,7 +17,7 @@ export const contactsTool: XosTool<{ query: z.ZodString }> = {
   description: 'Searches the configured contact providers (CardDAV, Google, Microsoft, XOS records with an email field) by name or email '
     + 'and returns the matching contacts with name, email, phone and source as JSON. Providers that could not be searched are named after the list.',
   inputSchema: {
-    query: z.string().min(1).describe('Search term: part of a name or an email address.'),
+    query: z.string().min(1).max(200).describe('Search term: part of a name or an email address (at most 200 characters).'),
   },
   annotations: { readOnlyHint: true },
   async handler({ query }, deps) {

@@ -1,5 +1,6 @@
 // Field helpers the tools share: context lookup with a helpful refusal, and
 // values in their canonical form so form data and stored records compare.
+import { z } from 'zod';
 import type { Ast, ContextDef, FieldDef } from '../../ast/schema.ts';
 import { resolveText } from '../../ast/locale.ts';
 import { coerceFieldValue, describeValue } from '../../backend/values.ts';
@@ -33,9 +34,13 @@ export function fieldLabel(ast: Ast, entity: string, field: string, locale: stri
   return resolveText(def?.label, locale ?? ast.locales[0], ast.locales) ?? field;
 }
 
-/** A value as the reply quotes it. */
+/** Longest quoted value in a reply: the Board shows values whole; the agent's context gets a bounded echo. */
+export const QUOTE_LIMIT = 300;
+
+/** A value as the reply quotes it, cut (and said so) past QUOTE_LIMIT characters. */
 export function quote(value: unknown): string {
-  return describeValue(value);
+  const text = describeValue(value);
+  return text.length > QUOTE_LIMIT ? `${text.slice(0, QUOTE_LIMIT)}… (${text.length} characters in all)` : text;
 }
 
 export function recordsText(count: number, context: string): string {
@@ -43,3 +48,6 @@ export function recordsText(count: number, context: string): string {
 }
 
 export const DISPLAYED = 'All data was successfully displayed in the UI.';
+
+/** A context name as a tool takes it: names are short, so a long one is refused before anything echoes it. */
+export const contextInput = (description: string) => z.string().min(1).max(128).describe(description);

@@ -19,9 +19,9 @@ export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; b
     'Then ask the person whether to send it; call xos_mail_send only after they said so.',
   ].join(' '),
   inputSchema: {
-    to: z.string().min(1).describe('Recipient: a name or email address from the contacts.'),
-    subject: z.string().describe('Subject line (one line).'),
-    body: z.string().describe('Message text (plain text).'),
+    to: z.string().min(1).max(500).describe('Recipient: a name or email address from the contacts.'),
+    subject: z.string().max(998).describe('Subject line (one line, at most 998 characters).'),
+    body: z.string().max(100_000).describe('Message text (plain text, at most 100,000 characters).'),
   },
   annotations: { readOnlyHint: true },
   async handler({ to, subject, body }, deps) {

@@ -1,6 +1,7 @@
 // xos_query: runs a validated query of one context and shows the result on the Board
 // (the use case showQuery; this file is the MCP declaration and the session rule).
 import { z } from 'zod';
+import { contextInput } from './fields.ts';
 import { showQuery } from '../../core/useCases.ts';
 import type { XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
@@ -18,8 +19,8 @@ export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = 
     'The reply only confirms the display; the person sees the data on the Board.',
   ].join(' '),
   inputSchema: {
-    context: z.string().describe('Name of the context, e.g. person_list or person_detail (see xos_schema).'),
-    query: z.string().describe('GraphQL query selecting exactly the context\'s list_fields, e.g. { person_list { id firstname lastname email city age net_worth } }'),
+    context: contextInput('Name of the context, e.g. person_list or person_detail (see xos_schema).'),
+    query: z.string().max(100_000).describe('GraphQL query selecting exactly the context\'s list_fields, e.g. { person_list { id firstname lastname email city age net_worth } }'),
   },
   annotations: { readOnlyHint: true },
   async handler({ context, query }, deps, session) {

@@ -1,6 +1,7 @@
 // xos_render: shows JSON the model already has, checked against the context's fields
 // (the use case showRendered).
 import { z } from 'zod';
+import { contextInput } from './fields.ts';
 import { showRendered } from '../../core/useCases.ts';
 import type { XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
@@ -15,7 +16,7 @@ export const renderTool: XosTool<{ context: z.ZodString; json: z.ZodString }> = 
     'Rendered data is not a stored record: to change and save a record, load it with xos_query.',
   ].join(' '),
   inputSchema: {
-    context: z.string().describe('Context whose template shows the data, e.g. person_list.'),
+    context: contextInput('Context whose template shows the data, e.g. person_list.'),
     json: z.string().describe('The data as a JSON string: an array of records (or one record object), e.g. [{"id":1,"firstname":"Max","lastname":"Mustermann"}]'),
   },
   annotations: { readOnlyHint: true },

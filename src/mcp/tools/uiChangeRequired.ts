@@ -1,6 +1,7 @@
 // xos_ui_change_required: the agent's proposed changes as a preview in the Board form
 // (the use case proposeChanges).
 import { z } from 'zod';
+import { contextInput } from './fields.ts';
 import { proposeChanges } from '../../core/useCases.ts';
 import type { XosTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
@@ -17,7 +18,7 @@ export const uiChangeRequiredTool: XosTool<{ context: z.ZodString; changes: type
     'Then ask the person whether to save; call xos_ui_save only after they said so.',
   ].join(' '),
   inputSchema: {
-    context: z.string().describe('Context of the form on the Board, e.g. person_detail.'),
+    context: contextInput('Context of the form on the Board, e.g. person_detail.'),
     changes: changesInput.describe('The changed fields as a JSON object (or its JSON text), e.g. {"lastname": "Schmidt", "age": 35}.'),
   },
   annotations: { readOnlyHint: true },
