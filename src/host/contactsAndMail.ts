@@ -75,7 +75,9 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   });
   // The password is bound to user@host:port: settings pointing elsewhere get none.
   const readMailPassword = async () => {
-    const key = mailPasswordKey(mailSettings());
+    const settings = mailSettings();
+    if (!settings.host.trim() || !settings.user) return; // no login, no password
+    const key = mailPasswordKey(settings);
     passwords.set(key, await readBoundSecret(context.secrets, key, LEGACY_SECRET_KEYS.mailPassword, 'mail.host', output));
   };
   void rebuildCarddav();
