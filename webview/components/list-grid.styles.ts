@@ -34,7 +34,7 @@ export const listGridStyles = css`
   }
   .grid:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   .viewport { position: absolute; inset: 0; overflow: auto; contain: strict; }
-  .header, .row { display: grid; }
+  .header, .row { display: grid; grid-template-columns: var(--xos-columns); width: var(--xos-width); }
   .header {
     position: sticky;
     top: 0;
@@ -69,7 +69,7 @@ export const listGridStyles = css`
     touch-action: none;
   }
   .resize:hover, .resize.dragging { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
-  .spacer { width: 1px; }
+  .spacer { width: var(--xos-width); }
   .rows { position: absolute; left: 0; top: var(--xos-header-height); will-change: transform; }
   .row { height: var(--xos-row-height); align-items: center; }
   .row:hover { background: var(--vscode-list-hoverBackground); }

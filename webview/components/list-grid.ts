@@ -139,7 +139,8 @@ export class XosListGrid extends LitElement {
     const rows: TemplateResult[] = [];
     for (let index = from; index <= to; index++) rows.push(this.renderRow(index, store.row(index), columns, list.navigable));
     const activeId = this.activeRow < 0 ? `h-${this.activeCol}` : `c-${this.activeRow}-${this.activeCol}`;
-    const sizes = { '--xos-row-height': `${ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px` };
+    // One column template for the header and every row, set once on the grid.
+    const sizes = { '--xos-row-height': `${ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px`, '--xos-columns': template, '--xos-width': `${width}px` };
     return html`
       <div class="toolbar">
         <input type="search" class="filter" aria-label=${texts.filter} placeholder=${texts.filterPlaceholder}
@@ -158,11 +159,11 @@ export class XosListGrid extends LitElement {
         aria-busy=${total === undefined ? 'true' : 'false'}
         @keydown=${this.onKeyDown} @copy=${this.onCopy}>
         <div class="viewport" @scroll=${this.onScroll}>
-          <div class="header" role="row" aria-rowindex="1" style=${styleMap({ gridTemplateColumns: template, width: `${width}px` })}>
+          <div class="header" role="row" aria-rowindex="1">
             ${columns.map((column, i) => this.renderHeader(column, i))}
           </div>
-          <div class="spacer" style=${styleMap({ height: `${spacerHeight(this.metrics())}px`, width: `${width}px` })}></div>
-          <div class="rows" role="rowgroup" style=${styleMap({ transform: `translateY(${top - (first - from) * ROW_HEIGHT}px)`, width: `${width}px` })}
+          <div class="spacer" style=${styleMap({ height: `${spacerHeight(this.metrics())}px` })}></div>
+          <div class="rows" role="rowgroup" style=${styleMap({ transform: `translateY(${top - (first - from) * ROW_HEIGHT}px)` })}
             @click=${this.onRowClick} @dblclick=${this.onRowOpen}>
             ${rows}
           </div>
