@@ -100,7 +100,7 @@ export function shorten(text: string, max: number): string {
 
 // ---- look-alikes -----------------------------------------------------------
 
-/** Non-Latin letters that look like Latin ones in common fonts. */
+/** Cyrillic and Greek letters that look like Latin ones in common fonts. */
 const CONFUSABLES: ReadonlyMap<string, string> = new Map(Object.entries({
   // Cyrillic
   'а': 'a', 'в': 'B', 'е': 'e', 'ё': 'ë', 'і': 'i', 'ї': 'ï', 'ј': 'j', 'к': 'k', 'м': 'M', 'н': 'H', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 'T',
@@ -110,8 +110,7 @@ const CONFUSABLES: ReadonlyMap<string, string> = new Map(Object.entries({
   // Greek
   'α': 'a', 'ο': 'o', 'ν': 'v', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'ι': 'i', 'κ': 'k', 'χ': 'x',
   'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-  // Latin look-alikes outside ASCII
-  'ı': 'i', 'ȷ': 'j', 'ℓ': 'l',
+  // Latin letters (Turkish ı and the like) are not listed: mixing them with ASCII is ordinary writing.
 }));
 
 /** What `text` looks like: compatibility forms folded, look-alikes mapped, blanks collapsed. */

@@ -128,6 +128,8 @@ describe('look-alikes and invisible characters', () => {
 
   test('ordinary text in any script is shown as it is', () => {
     assert.equal(describeChange('Name', 'Петров', 'Иванов'), 'Name: Петров → Иванов');
+    assert.equal(describeChange('Name', 'Yildiz', 'Yıldız'), 'Name: Yildiz → Yıldız');
+    assert.equal(describeChange('Name', 'Σωκράτης', 'Sokrates'), 'Name: Σωκράτης → Sokrates');
     assert.equal(describeChange('Last name', 'Müller', 'Schmidt'), 'Last name: Müller → Schmidt');
     assert.equal(skeleton('Ｂ\u0430d'), 'Bad');
     assert.equal(escapedText('😀"'), '"\\u{1f600}\\""');
