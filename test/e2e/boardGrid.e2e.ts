@@ -127,7 +127,9 @@ describe('the Board grid in Chromium', () => {
 
     await page.locator('.filter').fill('nobody here');
     await page.locator('.filter').press('Enter');
-    await page.locator('[role="grid"] .message').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => window.xosHost.requests.some((r) => r.query.filter === 'nobody here'));
+    await page.waitForFunction(() => document.querySelector('xos-board')?.shadowRoot?.querySelector('xos-list-grid')?.shadowRoot
+      ?.querySelector('[role="grid"]')?.getAttribute('aria-busy') === 'false');
     assert.equal(await page.locator('[role="grid"] .message').innerText(), 'No records match the filter.');
     assert.equal(await grid(page).getAttribute('aria-rowcount'), '1');
     await page.close();
