@@ -28,7 +28,8 @@ export const mailSendTool: XosTool<Record<string, never>> = {
   name: 'xos_mail_send',
   title: 'Send the mail',
   description: [
-    'Sends the email prepared with xos_mail_compose in this session. Call it only after the person explicitly said to send it;',
+    'Sends the email draft the Board shows (prepared with xos_mail_compose; one draft per Board, whichever session composed it).',
+    'Call it only after the person explicitly said to send it;',
     'VS Code asks them to confirm (Send / Cancel) in any case, and nothing is sent without that confirmation. The draft is sent once;',
     'calling it again afterwards answers that it was already sent.',
   ].join(' '),
