@@ -27,6 +27,10 @@ export function displayNameProblem(name: string, what = 'display name'): string 
   if (name.length > MAX_DISPLAY_NAME) {
     return `The ${what} has ${name.length} characters; at most ${MAX_DISPLAY_NAME} are allowed. Send the bare address or a shorter name.`;
   }
+  // A name that looks like a MIME encoded word could be decoded by the recipient's mail program into another address.
+  if (/=\?[^?]*\?[bqBQ]\?[^?]*\?=/.test(name)) {
+    return `The ${what} looks like an encoded header word (=?charset?q?…?=), which mail programs may show as something else. Send the name as plain text.`;
+  }
   const hidden = invisibleCharacters(name);
   if (hidden.length > 0) {
     return `The ${what} contains invisible, direction-changing or blank-looking characters (${hidden.join(', ')}). Send the bare address or the name without them.`;
