@@ -12,10 +12,8 @@ import { startBackend } from '../backend/backend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from '../mcp/ports.ts';
-import { readSettings, type XosSettings } from './settings.ts';
-
-/** SecretStorage key of the remote server's bearer token. */
-export const endpointTokenSecret = 'xos.endpoint.token';
+import { redactDsn } from '../backend/dsn.ts';
+import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
 
 export interface ActiveBackend {
   readonly mode: 'embedded' | 'remote';
@@ -59,8 +57,14 @@ export class BackendService implements vscode.Disposable {
     status: (): Promise<DsnStatus> => this.current().client.status(),
   };
 
+  private readonly secretsListener: vscode.Disposable;
+
   constructor(options: BackendServiceOptions) {
     this.options = options;
+    // A new database password or server token takes effect at once.
+    this.secretsListener = options.secrets.onDidChange((event) => {
+      if (isBackendSecret(event.key)) void this.restart();
+    });
   }
 
   get backend(): ActiveBackend | undefined {
@@ -107,7 +111,7 @@ export class BackendService implements vscode.Disposable {
     // The default database starts with the AST's demo records; seeding fills only empty tables.
     const backend = await startBackend({
       ast,
-      dsn,
+      dsn: await resolveDsn(dsn, this.options.secrets),
       seed: settings.dsn ? undefined : true,
       onInternalError: (error) => this.options.output.error(`XOS backend error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
     });
@@ -115,7 +119,7 @@ export class BackendService implements vscode.Disposable {
     if (seeded.length) this.options.output.info(`seeded ${seeded.map(([entity, n]) => `${n} ${entity}`).join(', ')}`);
     return {
       mode: 'embedded',
-      where: backend.api.storage.description,
+      where: redactDsn(backend.api.storage.description),
       astSource: source.kind === 'file' ? source.path : 'demo',
       client: embeddedClient(backend),
       close: () => backend.close(),
@@ -123,7 +127,7 @@ export class BackendService implements vscode.Disposable {
   }
 
   private async connectRemote(endpoint: string): Promise<ActiveBackend> {
-    const token = await this.options.secrets.get(endpointTokenSecret);
+    const token = await readEndpointToken(endpoint, this.options.secrets, this.options.output);
     const client = await connectRemoteClient({ endpoint, token: token || undefined });
     return { mode: 'remote', where: endpoint, astSource: endpoint, client, close: async () => {} };
   }
@@ -147,6 +151,7 @@ export class BackendService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.secretsListener.dispose();
     this.changed.dispose();
     void this.active?.close();
     this.active = undefined;

@@ -70,6 +70,12 @@ describe('document caps', () => {
     assert.equal((ok.body.data as { person_list: unknown[] }).person_list.length, 240);
   });
 
+  test('a limit given through a variable is capped too', async () => {
+    const over = await post('query ($n: Int) { person_list(limit: $n) { id } }', { n: maxLimit + 1 });
+    assert.equal(over.body.errors![0].message, `limit ${maxLimit + 1} is over the cap of ${maxLimit} records per list. Page with limit (at most ${maxLimit}) and offset.`);
+    assert.equal(over.body.errors![0].extensions.code, 'BAD_USER_INPUT');
+  });
+
   test('the embedded API (the extension\'s backend) has the same caps', async () => {
     const result = await backend.api.run({ query: `{ ${Array.from({ length: maxAliases + 1 }, (_, i) => `a${i}: person_list_count`).join(' ')} }` });
     assert.match(result.errors![0].message, /^The query uses 101 aliases; at most 100 are allowed\./);

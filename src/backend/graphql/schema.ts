@@ -17,6 +17,7 @@ import { apiError, badInput } from './errors.ts';
 import { orderByToSpec, toIdNumber, whereToCondition } from './filters.ts';
 import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
+import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
 
 export interface RequestContext {
   readonly storage: Storage;
@@ -169,6 +170,9 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
     const limit = args.limit as number | null | undefined;
     const offset = args.offset as number | null | undefined;
     if (limit != null && limit < 0) throw badInput('limit must not be negative', 'limit');
+    // Validation caps literal limits; a limit given through a variable is only seen here.
+    const max = DEFAULT_DOCUMENT_LIMITS.maxLimit;
+    if (limit != null && limit > max) throw badInput(`limit ${limit} is over the cap of ${max} records per list. Page with limit (at most ${max}) and offset.`, 'limit');
     if (offset != null && offset < 0) throw badInput('offset must not be negative', 'offset');
     return { limit: limit ?? undefined, offset: offset ?? undefined };
   }

@@ -2,7 +2,8 @@
 // sqlite::memory: or postgres(ql)://...
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { maskDsnPassword, PostgresStorage } from './postgres.ts';
+import { redactDsn } from '../dsn.ts';
+import { PostgresStorage } from './postgres.ts';
 import { SQLITE_MEMORY, SqliteStorage } from './sqlite.ts';
 import type { Storage, StorageOptions } from './types.ts';
 
@@ -28,5 +29,5 @@ export async function openStorage(dsn: string, options: StorageOptions = {}): Pr
 
 /** The DSN safe to show: passwords masked. */
 export function describeDsn(dsn: string): string {
-  return maskDsnPassword(dsn);
+  return redactDsn(dsn);
 }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
 import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
+import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, SqlBuilder } from './sql.ts';
 import type { Dialect, Statement } from './sql.ts';
@@ -69,13 +70,6 @@ const canonicalTypes = {
     (format !== 'binary' && TEXT_PARSERS.get(oid)) || pg.types.getTypeParser(oid, format ?? 'text'),
 } as CustomTypesConfig;
 
-/** The DSN with its password (in the user info or a `password` parameter) replaced by `***`. */
-export function maskDsnPassword(dsn: string): string {
-  return dsn
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, '$1***@')
-    .replace(/([?&]password=)[^&#]*/i, '$1***');
-}
-
 export class PostgresStorage implements Storage {
   readonly kind = 'postgres' as const;
   readonly description: string;
@@ -83,7 +77,7 @@ export class PostgresStorage implements Storage {
   #builder: SqlBuilder | undefined;
 
   constructor(dsn: string, options: StorageOptions = {}) {
-    this.description = maskDsnPassword(dsn);
+    this.description = redactDsn(dsn);
     this.#pool = new pg.Pool({
       connectionString: dsn,
       statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
