@@ -21,9 +21,13 @@ export interface McpHttpOptions {
   readonly idleMs?: number;
   /** Largest accepted request body in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
-  /** Most sessions open at once (default 32); past it an initialize gets 503. */
+  /** Most sessions open at once (default 256). */
   readonly maxSessions?: number;
-  /** At the cap, a session quiet for this long is closed to make room (default 1 minute). */
+  /**
+   * At the cap, the least recently used session is closed to make room if it has been quiet
+   * this long (default 0: always; its client gets 404 and starts a new session, as MCP clients
+   * do); if it has not, the initialize gets 503.
+   */
   readonly evictIdleMs?: number;
 }
 
@@ -38,8 +42,9 @@ export interface McpHttpServer {
 const MCP_PATH = '/mcp';
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 const DEFAULT_MAX_BODY = 1024 * 1024;
-const DEFAULT_MAX_SESSIONS = 32;
-const DEFAULT_EVICT_IDLE_MS = 60 * 1000;
+const DEFAULT_MAX_SESSIONS = 256;
+// Abandoned sessions (a client that never says goodbye) must not lock others out.
+const DEFAULT_EVICT_IDLE_MS = 0;
 
 interface OpenSession {
   readonly server: McpServer;
@@ -104,8 +109,9 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
       void closeSession(idlest[0]);
       return;
     }
+    const wait = Math.max(1, Math.ceil(evictIdleMs / 1000));
     throw new HttpRefusal(503, `Service Unavailable: ${maxSessions} MCP sessions are open, the most this server keeps. `
-      + 'End one (DELETE /mcp with its Mcp-Session-Id) or wait a minute until an idle one can be closed, then initialize again.', { 'retry-after': '60' });
+      + `End one (DELETE /mcp with its Mcp-Session-Id) or wait ${wait} s until an idle one can be closed, then initialize again.`, { 'retry-after': String(wait) });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -1,6 +1,7 @@
 // MCP sessions are kept only after a successful initialize, and only so many
 // at a time: refused initializes leave nothing behind, past the cap an
-// initialize gets 503 saying what to do, and a long-idle session makes room.
+// initialize gets 503 saying what to do (or, by default, the least recently used
+// session makes room), and a long-idle session makes room.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -71,7 +72,7 @@ test('a refused initialize leaves no session behind', async () => {
 });
 
 test('past the cap an initialize gets 503 with what to do; ending a session makes room', async () => {
-  const server = await start({ maxSessions: 2 });
+  const server = await start({ maxSessions: 2, evictIdleMs: 60_000 });
   const first = await initialize(server);
   const second = await initialize(server);
   assert.deepEqual([first.status, second.status], [200, 200]);
@@ -80,7 +81,7 @@ test('past the cap an initialize gets 503 with what to do; ending a session make
   assert.equal(third.retryAfter, '60');
   assert.equal(third.sessionId, undefined);
   assert.equal(JSON.parse(third.body).error.message, 'Service Unavailable: 2 MCP sessions are open, the most this server keeps. '
-    + 'End one (DELETE /mcp with its Mcp-Session-Id) or wait a minute until an idle one can be closed, then initialize again.');
+    + 'End one (DELETE /mcp with its Mcp-Session-Id) or wait 60 s until an idle one can be closed, then initialize again.');
   assert.equal(server.sessionCount(), 2);
   // The open sessions still work.
   const list = await post(server, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': first.sessionId!, 'mcp-protocol-version': '2025-06-18' });
@@ -96,7 +97,7 @@ test('past the cap an initialize gets 503 with what to do; ending a session make
 });
 
 test('many initializes at once never open more than the cap', async () => {
-  const server = await start({ maxSessions: 3 });
+  const server = await start({ maxSessions: 3, evictIdleMs: 60_000 });
   const answers = await Promise.all(Array.from({ length: 10 }, () => initialize(server)));
   assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 503, 503, 503, 503, 503, 503, 503]);
   assert.equal(server.sessionCount(), 3);
@@ -113,4 +114,20 @@ test('at the cap, a session idle long enough is closed to make room', async () =
   const stale = await post(server, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': old.sessionId!, 'mcp-protocol-version': '2025-06-18' });
   assert.equal(stale.status, 404);
   assert.match(JSON.parse(stale.body).error.message, /Unknown or expired MCP session: initialize a new one\./);
+});
+
+test('by default the least recently used session makes room: abandoned sessions never lock a client out', async () => {
+  const server = await start({ maxSessions: 3 });
+  const opened = [];
+  for (let i = 0; i < 3; i++) opened.push(await initialize(server));
+  // The first session is the one in use; the others are abandoned.
+  const used = await post(server, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': opened[0].sessionId!, 'mcp-protocol-version': '2025-06-18' });
+  assert.equal(used.status, 200);
+  const fresh = await initialize(server);
+  assert.equal(fresh.status, 200);
+  assert.equal(server.sessionCount(), 3);
+  const gone = await post(server, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }), { 'mcp-session-id': opened[1].sessionId!, 'mcp-protocol-version': '2025-06-18' });
+  assert.equal(gone.status, 404, 'the least recently used one was closed');
+  const kept = await post(server, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }), { 'mcp-session-id': opened[0].sessionId!, 'mcp-protocol-version': '2025-06-18' });
+  assert.equal(kept.status, 200, 'the session in use was kept');
 });
