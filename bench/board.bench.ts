@@ -109,6 +109,10 @@ async function main(): Promise<void> {
   const misses: string[] = [];
   try {
     console.log(`Chromium ${browser.version()}; ${RUNS} runs per size, ${SCROLL_FRAMES} scroll frames`);
+    // A warm-up page (not reported): the browser's first page pays for start-up, fonts and JIT.
+    const warmUp = await openBoardPage(browser, server, { width: 1280, height: 800 });
+    await measure(warmUp, 1000);
+    await warmUp.close();
     for (const rows of SIZES) {
       const page = await openBoardPage(browser, server, { width: 1280, height: 800 });
       const m = await measure(page, rows);
