@@ -15,6 +15,7 @@ import {
 } from '../mcp/tools/fields.ts';
 import type { Board, BoardRecord, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
+import { BackendUnavailableError } from './unavailable.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
 export interface CoreDeps {
@@ -60,6 +61,7 @@ export async function showQuery(deps: CoreDeps, context: string, query: string):
       try {
         source = await QueryListSource.open({ client: deps.client, context: model, selection: print(root.selectionSet!), where: args.where, orderBy: args.order_by });
       } catch (error) {
+        if (error instanceof BackendUnavailableError) throw error;
         return serverRefused(error instanceof Error ? error.message : String(error));
       }
       deps.board.showList({ context, source });
@@ -271,6 +273,9 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
   try {
     result = await deps.client.run(mutation.query, mutation.variables);
   } catch (failure) {
+    if (failure instanceof BackendUnavailableError && failure.certainlyNotProcessed) {
+      return refused(`Not saved: ${failure.message}; nothing was written. The form on the Board is kept; call xos_ui_save again when the server answers.`);
+    }
     // The request went out but no answer came back: it may or may not have been applied. Never retried.
     return unsettledSave(deps, ast, context, contextName, id, detail.version, asked, failure);
   }

@@ -4,6 +4,7 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { astFromObject } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import type { Backend } from '../backend/backend.ts';
+import { BackendUnavailableError } from '../core/unavailable.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isLoopbackHost } from '../mail/loopback.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../mcp/ports.ts';
@@ -80,9 +81,9 @@ export function endpointSecretKey(endpoint: string): string | undefined {
 }
 
 /** Thrown when the remote server cannot give its AST; the message says what to check. */
-export class RemoteClientError extends Error {
-  constructor(message: string) {
-    super(message);
+export class RemoteClientError extends BackendUnavailableError {
+  constructor(message: string, httpStatus?: number) {
+    super(message, httpStatus);
     this.name = 'RemoteClientError';
   }
 }
@@ -102,14 +103,24 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
 
   return {
     async run(query, variables) {
-      try {
+      const once = async () => {
         const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, signal: AbortSignal.timeout(timeoutMs) });
         return { data: response.data, ...(response.errors?.length ? { errors: response.errors as unknown as GraphQLErrorShape[] } : {}) };
+      };
+      try {
+        try {
+          return await once();
+        } catch (error) {
+          // A kept-alive connection the server closed meanwhile fails before anything was sent:
+          // a read may ask once more; a write never does (it might have arrived).
+          if (!isConnectionDrop(error) || /^\s*mutation\b/.test(query)) throw error;
+          return await once();
+        }
       } catch (error) {
         if (error instanceof ClientError && error.response.errors?.length) {
           return { data: (error.response.data as Record<string, unknown> | undefined) ?? null, errors: error.response.errors as unknown as GraphQLErrorShape[] };
         }
-        throw new RemoteClientError(`the XOS server at ${base} did not answer the GraphQL request: ${describeFailure(error)}`);
+        throw new RemoteClientError(`the XOS server at ${base} ${describeFailure(error)}`, error instanceof ClientError ? error.response.status : undefined);
       }
     },
     ast: () => ast,
@@ -136,14 +147,33 @@ async function fetchAst(doFetch: typeof fetch, base: string, headers: Record<str
   try {
     response = await doFetch(`${base}/xos/ast`, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new RemoteClientError(`the XOS server at ${base} is not reachable: ${describeFailure(error)}`);
+    throw new RemoteClientError(`the XOS server at ${base} ${describeFailure(error)}`);
   }
-  if (response.status === 401) throw new RemoteClientError(`the XOS server at ${base} refused the bearer token (401); set the right token.`);
-  if (!response.ok) throw new RemoteClientError(`GET ${base}/xos/ast answered ${response.status}.`);
+  if (response.status === 401) throw new RemoteClientError(`the XOS server at ${base} refused the bearer token (HTTP 401); set the right one with "XOS: Set Server Token".`);
+  if (!response.ok) throw new RemoteClientError(`the XOS server at ${base} answered HTTP ${response.status} to GET /xos/ast`);
   return astFromObject(await response.json(), `${base}/xos/ast`);
 }
 
+/** What went wrong, as the end of "the XOS server at <url> …": short, without request dumps. */
 function describeFailure(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'the request timed out';
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'did not answer in time';
+  if (error instanceof ClientError) {
+    const { status, headers } = error.response as { status: number; headers?: Headers | Record<string, string> };
+    const retryAfter = headers instanceof Headers ? headers.get('retry-after') : headers?.['retry-after'];
+    if (status === 401) return 'refused the bearer token (HTTP 401); set the right one with "XOS: Set Server Token"';
+    if (status === 429) return `is busy (HTTP 429 Too Many Requests${retryAfter ? `, retry after ${retryAfter} s` : ''})`;
+    return `answered HTTP ${status}${status >= 500 ? ' (a server error)' : ''}`;
+  }
+  if (error instanceof SyntaxError || (error instanceof Error && /JSON/.test(error.message))) return 'answered with broken JSON';
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return 'cannot be found (its name does not resolve)';
+  if (cause?.code === 'ECONNREFUSED') return 'is not reachable (connection refused)';
+  if (isConnectionDrop(error)) return 'closed the connection without an answer';
+  return `is not reachable (${error instanceof Error ? error.message : String(error)})`;
+}
+
+/** The connection broke before an answer came (reset, closed by the other side). */
+function isConnectionDrop(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return ['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].includes(cause?.code ?? '') || /other side closed|socket hang up/i.test(cause?.message ?? '');
 }

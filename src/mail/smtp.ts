@@ -152,7 +152,9 @@ interface SmtpError extends Error { code?: string; responseCode?: number }
 /** The envelope was refused, or the server answered the message with a rejection code. */
 function certainlyRejected(error: SmtpError): boolean {
   if (error.code === 'EENVELOPE') return true;
-  return error.code === 'EMESSAGE' && typeof error.responseCode === 'number' && error.responseCode >= 400;
+  // Any 4xx/5xx reply (a 421 that closes the channel included) means the server did not take the
+  // message; only a connection lost without a reply after DATA leaves it unknown.
+  return typeof error.responseCode === 'number' && error.responseCode >= 400;
 }
 
 function describe(error: SmtpError): string {

@@ -1,6 +1,8 @@
 // One MCP server per MCP session, with every XOS tool registered.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { BackendUnavailableError, unavailableReply } from '../core/unavailable.ts';
 import type { XosDeps } from './ports.ts';
+import { fail } from './result.ts';
 import { XOS_TOOLS } from './registry.ts';
 import type { McpSession } from './session.ts';
 
@@ -18,7 +20,15 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
       description: tool.description,
       inputSchema: tool.inputSchema,
       annotations: { title: tool.title, ...tool.annotations },
-    }, (args: Record<string, unknown>, extra) => tool.handler(args, deps(), session, extra.signal));
+    }, async (args: Record<string, unknown>, extra) => {
+      try {
+        return await tool.handler(args, deps(), session, extra.signal);
+      } catch (error) {
+        // An unreachable data source is expected and worth waiting out; anything else is a bug.
+        if (error instanceof BackendUnavailableError) return fail(unavailableReply(tool.name, error));
+        throw error;
+      }
+    });
   }
   return server;
 }

@@ -37,6 +37,8 @@ export interface ReceivedMail {
 
 export interface TestSmtpServer {
   readonly port: number;
+  /** While set, every RCPT TO is answered with this code (421, 450, 550, ...). */
+  rcptCode: number | undefined;
   readonly received: ReceivedMail[];
   /** How many DATA transfers started (accepted or not). */
   readonly dataCount: () => number;
@@ -55,6 +57,7 @@ export interface TestSmtpOptions {
 
 export async function startTestSmtpServer(options: TestSmtpOptions): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
+  const control: { rcptCode: number | undefined } = { rcptCode: undefined };
   const sockets = new Set<Socket>();
   let transfers = 0;
   const server = new SMTPServer({
@@ -69,6 +72,11 @@ export async function startTestSmtpServer(options: TestSmtpOptions): Promise<Tes
       callback(ok ? null : new Error('Invalid username or password'), ok ? { user: auth.username } : undefined);
     },
     onRcptTo(address, _session, callback) {
+      if (control.rcptCode) {
+        const error = new Error(control.rcptCode === 421 ? 'Service not available, closing channel' : 'Mailbox busy or unavailable') as Error & { responseCode: number };
+        error.responseCode = control.rcptCode;
+        return callback(error);
+      }
       if (options.refuse?.includes(address.address)) {
         const error = new Error('Mailbox unavailable') as Error & { responseCode: number };
         error.responseCode = 550;
@@ -109,6 +117,8 @@ export async function startTestSmtpServer(options: TestSmtpOptions): Promise<Tes
   if (!address || typeof address === 'string') throw new Error('SMTP test server has no port');
   return {
     port: address.port,
+    get rcptCode() { return control.rcptCode; },
+    set rcptCode(code: number | undefined) { control.rcptCode = code; },
     received,
     dataCount: () => transfers,
     close: () => new Promise<void>((resolve) => {
