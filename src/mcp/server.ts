@@ -22,7 +22,7 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
       annotations: { title: tool.title, ...tool.annotations },
     }, async (args: Record<string, unknown>, extra) => {
       try {
-        return await tool.handler(args, deps(), session, extra.signal);
+        return await tool.handler(args, deps(), session.forCall(extra._meta), extra.signal);
       } catch (error) {
         // An unreachable data source is expected and worth waiting out; anything else is a bug.
         if (error instanceof BackendUnavailableError) return fail(unavailableReply(tool.name, error));

@@ -1,27 +1,50 @@
-// Per MCP session state and the workflow rules that depend on it.
+// Per MCP session state and the workflow rules that depend on it. The schema rule holds per
+// conversation where the client names one (VS Code sends `vscode.conversationId` in a tool
+// call's `_meta`, one per chat, while it keeps one MCP session for all chats), else per session.
+
+/** The `_meta` key VS Code's chat puts on every tool call: the chat's id. */
+export const CONVERSATION_META_KEY = 'vscode.conversationId';
+/** Conversations remembered per session; the oldest is forgotten past it (its next call needs the schema again). */
+const MAX_CONVERSATIONS = 1_000;
+const NO_CONVERSATION = '';
 
 export class McpSession {
   readonly id: string;
   /** Names of the tools this session offers (for xos_system_status). */
   readonly tools: readonly string[];
-  private loaded = false;
+  /** The conversation this call belongs to, when the client said. */
+  readonly conversation: string | undefined;
+  private readonly loaded: Set<string>;
 
-  constructor(id: string, tools: readonly string[]) {
+  constructor(id: string, tools: readonly string[], conversation?: string, loaded: Set<string> = new Set()) {
     this.id = id;
     this.tools = tools;
+    this.conversation = conversation;
+    this.loaded = loaded;
+  }
+
+  /** This session as one tool call sees it: scoped to the conversation its `_meta` names, if any. */
+  forCall(meta: Readonly<Record<string, unknown>> | undefined): McpSession {
+    const named = meta?.[CONVERSATION_META_KEY];
+    const conversation = typeof named === 'string' && named.length > 0 && named.length <= 512 ? named : undefined;
+    return new McpSession(this.id, this.tools, conversation, this.loaded);
   }
 
   get schemaLoaded(): boolean {
-    return this.loaded;
+    return this.loaded.has(this.conversation ?? NO_CONVERSATION);
   }
 
   markSchemaLoaded(): void {
-    this.loaded = true;
+    const key = this.conversation ?? NO_CONVERSATION;
+    this.loaded.delete(key);
+    this.loaded.add(key);
+    if (this.loaded.size > MAX_CONVERSATIONS) this.loaded.delete(this.loaded.values().next().value!);
   }
 
   /** Why a data tool may not run yet, or undefined when it may. */
   schemaRequired(tool: string): string | undefined {
-    if (this.loaded) return undefined;
-    return `Call xos_schema first: ${tool} needs the schema loaded in this session (contexts, list_fields, prompts). Then call ${tool} again.`;
+    if (this.schemaLoaded) return undefined;
+    const scope = this.conversation ? 'this conversation' : 'this session';
+    return `Call xos_schema first: ${tool} needs the schema loaded in ${scope} (contexts, list_fields, prompts). Then call ${tool} again.`;
   }
 }

@@ -11,7 +11,7 @@ export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = 
   title: 'Query XOS data into the Board',
   description: [
     'Loads data with a GraphQL query and displays it on the XOS Board for the person.',
-    'Rules: call xos_schema first (this tool refuses to run before it in the session);',
+    'Rules: call xos_schema first (this tool refuses to run before it in the conversation);',
     'select exactly the list_fields of the context, no more and no fewer (ref fields with a sub-selection such as company { id name });',
     'send one query operation whose only root field is the context, never a mutation.',
     'Example: context "person_list", query "{ person_list { id firstname lastname email city age net_worth } }";',
