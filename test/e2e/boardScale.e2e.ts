@@ -105,7 +105,7 @@ test(`the Board scrolls, sorts and filters ${ROWS.toLocaleString('en')} people i
       name: 'board-scale',
       entry: 'boardScale.host.ts',
       defines: { XOS_SCALE_DSN: db.dsn, XOS_SCALE_ROWS: ROWS },
-      settings: { 'xos.dsn': db.dsn, 'xos.locale': 'en' },
+      settings: { 'xos.locale': 'en' },
       onStep,
       timeoutMs: 360_000,
     });

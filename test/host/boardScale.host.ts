@@ -29,7 +29,10 @@ export async function run(): Promise<void> {
       assert.ok(extension);
       await extension.activate();
       await extension.exports.ready();
-      assert.equal(extension.exports.backend()?.where, XOS_SCALE_DSN);
+      // xos.dsn is machine-overridable: a remote (code-server) extension host ignores it in the
+      // browser's user settings, so the suite sets it for the workspace, as a person would there.
+      await vscode.workspace.getConfiguration('xos').update('dsn', XOS_SCALE_DSN, vscode.ConfigurationTarget.Workspace);
+      await until('the backend to open the seeded database', () => extension.exports.backend()?.where === XOS_SCALE_DSN, 60_000);
       await liveMcpTools(['xos_schema', 'xos_query']);
     }],
     [`xos_query of ${XOS_SCALE_ROWS} people answers with the count, and the Board shows them`, async () => {
