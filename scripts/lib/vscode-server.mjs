@@ -216,10 +216,18 @@ export async function waitFor(check, { timeoutMs, intervalMs = 200, describe }) 
   }
 }
 
+/**
+ * The profile's settings. code-server's extension host is a remote one: settings of `machine`
+ * scope (xos.endpoint, xos.dsn, ...) count only from the remote's Machine settings there, so the
+ * same settings go into both files, as a person would set them in the "Remote" settings tab.
+ */
 function writeUserSettings(userDataDir, settings) {
-  const dir = join(userDataDir, 'User');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'settings.json'), `${JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2)}\n`);
+  const text = `${JSON.stringify({ ...DEFAULT_SETTINGS, ...settings }, null, 2)}\n`;
+  for (const scope of ['User', 'Machine']) {
+    const dir = join(userDataDir, scope);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), text);
+  }
 }
 
 /**
