@@ -114,7 +114,8 @@ export interface Board {
 export interface SaveSummary {
   readonly entity: string;
   readonly id: string;
-  readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown }>;
+  /** fromText/toText: the related record's name for a ref, shown as "Acme (#3)" in the question. */
+  readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown; readonly fromText?: string; readonly toText?: string }>;
 }
 
 export type SaveAnswer = 'save' | 'discard' | 'timeout';

@@ -311,12 +311,42 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
       continue;
     }
     const from = storedValue(ast, context, field, detail.record);
-    if (!isDeepStrictEqual(from, to)) changes.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from, to });
+    if (isDeepStrictEqual(from, to)) continue;
+    const names = def.type === 'ref' && def.entity
+      ? withoutUndefined({ fromText: relatedName(detail.record[field]), toText: relatedName(form[field]) ?? await refName(ast, deps, def.entity, to) })
+      : {};
+    changes.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from, to, ...names });
   }
   if (problems.length) {
     return `Not saved: the form has invalid values: ${problems.join('; ')}. Correct them with xos_ui_change_required or ask the person to fix them in the Board.`;
   }
   return changes;
+}
+
+/** Fields that name a record, in the order they are tried. */
+const NAME_FIELDS = ['name', 'label', 'title', 'lastname', 'email'];
+
+/** The readable name a loaded related object carries (`{ id, name }`), if any. */
+function relatedName(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  const key = NAME_FIELDS.find((k) => typeof record[k] === 'string' && record[k] !== '');
+  return key ? record[key] as string : undefined;
+}
+
+/** The name of the related record `id`, read through its entity's detail context (the id as a variable). */
+async function refName(ast: Ast, deps: CoreDeps, entity: string, id: unknown): Promise<string | undefined> {
+  if (id === null || id === undefined) return undefined;
+  const [context] = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity) ?? [];
+  const field = NAME_FIELDS.find((f) => ast.entities[entity]?.fields[f]);
+  if (!context || !field) return undefined;
+  const result = await deps.client.run(`query XosRefName($id: ID!) { ${context}(id: $id) { ${field} } }`, { id: String(id) });
+  const value = (result.data?.[context] as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function storedValue(ast: Ast, context: ContextDef, field: string, record: BoardRecord): unknown {

@@ -234,6 +234,18 @@ describe('XOS MCP server', () => {
     assert.deepEqual(board.snapshot().pending, {});
   });
 
+  test('a ref change is asked about with the related records\' names', async () => {
+    const { call } = await withDetail(4);
+    const before = await stored(backend, 4);
+    const other = String(Number(before.company.id) === 1 ? 2 : 1);
+    const otherName = ((await backend.api.run({ query: `{ company_detail(id: "${other}") { name } }` })).data as { company_detail: { name: string } }).company_detail.name;
+    await call('xos_ui_change_required', { context: 'person_detail', changes: { company: other } });
+    confirmer.answer = async () => 'discard';
+    await call('xos_ui_save');
+    const [change] = confirmer.asked.at(-1)!.changes;
+    assert.deepEqual(change, { field: 'company', label: 'Firma', from: Number(before.company.id), to: Number(other), fromText: before.company.name, toText: otherName });
+  });
+
   test('a declined save writes nothing', async () => {
     const { call } = await withDetail(3);
     const before = await stored(backend, 3);
