@@ -6,7 +6,7 @@
 //   npm run provision:vscode && node --test test/e2e/boardGrid.e2e.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchBoardBrowser, openBoardPage, serveBoardPage, type BoardBrowser, type BoardPage, type BoardPageServer } from './boardPage.ts';
+import { launchBoardBrowser, openBoardPage, pageErrors, serveBoardPage, type BoardBrowser, type BoardPage, type BoardPageServer } from './boardPage.ts';
 
 let server: BoardPageServer;
 let browser: BoardBrowser;
@@ -172,6 +172,15 @@ describe('the Board grid in Chromium', () => {
     await loaded(page, 100_001);
     const asked = await page.evaluate(() => window.xosHost.requests.reduce((sum, r) => sum + r.limit, 0));
     assert.ok(asked < 20_000, `asked for ${asked} rows, not the whole list`);
+    // Every rendered row is where its index says (positions go through the CSSOM: the CSP blocks style attributes).
+    const misplaced = await page.evaluate(() => {
+      const root = document.querySelector('xos-board')!.shadowRoot!.querySelector('xos-list-grid')!.shadowRoot!;
+      const rows = [...root.querySelectorAll<HTMLElement>('.rows [role="row"]')].map((r) => ({ index: Number(r.dataset.index), top: r.getBoundingClientRect().top }));
+      rows.sort((a, b) => a.index - b.index);
+      return rows.filter((r, i) => i > 0 && Math.abs(r.top - rows[i - 1].top - 26) > 0.5).map((r) => r.index);
+    });
+    assert.deepEqual(misplaced, []);
+    assert.deepEqual(pageErrors(page), [], 'no errors and no CSP violations in the page');
     await page.close();
   });
 

@@ -43,6 +43,10 @@ export async function serveBoardPage(): Promise<BoardPageServer> {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(files[url.pathname]);
       return;
     }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     if (url.pathname !== '/') {
       res.writeHead(404).end();
       return;
@@ -112,10 +116,18 @@ export async function launchBoardBrowser(): Promise<BoardBrowser> {
   return chromium.launch({ executablePath: vscodeServer.CHROMIUM_PATH, headless: true, args: [...vscodeServer.CHROMIUM_ARGS, '--enable-precise-memory-info'], timeout: 60_000 });
 }
 
+const consoleErrors = new WeakMap<BoardPage, string[]>();
+
+/** Errors the page reported so far (uncaught exceptions, console errors such as CSP violations). */
+export function pageErrors(page: BoardPage): readonly string[] {
+  return consoleErrors.get(page) ?? [];
+}
+
 /** Opens the Board page and waits until the webview said ready (the empty Board shows its title). */
 export async function openBoardPage(browser: BoardBrowser, server: BoardPageServer, options: { locale?: string; width?: number; height?: number } = {}): Promise<BoardPage> {
   const page = await browser.newPage({ viewport: { width: options.width ?? 1200, height: options.height ?? 800 } });
   const errors: string[] = [];
+  consoleErrors.set(page, errors);
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());

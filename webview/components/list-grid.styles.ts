@@ -71,7 +71,7 @@ export const listGridStyles = css`
   .resize:hover, .resize.dragging { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
   .spacer { width: var(--xos-width); }
   .rows { position: absolute; left: 0; top: var(--xos-header-height); will-change: transform; }
-  .row { height: var(--xos-row-height); align-items: center; }
+  .row { position: absolute; left: 0; top: 0; height: var(--xos-row-height); align-items: center; }
   .row:hover { background: var(--vscode-list-hoverBackground); }
   .row.navigable { cursor: pointer; }
   .row.active-row { background: var(--vscode-list-inactiveSelectionBackground); color: var(--vscode-list-inactiveSelectionForeground, inherit); }
@@ -89,14 +89,14 @@ export const listGridStyles = css`
     outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder));
     outline-offset: -1px;
   }
-  .row.placeholder [role='gridcell']::after {
+  /* A row still on its way: one faint bar (one pseudo-element per row keeps style work small). */
+  .row.placeholder::before {
     content: '';
-    display: inline-block;
-    width: 60%;
-    height: 0.6em;
+    position: absolute;
+    inset: 9px 8px;
     border-radius: 2px;
     background: var(--vscode-editorWidget-border, var(--vscode-descriptionForeground));
-    opacity: 0.25;
+    opacity: 0.2;
   }
   .message {
     position: absolute;

@@ -4,13 +4,13 @@
 // resize, keyboard navigation, copy and CSV export.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/board/fieldKinds.ts';
 import type { Column, GridRow, ListBlock } from '../../src/board/view.ts';
 import { store } from '../state.ts';
 import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
 import { listGridStyles } from './list-grid.styles.ts';
+import { styleProps } from './styleProps.ts';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 30;
@@ -18,6 +18,8 @@ const HEADER_HEIGHT = 30;
 const OVERSCAN = 4;
 const FILTER_DELAY_MS = 200;
 const MIN_COLUMN_WIDTH = 48;
+/** How often the rows' positioning anchor moves (in rows). */
+const ANCHOR_ROWS = 1000;
 
 function defaultWidth(column: Column): number {
   if (column.type === 'id') return 80;
@@ -136,8 +138,16 @@ export class XosListGrid extends LitElement {
     const { first, last, top } = this.visible;
     const from = Math.max(0, first - OVERSCAN);
     const to = Math.min(this.total - 1, last + OVERSCAN);
+    // Each row keeps its DOM slot (index % count) while it stays on screen, so a scroll by a
+    // few rows rewrites a few rows, not all of them. Rows sit at offsets from an anchor
+    // that moves every ANCHOR_ROWS rows; the layer's transform carries the rest.
+    const count = to - from + 1;
+    const anchor = Math.floor(from / ANCHOR_ROWS) * ANCHOR_ROWS;
     const rows: TemplateResult[] = [];
-    for (let index = from; index <= to; index++) rows.push(this.renderRow(index, store.row(index), columns, list.navigable));
+    for (let slot = 0; slot < count; slot++) {
+      const index = from + ((((slot - from) % count) + count) % count);
+      rows.push(this.renderRow(index, store.row(index), columns, list.navigable, (index - anchor) * ROW_HEIGHT));
+    }
     const activeId = this.activeRow < 0 ? `h-${this.activeCol}` : `c-${this.activeRow}-${this.activeCol}`;
     // One column template for the header and every row, set once on the grid.
     const sizes = { '--xos-row-height': `${ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px`, '--xos-columns': template, '--xos-width': `${width}px` };
@@ -149,7 +159,7 @@ export class XosListGrid extends LitElement {
         <span class="spring"></span>
         <vscode-button class="export" secondary ?disabled=${!total} @click=${() => store.exportCsv()}>${texts.exportCsv}</vscode-button>
       </div>
-      <div class="grid" role="grid" tabindex="0" style=${styleMap(sizes)}
+      <div class="grid" role="grid" tabindex="0" style=${styleProps(sizes)}
         data-context=${list.context}
         aria-label=${list.label}
         aria-rowcount=${total === undefined ? -1 : total + 1}
@@ -162,8 +172,8 @@ export class XosListGrid extends LitElement {
           <div class="header" role="row" aria-rowindex="1">
             ${columns.map((column, i) => this.renderHeader(column, i))}
           </div>
-          <div class="spacer" style=${styleMap({ height: `${spacerHeight(this.metrics())}px` })}></div>
-          <div class="rows" role="rowgroup" style=${styleMap({ transform: `translateY(${top - (first - from) * ROW_HEIGHT}px)` })}
+          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.metrics())}px` })}></div>
+          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${top - (first - anchor) * ROW_HEIGHT}px)` })}
             @click=${this.onRowClick} @dblclick=${this.onRowOpen}>
             ${rows}
           </div>
@@ -186,10 +196,11 @@ export class XosListGrid extends LitElement {
       </div>`;
   }
 
-  private renderRow(index: number, row: GridRow | undefined, columns: readonly Column[], navigable: boolean): TemplateResult {
+  private renderRow(index: number, row: GridRow | undefined, columns: readonly Column[], navigable: boolean, y: number): TemplateResult {
     const activeRow = index === this.activeRow;
     const classes = classMap({ row: true, navigable, 'active-row': activeRow, placeholder: !row });
-    return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}>
+    return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}
+      style=${styleProps({ transform: `translateY(${y}px)` })}>
       ${columns.map((column, c) => html`<div role="gridcell" id=${`c-${index}-${c}`} aria-colindex=${c + 1}
         class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${row ? this.cellText(row, c) : ''}</div>`)}
     </div>`;
