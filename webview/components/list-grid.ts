@@ -14,8 +14,8 @@ import { styleProps } from './styleProps.ts';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 30;
-/** Rows rendered above and below the screen, so a small scroll shows no gap. */
-const OVERSCAN = 4;
+/** Rows rendered above and below the screen, so a small scroll shows no gap (each costs layout per frame). */
+const OVERSCAN = 2;
 const FILTER_DELAY_MS = 200;
 const MIN_COLUMN_WIDTH = 48;
 /** How often the rows' positioning anchor moves (in rows). */
