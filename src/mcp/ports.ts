@@ -31,6 +31,13 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
+/**
+ * What must hold before a tool runs, checked in one place (src/mcp/preconditions.ts) for every
+ * tool that declares it: `schema` — xos_schema was called in this conversation; `mailer` — a
+ * mail server is configured; `contacts` — a contact provider is configured.
+ */
+export type Precondition = 'schema' | 'mailer' | 'contacts';
+
 /** One MCP tool: its declaration and its handler. */
 export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
@@ -38,5 +45,12 @@ export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly description: string;
   readonly inputSchema: Shape;
   readonly annotations: ToolAnnotations;
+  /** Checked before the handler runs; an unmet one is answered with what to do. */
+  readonly requires?: readonly Precondition[];
   handler(args: z.infer<z.ZodObject<Shape>>, deps: XosDeps, session: McpSession, signal: AbortSignal): Promise<CallToolResult>;
+}
+
+/** Declares a tool; the handler's argument types follow from `inputSchema`. */
+export function defineTool<Shape extends z.ZodRawShape>(tool: XosTool<Shape>): XosTool<Shape> {
+  return tool;
 }

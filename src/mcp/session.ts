@@ -23,11 +23,14 @@ export class McpSession {
     this.loaded = loaded;
   }
 
-  /** This session as one tool call sees it: scoped to the conversation its `_meta` names, if any. */
-  forCall(meta: Readonly<Record<string, unknown>> | undefined): McpSession {
+  /**
+   * This session as one tool call sees it: scoped to the conversation its `_meta` names, if any,
+   * offering `tools` (those the current settings allow).
+   */
+  forCall(meta: Readonly<Record<string, unknown>> | undefined, tools: readonly string[] = this.tools): McpSession {
     const named = meta?.[CONVERSATION_META_KEY];
     const conversation = typeof named === 'string' && named.length > 0 && named.length <= 512 ? named : undefined;
-    return new McpSession(this.id, this.tools, conversation, this.loaded);
+    return new McpSession(this.id, tools, conversation, this.loaded);
   }
 
   get schemaLoaded(): boolean {

@@ -1,7 +1,7 @@
 // xos_contacts: searches the configured contact providers.
 import { z } from 'zod';
 import { describeFailures, searchContacts } from '../../contacts/search.ts';
-import type { Contact, XosTool } from '../ports.ts';
+import { defineTool, type Contact } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
 export const CONTACTS_NOT_CONFIGURED = 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav '
@@ -11,7 +11,7 @@ export const CONTACTS_SETUP_HINT = 'Set one up with the command "XOS: Add CardDA
   + '"XOS: Sign In to Google Contacts" (xos.contacts.google.enabled), "XOS: Sign In to Microsoft Contacts" (xos.contacts.microsoft.enabled), '
   + 'or turn on xos.contacts.xos for the XOS records with an email field.';
 
-export const contactsTool: XosTool<{ query: z.ZodString }> = {
+export const contactsTool = defineTool({
   name: 'xos_contacts',
   title: 'Search contacts',
   description: 'Searches the configured contact providers (CardDAV, Google, Microsoft, XOS records with an email field) by name or email '
@@ -20,9 +20,9 @@ export const contactsTool: XosTool<{ query: z.ZodString }> = {
     query: z.string().min(1).max(200).describe('Search term: part of a name or an email address (at most 200 characters).'),
   },
   annotations: { readOnlyHint: true },
+  requires: ['contacts'],
   async handler({ query }, deps) {
-    if (!deps.contacts) return fail(`${CONTACTS_NOT_CONFIGURED} ${CONTACTS_SETUP_HINT}`);
-    const search = await searchContacts(deps.contacts, query);
+    const search = await searchContacts(deps.contacts!, query);
     const failed = search.failures.length > 0 ? ` Not searched: ${describeFailures(search)}.` : '';
     if (search.contacts.length === 0) {
       const text = `No contact matches "${query}".${failed}`;
@@ -30,7 +30,7 @@ export const contactsTool: XosTool<{ query: z.ZodString }> = {
     }
     return ok(JSON.stringify(search.contacts.map(listed)) + failed);
   },
-};
+});
 
 function listed(contact: Contact): Record<string, unknown> {
   const entry: Record<string, unknown> = {

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { describeFailures, searchContacts } from '../../contacts/search.ts';
 import { formatAddress, parseAddress, type MailAddress } from '../../mail/address.ts';
 import { createDraft } from '../../mail/draft.ts';
-import type { Contact, XosDeps, XosTool } from '../ports.ts';
+import { defineTool, type Contact, type XosDeps } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
 export const MAIL_NOT_CONFIGURED = 'Mail is not configured yet. Set the mail server in the setting xos.mail.host '
   + '(with xos.mail.port, xos.mail.security, xos.mail.user, xos.mail.from; the password with the command "XOS: Set Mail Password"), then try again.';
 
-export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; body: z.ZodString }> = {
+export const mailComposeTool = defineTool({
   name: 'xos_mail_compose',
   title: 'Compose a mail',
   description: [
@@ -24,8 +24,8 @@ export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; b
     body: z.string().max(100_000).describe('Message text (plain text, at most 100,000 characters).'),
   },
   annotations: { readOnlyHint: true },
+  requires: ['mailer'],
   async handler({ to, subject, body }, deps) {
-    if (!deps.mailer) return fail(MAIL_NOT_CONFIGURED);
     const recipient = await resolveRecipient(deps, to);
     if (typeof recipient === 'string') return fail(recipient);
     const draft = createDraft(recipient, subject, body);
@@ -33,7 +33,7 @@ export const mailComposeTool: XosTool<{ to: z.ZodString; subject: z.ZodString; b
     deps.board.showMail(draft);
     return ok(`Draft on the Board, not sent: To: ${formatAddress(draft.to)}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`);
   },
-};
+});
 
 async function resolveRecipient(deps: XosDeps, to: string): Promise<MailAddress | string> {
   const text = to.trim();

@@ -1,9 +1,8 @@
 // xos_mail_send: sends the composed draft once, after the person confirmed exactly that draft.
 import { isDeepStrictEqual } from 'node:util';
 import { MailSendError } from '../../mail/errors.ts';
-import type { Board, MailDraft, XosTool } from '../ports.ts';
+import { defineTool, type Board, type MailDraft } from '../ports.ts';
 import { fail, ok } from '../result.ts';
-import { MAIL_NOT_CONFIGURED } from './mailCompose.ts';
 
 /** What happened to the Board's last drafts; kept per Board so every MCP session sees the same. */
 interface SendRecord {
@@ -24,7 +23,7 @@ function recordOf(board: Board): SendRecord {
   return record;
 }
 
-export const mailSendTool: XosTool<Record<string, never>> = {
+export const mailSendTool = defineTool({
   name: 'xos_mail_send',
   title: 'Send the mail',
   description: [
@@ -35,8 +34,8 @@ export const mailSendTool: XosTool<Record<string, never>> = {
   ].join(' '),
   inputSchema: {},
   annotations: { readOnlyHint: false, destructiveHint: true },
+  requires: ['mailer'],
   async handler(_args, deps, _session, signal) {
-    if (!deps.mailer) return fail(MAIL_NOT_CONFIGURED);
     const record = recordOf(deps.board);
     const draft = deps.board.snapshot().mail;
     if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return ok(alreadySent(record.sent));
@@ -66,7 +65,7 @@ export const mailSendTool: XosTool<Record<string, never>> = {
       record.busy = undefined;
     }
   },
-};
+});
 
 async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send: () => Promise<{ messageId: string }>) {
   // Take the draft away before sending so it can never go out twice.

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { showQuery } from '../../core/useCases.ts';
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
-export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = {
+export const queryTool = defineTool({
   name: 'xos_query',
   title: 'Query XOS data into the Board',
   description: [
@@ -23,10 +23,9 @@ export const queryTool: XosTool<{ context: z.ZodString; query: z.ZodString }> = 
     query: z.string().max(100_000).describe('GraphQL query selecting exactly the context\'s list_fields, e.g. { person_list { id firstname lastname email city age net_worth } }'),
   },
   annotations: { readOnlyHint: true },
-  async handler({ context, query }, deps, session) {
-    const notYet = session.schemaRequired('xos_query');
-    if (notYet) return fail(notYet);
+  requires: ['schema'],
+  async handler({ context, query }, deps) {
     const outcome = await showQuery(deps, context, query);
     return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
-};
+});

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { showRendered } from '../../core/useCases.ts';
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
-export const renderTool: XosTool<{ context: z.ZodString; json: z.ZodString }> = {
+export const renderTool = defineTool({
   name: 'xos_render',
   title: 'Render JSON into the Board',
   description: [
@@ -20,8 +20,9 @@ export const renderTool: XosTool<{ context: z.ZodString; json: z.ZodString }> = 
     json: z.string().describe('The data as a JSON string: an array of records (or one record object), e.g. [{"id":1,"firstname":"Max","lastname":"Mustermann"}]'),
   },
   annotations: { readOnlyHint: true },
+  requires: ['schema'],
   async handler({ context, json }, deps) {
     const outcome = await showRendered(deps, context, json);
     return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
-};
+});

@@ -1,9 +1,9 @@
 // xos_schema: the processed AST for the model; unlocks xos_query for the session.
 import { buildSchemaView } from '../../ast/view.ts';
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { ok } from '../result.ts';
 
-export const schemaTool: XosTool<Record<string, never>> = {
+export const schemaTool = defineTool({
   name: 'xos_schema',
   title: 'Load the XOS schema',
   description: [
@@ -19,4 +19,4 @@ export const schemaTool: XosTool<Record<string, never>> = {
     session.markSchemaLoaded();
     return ok(JSON.stringify(view));
   },
-};
+});

@@ -1,8 +1,8 @@
 // xos_system_status: what the Board shows, the tools on offer and the data source's health.
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { ok } from '../result.ts';
 
-export const systemStatusTool: XosTool<Record<string, never>> = {
+export const systemStatusTool = defineTool({
   name: 'xos_system_status',
   title: 'XOS system status',
   description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, and the number of open MCP sessions.',
@@ -22,4 +22,4 @@ export const systemStatusTool: XosTool<Record<string, never>> = {
     };
     return ok(JSON.stringify(status));
   },
-};
+});

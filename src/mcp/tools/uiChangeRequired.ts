@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { proposeChanges } from '../../core/useCases.ts';
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
 export const changesInput = z.union([z.record(z.string(), z.unknown()), z.string()]);
 
-export const uiChangeRequiredTool: XosTool<{ context: z.ZodString; changes: typeof changesInput }> = {
+export const uiChangeRequiredTool = defineTool({
   name: 'xos_ui_change_required',
   title: 'Preview changes in the Board',
   description: [
@@ -22,8 +22,9 @@ export const uiChangeRequiredTool: XosTool<{ context: z.ZodString; changes: type
     changes: changesInput.describe('The changed fields as a JSON object (or its JSON text), e.g. {"lastname": "Schmidt", "age": 35}.'),
   },
   annotations: { readOnlyHint: true },
+  requires: ['schema'],
   async handler({ context, changes }, deps) {
     const outcome = await proposeChanges(deps, context, changes);
     return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
-};
+});

@@ -2,10 +2,10 @@
 // the loaded record, confirmed by the person in VS Code, then one update with
 // the version that was loaded (the use case saveForm, which the Board's Save runs too).
 import { saveForm } from '../../core/useCases.ts';
-import type { XosTool } from '../ports.ts';
+import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
-export const uiSaveTool: XosTool<Record<string, never>> = {
+export const uiSaveTool = defineTool({
   name: 'xos_ui_save',
   title: 'Save the Board form',
   description: [
@@ -16,8 +16,9 @@ export const uiSaveTool: XosTool<Record<string, never>> = {
   ].join(' '),
   inputSchema: {},
   annotations: { readOnlyHint: false, destructiveHint: true },
+  requires: ['schema'],
   async handler(_args, deps, _session, signal) {
     const outcome = await saveForm(deps, signal);
     return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
-};
+});
