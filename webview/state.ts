@@ -181,6 +181,10 @@ export class BoardStore {
     if (this.list?.navigable) hostEndpoint.notify(protocol.openRow, { listId: this.list.listId, key });
   }
 
+  openRef(key: string, field: string): void {
+    if (this.list) hostEndpoint.notify(protocol.openRef, { listId: this.list.listId, key, field });
+  }
+
   exportCsv(): void {
     if (this.list) hostEndpoint.notify(protocol.exportCsv, { listId: this.list.listId, query: this.query });
   }

@@ -26,6 +26,8 @@ export interface FieldModel {
   readonly refDisplay?: string;
   /** The `<entity>_order_by` key that sorts by this field; undefined when it cannot be sorted. */
   readonly orderKey?: string;
+  /** Where a click on a ref's value leads: the context's `navigate.<field>`, else a detail context of the related entity. */
+  readonly refTarget?: RowTarget;
 }
 
 export interface RowTarget {
@@ -92,6 +94,11 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       if (def.type === 'ref' && def.entity) {
         model.refEntity = def.entity;
         model.refDisplay = displayField(ast, def.entity);
+        const nav = context.navigate?.[field];
+        const target = nav && ast.contexts[nav.context]?.kind === 'detail'
+          ? nav.context
+          : Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === def.entity)?.[0];
+        if (target) model.refTarget = { context: target, idPath: nav?.context === target ? nav.params?.id ?? `${field}.id` : `${field}.id` };
       }
       return model;
     });

@@ -65,6 +65,9 @@ export const edit = notification<{ readonly field: string; readonly value: unkno
 /** The person opened a list row (`navigate.row`), named by its key (the record id). */
 export const openRow = notification<{ readonly listId: number; readonly key: string }>('board/openRow',
   (v): v is { listId: number; key: string } => isObject(v) && isCount(v.listId) && isText(v.key, 200));
+/** The person opened the related record of a ref cell (the ref field of the row with this key). */
+export const openRef = notification<{ readonly listId: number; readonly key: string; readonly field: string }>('board/openRef',
+  (v): v is { listId: number; key: string; field: string } => isObject(v) && isCount(v.listId) && isText(v.key, 200) && isText(v.field, 200));
 /** The person clicked Save on the form. */
 export const save = notification<Record<string, never>>('board/save', isEmptyParams);
 /** The person edited the mail draft. */

@@ -22,6 +22,8 @@ export interface Column {
   readonly enumLabels?: Readonly<Record<string, string>>;
   /** Whether a click on the header sorts (through the backend). */
   readonly sortable: boolean;
+  /** A ref whose value is a link to the related record's detail. */
+  readonly opens?: boolean;
 }
 
 /** One list row: the record's key (its id) and its raw values in column order. */
@@ -127,6 +129,7 @@ export function columnsOf(context: ContextModel): Column[] {
       field: f.field, label: f.label, type: f.type, numeric: fieldKind(f.type).numeric, sortable: f.orderKey !== undefined,
     };
     if (f.enumLabels) column.enumLabels = f.enumLabels;
+    if (f.refTarget) column.opens = true;
     return column;
   });
 }

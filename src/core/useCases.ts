@@ -182,6 +182,18 @@ export async function openRow(deps: CoreDeps, key: string): Promise<Outcome> {
   return showRecord(deps, target.context, String(id));
 }
 
+/** Opens the related record of a ref cell: the row named by its key, the ref field's navigate target. */
+export async function openRef(deps: CoreDeps, key: string, field: string): Promise<Outcome> {
+  const list = deps.board.list();
+  if (!list) return refused('The Board shows no list.');
+  const target = contextModel(deps, list.context)?.fields.find((f) => f.field === field)?.refTarget;
+  if (!target) return refused(`${field} of ${list.context} does not open a record.`);
+  const record = list.source.recordByKey(key);
+  const id = record && readPath(record, target.idPath);
+  if (id === undefined || id === null || id === '') return refused(`The row ${key} has no ${target.idPath}.`);
+  return showRecord(deps, target.context, String(id));
+}
+
 /** The agent's proposed changes as a preview in the form; nothing is saved. */
 export async function proposeChanges(deps: CoreDeps, context: string, changes: unknown): Promise<Outcome> {
   const ast = deps.client.ast();

@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as vscode from 'vscode';
-import { listWindow, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
+import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
 import { writeCsv } from '../core/csv.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
 import { appModel } from '../board/model.ts';
@@ -96,7 +96,10 @@ export class BoardPanel implements vscode.Disposable {
     endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
     endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
-      if (listId === this.listId) void this.openRow(key);
+      if (listId === this.listId) void this.openFromList(key, () => openRow(this.options.deps(), key));
+    });
+    endpoint.onNotification(protocol.openRef, ({ listId, key, field }) => {
+      if (listId === this.listId) void this.openFromList(key, () => openRef(this.options.deps(), key, field));
     });
     endpoint.onNotification(protocol.save, () => void this.save());
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
@@ -254,11 +257,12 @@ export class BoardPanel implements vscode.Disposable {
     }
   }
 
-  private async openRow(key: string): Promise<void> {
+  /** Opens a row's detail or a ref's record; a failure is said on the Board and in a notification. */
+  private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>): Promise<void> {
     const { output, state, locale } = this.options;
     const context = state.list()?.context ?? '';
     try {
-      const outcome = await openRow(this.options.deps(), key);
+      const outcome = await open();
       if (!outcome.ok) throw new Error(outcome.text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -184,6 +184,26 @@ describe('the Board grid in Chromium', () => {
     await page.close();
   });
 
+  test('a ref is a link to its record: a click or Enter on it opens the ref, Enter elsewhere the row', async () => {
+    const page = await openBoardPage(browser, server, { context: 'deal_list' });
+    await page.evaluate(() => window.xosHost.showList(300));
+    const company = row(page, 3).locator('[role="gridcell"] a[data-field="company"]');
+    assert.equal(await company.innerText(), 'Company 2');
+    assert.equal(await company.getAttribute('tabindex'), '-1', 'links stay out of the tab order');
+    await company.click();
+    await grid(page).focus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.xosHost.opened.length === 1 && window.xosHost.openedRefs.length === 2);
+    assert.deepEqual(await page.evaluate(() => window.xosHost.openedRefs), [{ key: '2', field: 'company' }, { key: '1', field: 'contact' }]);
+    assert.deepEqual(await page.evaluate(() => window.xosHost.opened), ['1']);
+    assert.deepEqual(pageErrors(page), []);
+    await page.close();
+  });
+
   test('an empty list says so', async () => {
     const page = await openBoardPage(browser, server, { locale: 'de' });
     await page.evaluate(() => window.xosHost.showList(0));

@@ -52,8 +52,8 @@ export async function serveBoardPage(): Promise<BoardPageServer> {
       return;
     }
     const locale = url.searchParams.get('locale') ?? 'en';
-    const context = appModel(ast, locale).context('person_list')!;
-    const config: PageConfig = { locale, texts: webviewTexts(locale), columns: columnsOf(context), label: context.label };
+    const context = appModel(ast, locale).context(url.searchParams.get('context') ?? 'person_list')!;
+    const config: PageConfig = { locale, context: context.name, texts: webviewTexts(locale), columns: columnsOf(context), label: context.label };
     const origin = `http://${req.headers.host}`;
     const nonce = createNonce();
     const html = boardHtml({ cspSource: origin, scriptUri: `${origin}/board.js`, nonce, lang: locale, title: 'XOS Board' })
@@ -124,7 +124,7 @@ export function pageErrors(page: BoardPage): readonly string[] {
 }
 
 /** Opens the Board page and waits until the webview said ready (the empty Board shows its title). */
-export async function openBoardPage(browser: BoardBrowser, server: BoardPageServer, options: { locale?: string; width?: number; height?: number } = {}): Promise<BoardPage> {
+export async function openBoardPage(browser: BoardBrowser, server: BoardPageServer, options: { locale?: string; context?: string; width?: number; height?: number } = {}): Promise<BoardPage> {
   const page = await browser.newPage({ viewport: { width: options.width ?? 1200, height: options.height ?? 800 } });
   const errors: string[] = [];
   consoleErrors.set(page, errors);
@@ -132,7 +132,7 @@ export async function openBoardPage(browser: BoardBrowser, server: BoardPageServ
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
-  await page.goto(`${server.url}/?locale=${options.locale ?? 'en'}`);
+  await page.goto(`${server.url}/?locale=${options.locale ?? 'en'}&context=${options.context ?? 'person_list'}`);
   await page.locator('xos-board h1').waitFor({ state: 'visible', timeout: 20_000 }).catch((error: Error) => {
     throw new Error(`the Board did not start: ${errors.join(' | ') || error.message}`);
   });

@@ -10,6 +10,7 @@ import type { Column, GridRow, ListBlock, WebviewTexts } from '../../src/board/v
 
 export interface PageConfig {
   readonly locale: string;
+  readonly context: string;
   readonly texts: WebviewTexts;
   readonly columns: readonly Column[];
   readonly label: string;
@@ -22,6 +23,8 @@ export interface PageHost {
   readonly requests: protocol.RowsParams[];
   /** Keys of the rows the webview opened. */
   readonly opened: string[];
+  /** Ref cells the webview opened. */
+  readonly openedRefs: Array<{ key: string; field: string }>;
   readonly exports: ListQuery[];
   /** Resolves after the frame that follows now has been rendered. */
   afterPaint(): Promise<number>;
@@ -52,6 +55,26 @@ export function personAt(index: number): GridRow {
   };
 }
 
+/** Row `index + 1` of any other context: values made up from the column types. */
+function rowOf(index: number): GridRow {
+  const id = index + 1;
+  const related = (index % 50) + 1;
+  return {
+    key: String(id),
+    values: config.columns.map((c) => {
+      switch (c.type) {
+        case 'id': return String(id);
+        case 'int': return index % 100;
+        case 'decimal': return `${index * 10}.00`;
+        case 'enum': return Object.keys(c.enumLabels ?? {})[index % Math.max(1, Object.keys(c.enumLabels ?? {}).length)] ?? null;
+        case 'date': return '2026-12-03';
+        case 'ref': return { id: String(related), name: `${c.label} ${related}` };
+        default: return `${c.label} ${id}`;
+      }
+    }),
+  };
+}
+
 const config = JSON.parse(document.getElementById('xos-page-config')!.textContent!) as PageConfig;
 const channel = new MessageChannel();
 // Webview -> host: asynchronous and structured-cloned, as postMessage in VS Code.
@@ -64,6 +87,8 @@ let total = 0;
 let navigable = true;
 const requests: protocol.RowsParams[] = [];
 const opened: string[] = [];
+const openedRefs: Array<{ key: string; field: string }> = [];
+const rowAt = (index: number) => (config.context === 'person_list' ? personAt(index) : rowOf(index));
 const exports: ListQuery[] = [];
 /** Row order of a sorted or filtered query (indices), built once per query. */
 let ordered: { key: string; indices: Int32Array } | undefined;
@@ -76,12 +101,12 @@ function indicesFor(query: ListQuery): Int32Array | undefined {
   const column = query.sort ? config.columns.findIndex((c) => c.field === query.sort!.field) : -1;
   let indices: number[] = [];
   for (let i = 0; i < total; i++) {
-    if (!needle || personAt(i).values.some((v) => String(v).toLocaleLowerCase().includes(needle))) indices.push(i);
+    if (!needle || rowAt(i).values.some((v) => String(v).toLocaleLowerCase().includes(needle))) indices.push(i);
   }
   if (column >= 0) {
     const numeric = config.columns[column].numeric;
     const sign = query.sort!.direction === 'desc' ? -1 : 1;
-    const value = (i: number) => personAt(i).values[column];
+    const value = (i: number) => rowAt(i).values[column];
     indices = indices.sort((a, b) => sign * (numeric ? Number(value(a)) - Number(value(b)) : String(value(a)).localeCompare(String(value(b)))) || a - b);
   }
   ordered = { key, indices: Int32Array.from(indices) };
@@ -101,10 +126,11 @@ endpoint.onRequest(protocol.rows, (params) => {
   const indices = indicesFor(params.query);
   const count = indices ? indices.length : total;
   const rows: GridRow[] = [];
-  for (let i = params.offset; i < Math.min(count, params.offset + params.limit); i++) rows.push(personAt(indices ? indices[i] : i));
+  for (let i = params.offset; i < Math.min(count, params.offset + params.limit); i++) rows.push(rowAt(indices ? indices[i] : i));
   return { listId, offset: params.offset, rows, total: count };
 });
 endpoint.onNotification(protocol.openRow, ({ key }) => opened.push(key));
+endpoint.onNotification(protocol.openRef, ({ key, field }) => openedRefs.push({ key, field }));
 endpoint.onNotification(protocol.exportCsv, ({ query }) => exports.push(query));
 
 function afterPaint(): Promise<number> {
@@ -124,6 +150,7 @@ function firstRowShown(): boolean {
 window.xosHost = {
   requests,
   opened,
+  openedRefs,
   exports,
   afterPaint,
   person: personAt,
@@ -133,8 +160,8 @@ window.xosHost = {
     listId++;
     ordered = undefined;
     const first: GridRow[] = [];
-    for (let i = 0; i < Math.min(200, count); i++) first.push(personAt(i));
-    const list: ListBlock = { listId, context: 'person_list', label: config.label, columns: config.columns, total: count, rows: first, navigable, query: {} };
+    for (let i = 0; i < Math.min(200, count); i++) first.push(rowAt(i));
+    const list: ListBlock = { listId, context: config.context, label: config.label, columns: config.columns, total: count, rows: first, navigable, query: {} };
     const start = performance.now();
     endpoint.notify(protocol.list, { list });
     for (;;) {

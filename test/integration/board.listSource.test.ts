@@ -10,7 +10,8 @@ import { BoardState } from '../../src/board/state.ts';
 import { writeCsv } from '../../src/core/csv.ts';
 import type { BoardRecord, Confirmer } from '../../src/core/domain.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
-import { openRow, showQuery, type CoreDeps } from '../../src/core/useCases.ts';
+import { exampleQuery } from '../../src/ast/view.ts';
+import { openRef, openRow, showQuery, type CoreDeps } from '../../src/core/useCases.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 
 const PEOPLE = 2000;
@@ -97,5 +98,15 @@ describe('list windows through the backend', () => {
     assert.equal(lines[0], 'id,First name,Last name,Email,City,Age,Net worth');
     assert.equal(written, (await source.window(0, 1, { filter: 'ber' })).total);
     assert.equal(lines.length, written + 1);
+  });
+
+  test('a ref cell opens the related record through the context\'s navigate entry', async () => {
+    assert.equal((await showQuery(deps, 'deal_list', exampleQuery(demoApp(), 'deal_list'))).ok, true);
+    const deal = deps.board.list()!.source.first.records[0] as { id: string; company: { id: string }; contact: { id: string } };
+    assert.deepEqual(appModel(demoApp(), 'en').context('deal_list')!.fields.find((f) => f.field === 'company')!.refTarget, { context: 'company_detail', idPath: 'company.id' });
+    assert.deepEqual(await openRef(deps, deal.id, 'title'), { ok: false, text: 'title of deal_list does not open a record.' });
+    assert.equal((await openRef(deps, deal.id, 'company')).ok, true);
+    assert.equal(deps.board.snapshot().context, 'company_detail');
+    assert.equal(deps.board.snapshot().detail!.record.id, deal.company.id);
   });
 });

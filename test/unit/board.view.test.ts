@@ -131,5 +131,9 @@ describe('Board helpers', () => {
     assert.equal(appModel(ast, 'en').context('person_detail')!.rowTarget, undefined);
     assert.equal(appModel(ast, 'en'), appModel(ast, 'en'), 'resolved once per app and locale');
     assert.notEqual(appModel(ast, 'de'), appModel(ast, 'en'));
+    // Refs lead to their record: navigate.<field> first, else a detail context of the related entity.
+    const deals = appModel(ast, 'en').context('deal_list')!;
+    assert.deepEqual(deals.fields.find((f) => f.field === 'contact')!.refTarget, { context: 'person_detail', idPath: 'contact.id' });
+    assert.equal(deals.fields.find((f) => f.field === 'title')!.refTarget, undefined);
   });
 });

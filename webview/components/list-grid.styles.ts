@@ -85,6 +85,8 @@ export const listGridStyles = css`
   }
   [role='gridcell'].numeric { text-align: right; font-variant-numeric: tabular-nums; }
   [role='gridcell'].ref { color: var(--vscode-textLink-foreground); }
+  [role='gridcell'] a { color: var(--vscode-textLink-foreground); text-decoration: none; }
+  [role='gridcell'] a:hover { color: var(--vscode-textLink-activeForeground, var(--vscode-textLink-foreground)); text-decoration: underline; }
   [role='gridcell'].active, [role='columnheader'].active {
     outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder));
     outline-offset: -1px;

@@ -202,8 +202,15 @@ export class XosListGrid extends LitElement {
     return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}
       style=${styleProps({ transform: `translateY(${y}px)` })}>
       ${columns.map((column, c) => html`<div role="gridcell" id=${`c-${index}-${c}`} aria-colindex=${c + 1}
-        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${row ? this.cellText(row, c) : ''}</div>`)}
+        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${row ? this.renderCell(row, c, column) : ''}</div>`)}
     </div>`;
+  }
+
+  /** A ref that leads to its record is a link (out of the tab order: the grid moves focus with arrows). */
+  private renderCell(row: GridRow, c: number, column: Column): TemplateResult | string {
+    const text = this.cellText(row, c);
+    if (!column.opens || row.values[c] === null || row.values[c] === undefined) return text;
+    return html`<a href="#" tabindex="-1" data-field=${column.field}>${text}</a>`;
   }
 
   private renderMessage(): TemplateResult | typeof nothing {
@@ -278,6 +285,13 @@ export class XosListGrid extends LitElement {
   private onRowClick = (event: MouseEvent): void => {
     const index = this.rowIndexOf(event);
     if (index === undefined) return;
+    const link = (event.target as HTMLElement).closest<HTMLElement>('a[data-field]');
+    if (link) {
+      event.preventDefault();
+      const row = store.row(index);
+      if (row) store.openRef(row.key, link.dataset.field!);
+      return;
+    }
     const cell = (event.target as HTMLElement).closest<HTMLElement>('[role="gridcell"]');
     const column = cell ? Number(cell.getAttribute('aria-colindex')) - 1 : this.activeCol;
     this.moveTo(index, column);
@@ -288,6 +302,14 @@ export class XosListGrid extends LitElement {
     const index = this.rowIndexOf(event);
     if (index !== undefined) this.openRow(index);
   };
+
+  /** Enter on a ref link opens the related record, anywhere else the row's detail. */
+  private openCell(index: number, col: number): void {
+    const column = store.list?.columns[col];
+    const row = store.row(index);
+    if (column?.opens && row && row.values[col] !== null && row.values[col] !== undefined) store.openRef(row.key, column.field);
+    else this.openRow(index);
+  }
 
   private openRow(index: number): void {
     const row = store.row(index);
@@ -320,7 +342,7 @@ export class XosListGrid extends LitElement {
       case ' ':
         event.preventDefault();
         if (row < 0) this.sortColumn(col);
-        else if (event.key === 'Enter') this.openRow(row);
+        else if (event.key === 'Enter') this.openCell(row, col);
         return;
       case 'c':
       case 'C':
