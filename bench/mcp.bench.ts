@@ -120,7 +120,7 @@ async function main() {
     await seedStorage(backend.api.storage, backend.api.model, ast, { company: generated.company.slice(0, 50), person: generated.person.map((p, i) => ({ ...p, company: (i % 50) + 1 })) });
     const board = new BoardState();
     let shown = 0;
-    board.onChange((change) => { if (change === 'list') shown = board.shownRecords().length; });
+    board.onChange((change) => { if (change === 'list') shown = board.list()?.source.total ?? 0; });
     const xos = await startMcpHttpServer({ client: embeddedClient(backend), board, confirmer: neverAsked }, { token: TOKEN });
     const graphql = await startHttpServer(backend.api, {});
     const client = await connect(xos.url, TOKEN);

@@ -8,6 +8,13 @@ import type {
 
 type Author = 'agent' | 'person';
 
+/** The part of the Board that survives a crash (see src/board/drafts.ts). */
+export interface BoardDraft {
+  readonly detail?: DetailView;
+  readonly form: ReadonlyArray<{ readonly field: string; readonly value: unknown; readonly by: Author }>;
+  readonly mail?: MailDraft;
+}
+
 export class BoardState implements Board {
   private context: string | undefined;
   private kind: BoardSnapshot['kind'];
@@ -95,6 +102,25 @@ export class BoardState implements Board {
     const pending: Record<string, unknown> = {};
     for (const [field, { value, by }] of this.form) if (by === 'agent') pending[field] = value;
     return { context: this.context, kind: this.kind, detail: this.detail, pending, mail: this.mail };
+  }
+
+  /** What is worth keeping across a crash: the loaded record with its unsaved edits and proposals, and the mail draft. */
+  draft(): BoardDraft {
+    return {
+      ...(this.kind === 'detail' && this.detail && this.context ? { detail: structuredClone(this.detail) } : {}),
+      form: [...this.form].map(([field, { value, by }]) => ({ field, value: structuredClone(value), by })),
+      ...(this.mail ? { mail: structuredClone(this.mail) } : {}),
+    };
+  }
+
+  /** Puts a kept draft back: the record, then its edits and proposals as they were, and the mail draft. */
+  restore(draft: BoardDraft): void {
+    if (draft.detail) {
+      this.showDetail(draft.detail);
+      for (const { field, value, by } of draft.form) this.form.set(field, { value: structuredClone(value), by });
+      this.emit('form');
+    }
+    if (draft.mail) this.showMail(draft.mail);
   }
 
   onChange(listener: (change: BoardChange) => void): { dispose(): void } {

@@ -29,7 +29,8 @@ const NO_SCHEMA_PROMPT = 'Liste die Personen ohne Schema';
 const LIST_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
 const DETAIL_QUERY = '{ person_detail(id: "1") { id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name } } }';
 
-const SCHEMA_FIRST = 'Call xos_schema first: xos_query needs the schema loaded in this session (contexts, list_fields, prompts). Then call xos_query again.';
+// VS Code's chat names the conversation in every tool call, so the rule speaks of it.
+const SCHEMA_FIRST = 'Call xos_schema first: xos_query needs the schema loaded in this conversation (contexts, list_fields, prompts). Then call xos_query again.';
 const PREVIEW_REPLY = 'Preview on the Board, nothing saved yet. Pending changes of person 1: lastname: "Mustermann" -> "Schmidt". '
   + 'Ask the person whether to save; call xos_ui_save only after they said so.';
 const SAVE_REPLY = 'Saved person 1 (version 1 -> 2). Stored: lastname: "Schmidt".';
