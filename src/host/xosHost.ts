@@ -1,7 +1,10 @@
 // Puts the host parts together: backend, Board, confirmations, MCP server and
 // provider, status bar, commands, and the reactions to settings changes.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { pickLocale } from '../ast/locale.ts';
+import { DraftFile, keepDrafts, type KeptDraft } from '../board/drafts.ts';
 import { BoardState } from '../board/state.ts';
 import type { BoardView } from '../board/view.ts';
 import type { XosDeps } from '../mcp/ports.ts';
@@ -96,10 +99,31 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
 
   // Activation returns at once (commands, status bar and Board are there); the backend and
   // the MCP server start behind it, and VS Code picks the server up when it listens.
+  // Unsaved Board work is kept on disk and offered back after a reload or a crash.
+  const draftDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  mkdirSync(draftDir, { recursive: true });
+  const drafts = new DraftFile(join(draftDir, 'board-draft.json'));
+  const kept = drafts.read();
+  const keeper = keepDrafts(state, drafts, { onError: (error) => output.warn(`XOS could not keep the Board's unsaved work: ${String(error)}`) });
+  context.subscriptions.push({ dispose: () => keeper.dispose() });
+
   const ready = (async () => {
     await backend.restart();
     await restartMcp();
+    if (kept) restoreDraft(kept);
   })();
+
+  function restoreDraft(found: KeptDraft): void {
+    state.restore(found.draft);
+    const when = new Date(found.savedAt).toLocaleString(vscode.env.language);
+    output.info(`XOS restored unsaved Board work from ${found.savedAt}`);
+    const open = vscode.l10n.t('Open Board');
+    const discard = vscode.l10n.t('Discard');
+    void vscode.window.showInformationMessage(vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when), open, discard).then((choice) => {
+      if (choice === open) panel.open();
+      if (choice === discard && found.draft.detail) state.showDetail(found.draft.detail);
+    });
+  }
   ready.catch((error: unknown) => output.error(`XOS did not start: ${error instanceof Error ? error.message : String(error)}`));
 
   return {
