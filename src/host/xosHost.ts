@@ -32,6 +32,8 @@ export interface XosExtensionApi {
   /** What the Board renders now. */
   boardView(): BoardView;
   boardVisible(): boolean;
+  /** Where unsaved Board work is kept (for tests and support). */
+  keptDraftPath(): string;
   locale(): string;
 }
 
@@ -135,6 +137,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     mcpPort: () => mcp.port,
     boardView: () => panel.view(),
     boardVisible: () => panel.isVisible,
+    keptDraftPath: () => drafts.path,
     locale,
   };
 }
