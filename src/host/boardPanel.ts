@@ -159,6 +159,11 @@ export class BoardPanel implements vscode.Disposable {
     this.send({ locale: true, list: true, detail: true, mail: true, status: true });
   }
 
+  /** A line for the person from outside the Board (the data source went away or came back). */
+  announce(status: protocol.StatusLine | null): void {
+    this.setStatus(status);
+  }
+
   private setStatus(status: protocol.StatusLine | null): void {
     this.status = status;
     this.send({ status: true });

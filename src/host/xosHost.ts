@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { pickLocale } from '../ast/locale.ts';
 import { DraftFile, keepDrafts, type KeptDraft } from '../board/drafts.ts';
+import { ConnectionWatch } from '../core/connectionWatch.ts';
 import { BoardState } from '../board/state.ts';
 import type { BoardView } from '../board/view.ts';
 import type { XosDeps } from '../mcp/ports.ts';
@@ -66,11 +67,24 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     return JSON.parse(resultText(result)) as Record<string, unknown>;
   };
 
-  const refreshStatusBar = async () => {
-    const active = backend.backend;
-    const dsn = active ? await active.client.status().catch(() => undefined) : undefined;
-    statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
-  };
+  // The status bar and the Board say when the data source stops answering, and clear by
+  // themselves when it is back (checked every few seconds while it is away).
+  const connection = new ConnectionWatch({
+    status: async () => backend.backend?.client.status(),
+    onStatus: (dsn, changed) => {
+      const active = backend.backend;
+      statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
+      if (!changed) return;
+      if (dsn?.ok) {
+        output.info('XOS data source is reachable again');
+        panel.announce({ kind: 'info', text: vscode.l10n.t('The XOS data source answers again.') });
+      } else {
+        output.warn(`XOS data source is not reachable: ${active?.where ?? 'no backend'}`);
+        panel.announce({ kind: 'error', text: vscode.l10n.t('The XOS data source ({0}) is not reachable. XOS keeps trying; nothing is lost.', active?.where ?? '') });
+      }
+    },
+  });
+  const refreshStatusBar = () => connection.check();
 
   const restartMcp = async () => {
     // The server reads deps() at every tool call: only its port needs a restart.
@@ -96,8 +110,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     }),
     backend.onDidChange(() => panel.render()),
   );
-  const heartbeat = setInterval(() => void refreshStatusBar(), 60_000);
-  context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
+  context.subscriptions.push(connection);
 
   // Activation returns at once (commands, status bar and Board are there); the backend and
   // the MCP server start behind it, and VS Code picks the server up when it listens.

@@ -15,6 +15,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer, type RunningHttpServer } from '../../src/backend/http.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
+import { ConnectionWatch } from '../../src/core/connectionWatch.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { createXosMcpServer } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';
@@ -152,6 +153,29 @@ describe('faults of the XOS server behind the tools', () => {
     });
   }
 
+  test('the connection watch (status bar and Board) says when the server goes away and clears by itself when it is back', { timeout: 60_000 }, async () => {
+    proxy.fault = 'none';
+    const client = await connectRemoteClient({ endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: TIMEOUT_MS });
+    const seen: Array<{ ok: boolean; changed: boolean }> = [];
+    const watch = new ConnectionWatch({ status: () => client.status(), onStatus: (status, changed) => seen.push({ ok: status?.ok === true, changed }), healthyMs: 60_000, failingMs: 100 });
+    try {
+      await watch.check();
+      proxy.fault = 'down';
+      await watch.check();
+      // While it is away the watch asks every 100 ms by itself; it notices the return without being asked.
+      const downAt = seen.length;
+      await waitFor(() => seen.length >= downAt + 3);
+      proxy.fault = 'none';
+      await waitFor(() => seen.at(-1)!.ok);
+      assert.deepEqual(seen[0], { ok: true, changed: false });
+      assert.deepEqual(seen[1], { ok: false, changed: true });
+      assert.deepEqual(seen.at(-1), { ok: true, changed: true });
+      assert.equal(seen.filter((s) => s.changed).length, 2, 'one change each way');
+    } finally {
+      watch.dispose();
+    }
+  });
+
   test('a server name that does not resolve: a clear error before anything else happens', async () => {
     await assert.rejects(connectRemoteClient({ endpoint: 'https://xos-server.invalid', timeoutMs: TIMEOUT_MS }), (error: Error) => {
       assert.match(error.message, /xos-server\.invalid/);
@@ -159,6 +183,14 @@ describe('faults of the XOS server behind the tools', () => {
     });
   });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 // ---- contact providers and the mail server ------------------------------------------------
 
