@@ -303,6 +303,7 @@ function killGroup(child, signal) {
  * directory unless `userDataDir` / `extensionsDir` are given.
  * `smokeTestDriver` (default true) passes `--vscode-option enable-smoke-test-driver`, without
  * which a release build ignores the extensionTestsPath payload.
+ * `env` adds variables for code-server and its extension hosts (e.g. NODE_EXTRA_CA_CERTS).
  * Resolves with `{ url, port, logPath, userDataDir, extensionsDir, log(), stop() }`.
  */
 export async function startCodeServer({
@@ -313,6 +314,7 @@ export async function startCodeServer({
   port,
   smokeTestDriver = true,
   extraArgs = [],
+  env = {},
   timeoutMs = 60_000,
 } = {}) {
   assertProvisioned();
@@ -343,7 +345,7 @@ export async function startCodeServer({
     ...(workspace ? [workspace] : []),
   ];
   // Its own process group, so stop() also ends code-server's child processes (wrapper, extension hosts).
-  const child = spawn(projectNode(), args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: envWithProjectNode() });
+  const child = spawn(projectNode(), args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...envWithProjectNode(), ...env } });
   let logText = '';
   const record = (chunk) => {
     logText += chunk;

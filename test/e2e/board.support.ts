@@ -69,8 +69,10 @@ export interface SteppedSuite {
   /** Called for every `xos-step:` line, in order; `<step>.done` then lets the suite go on. */
   readonly onStep: (step: string, page: Page) => Promise<void>;
   /** Sees the run before the profile (and the database in its global storage) is deleted. */
-  readonly inspect?: (run: HostRun) => void;
+  readonly inspect?: (run: HostRun, places: { readonly userDataDir: string; readonly workspace: string }) => void;
   readonly timeoutMs?: number;
+  /** Variables for code-server and its extension hosts. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function runSteppedHostSuite(browser: Browser, suite: SteppedSuite)
   const doneDir = join(workspace, '.xos-e2e');
   mkdirSync(doneDir, { recursive: true });
 
-  const server = await vscodeServer.startCodeServer({ workspace, settings: { 'workbench.colorTheme': 'Default Dark Modern', ...settings } });
+  const server = await vscodeServer.startCodeServer({ workspace, env: suite.env, settings: { 'workbench.colorTheme': 'Default Dark Modern', ...settings } });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const hostLog: string[] = [];
   const steps: string[] = [];
@@ -137,7 +139,7 @@ export async function runSteppedHostSuite(browser: Browser, suite: SteppedSuite)
     const outcome = JSON.parse(readFileSync(outcomePath, 'utf8'));
     const run = { exitCode: code, outcome, steps, errors };
     // Before the profile (and the database in its global storage) is deleted.
-    inspect(run);
+    inspect(run, { userDataDir: server.userDataDir, workspace });
     failed = !outcome.passed || errors.length > 0;
     return run;
   } finally {

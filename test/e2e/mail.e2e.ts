@@ -5,6 +5,9 @@
 // notification like a person, and reads what the server really received.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/mail.e2e.ts
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { screenshot } from './support/artifacts.ts';
@@ -29,10 +32,27 @@ const DRAFTS = {
 };
 
 const browser = fileBrowser();
+/** Typed by the person into "XOS: Set Mail Password"; must end up in VS Code's secret storage only. */
+const MAIL_PASSWORD = 'Mail-Secret-e2e-4f7a91';
+
+/** Every file below `dir` (the profile's logs, settings and storage; the workspace). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => statSync(file).size < 5 * 1024 * 1024);
+}
 let smtp: TestSmtpServer;
+/** The SMTP server's certificate, trusted by the extension host through NODE_EXTRA_CA_CERTS. */
+let caFile: string;
 
 before(async () => {
-  smtp = await startTestSmtpServer({ certificate: await testCertificate() });
+  const certificate = await testCertificate();
+  caFile = join(mkdtempSync(join(tmpdir(), 'xos-mail-ca-')), 'ca.pem');
+  writeFileSync(caFile, certificate.cert);
+  // A password only ever travels over TLS: STARTTLS with the test certificate.
+  smtp = await startTestSmtpServer({ certificate, credentials: { user: 'xos', pass: MAIL_PASSWORD } });
 });
 
 after(async () => {
@@ -61,6 +81,14 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   const seen: Record<string, unknown> = {};
   const onStep = async (step: string, page: Page) => {
     switch (step) {
+      case 'mail-password': {
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.waitFor({ state: 'visible', timeout: 30_000 });
+        await page.keyboard.type(MAIL_PASSWORD);
+        await page.keyboard.press('Enter');
+        await input.waitFor({ state: 'hidden', timeout: 10_000 });
+        return;
+      }
       case 'mail-contacts':
         await screenshot(page, 'mail-1-contacts');
         return;
@@ -102,15 +130,33 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
     'xos.locale': 'en',
     'xos.mail.host': '127.0.0.1',
     'xos.mail.port': smtp.port,
-    'xos.mail.security': 'none',
+    'xos.mail.security': 'starttls',
     'xos.mail.from': `XOS Test <${SENDER}>`,
+    'xos.mail.user': 'xos',
   };
-  const run = await runSteppedHostSuite(browser(), { name: 'mail', entry: 'mail.host.ts', defines: { XOS_MAIL_DRAFTS: DRAFTS }, settings, onStep });
+  const leaks: string[] = [];
+  let scanned = 0;
+  const run = await runSteppedHostSuite(browser(), {
+    name: 'mail', entry: 'mail.host.ts', defines: { XOS_MAIL_DRAFTS: DRAFTS }, settings, onStep, env: { NODE_EXTRA_CA_CERTS: caFile },
+    // After the run: the password is in no setting, log, output channel, storage file or workspace file.
+    inspect: (_run, { userDataDir, workspace }) => {
+      for (const file of [...filesUnder(userDataDir), ...filesUnder(workspace)]) {
+        // VS Code's own secret store keeps it, as it should.
+        if (/\.vscdb(-journal|-wal)?$/.test(file)) continue;
+        scanned++;
+        const text = readFileSync(file, 'latin1');
+        if ([MAIL_PASSWORD, Buffer.from(MAIL_PASSWORD).toString('base64'), Buffer.from(`\0xos\0${MAIL_PASSWORD}`).toString('base64')].some((form) => text.includes(form))) leaks.push(file);
+      }
+    },
+  });
+  assert.deepEqual(leaks, [], 'the mail password appears in these files');
+  assert.ok(scanned > 10, `scanned ${scanned} files of the profile and workspace`);
   assert.deepEqual({ exitCode: run.exitCode, checks: run.outcome.checks, errors: run.errors }, {
     exitCode: 0,
     errors: [],
     checks: [
       'the extension activates and VS Code lists the contacts and mail tools',
+      'the mail password is set with "XOS: Set Mail Password", typed by the person',
       'xos_contacts finds Max Mustermann in the demo CRM',
       'xos_mail_compose shows the draft on the Board',
       'xos_mail_send sends after Send was clicked, and only once',
@@ -118,7 +164,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
     ].map((name) => ({ name, ok: true })),
   });
   const facts = run.outcome.facts;
-  assert.deepEqual(facts.settings, { host: '127.0.0.1', port: smtp.port, security: 'none', from: `XOS Test <${SENDER}>` });
+  assert.deepEqual(facts.settings, { host: '127.0.0.1', port: smtp.port, security: 'starttls', from: `XOS Test <${SENDER}>` });
 
   // The contact comes from the demo CRM's person records.
   assert.deepEqual(JSON.parse(facts.contacts), [{ name: 'Max Mustermann', email: RECIPIENT, phone: '+491712345678', source: 'xos:person' }]);
@@ -139,7 +185,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.equal(smtp.received.length, 1);
   assert.equal(smtp.dataCount(), 1);
   const [mail] = smtp.received;
-  assert.deepEqual({ from: mail.from, to: mail.to, secure: mail.secure }, { from: SENDER, to: [RECIPIENT], secure: false });
+  assert.deepEqual({ from: mail.from, to: mail.to, secure: mail.secure, user: mail.user }, { from: SENDER, to: [RECIPIENT], secure: true, user: 'xos' });
   assert.equal(header(mail.raw, 'To'), recipient);
   assert.equal(header(mail.raw, 'From'), `XOS Test <${SENDER}>`);
   assert.equal(header(mail.raw, 'Subject'), DRAFTS.first.subject);

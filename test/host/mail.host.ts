@@ -47,6 +47,12 @@ const checks: Check[] = [
     const mail = vscode.workspace.getConfiguration('xos.mail');
     facts.settings = { host: mail.get('host'), port: mail.get('port'), security: mail.get('security'), from: mail.get('from') };
   }],
+  ['the mail password is set with "XOS: Set Mail Password", typed by the person', async () => {
+    // The command asks in an input box; the driving test types the password there.
+    const asked = vscode.commands.executeCommand('xos.setMailPassword');
+    await step('mail-password');
+    await asked;
+  }],
   ['xos_contacts finds Max Mustermann in the demo CRM', async () => {
     facts.contacts = await invoke('xos_contacts', { query: 'Mustermann' });
     await step('mail-contacts');

@@ -53,6 +53,7 @@ export interface TestSmtpOptions {
   readonly dropAfterData?: boolean;
   /** Refuse these recipients at RCPT TO. */
   readonly refuse?: readonly string[];
+
 }
 
 export async function startTestSmtpServer(options: TestSmtpOptions): Promise<TestSmtpServer> {

@@ -9,6 +9,8 @@ export interface CodeServerOptions {
   readonly port?: number;
   readonly smokeTestDriver?: boolean;
   readonly extraArgs?: readonly string[];
+  /** Variables for code-server and its extension hosts. */
+  readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
 }
 
