@@ -53,7 +53,6 @@ export interface TestSmtpOptions {
   readonly dropAfterData?: boolean;
   /** Refuse these recipients at RCPT TO. */
   readonly refuse?: readonly string[];
-
 }
 
 export async function startTestSmtpServer(options: TestSmtpOptions): Promise<TestSmtpServer> {
