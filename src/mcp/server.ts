@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { BackendUnavailableError, unavailableReply } from '../core/unavailable.ts';
 import { configuredFor, unmetPrecondition } from './preconditions.ts';
+import { registerPrompts } from './prompts.ts';
 import type { XosDeps } from './ports.ts';
 import { fail } from './result.ts';
 import { XOS_TOOLS } from './registry.ts';
@@ -37,5 +38,14 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
       }
     });
   }
+  // The app's prompts, when the backend (and so the AST) is there when the session starts.
+  const ast = (() => {
+    try {
+      return deps().client.ast();
+    } catch {
+      return undefined;
+    }
+  })();
+  if (ast) registerPrompts(server, ast);
   return server;
 }

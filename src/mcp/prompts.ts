@@ -1,0 +1,66 @@
+// The AST's AI prompts as MCP prompts: `xos` with the app's global prompts, and `xos_<context>`
+// for every context with its own, in the locale asked for (else the app's first). Clients show
+// them as slash commands (VS Code: /mcp.xos.xos_person_list).
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { pickLocale, resolveText } from '../ast/locale.ts';
+import type { Ast } from '../ast/schema.ts';
+import { exampleQuery } from '../ast/view.ts';
+
+export interface XosPrompt {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The prompt's text in `locale`. */
+  text(locale: string | undefined): string;
+}
+
+/** Every prompt the app declares: the app's, then one per context that has prompts or can be queried. */
+export function astPrompts(ast: Ast): XosPrompt[] {
+  const localeOf = (requested: string | undefined) => pickLocale(requested, ast.locales);
+  const texts = (list: typeof ast.prompts, locale: string) => (list ?? []).map((p) => resolveText(p, locale, ast.locales) ?? '').filter(Boolean);
+  const prompts: XosPrompt[] = [{
+    name: 'xos',
+    title: `XOS: ${ast.app}`,
+    description: `Work with the XOS app "${ast.app}": load its schema, follow its rules, show data on the Board.`,
+    text: (requested) => {
+      const locale = localeOf(requested);
+      return [
+        `You work with the XOS app "${ast.app}". Call xos_schema first, then show data with xos_query; the person sees it on the XOS Board.`,
+        'Propose changes with xos_ui_change_required and save with xos_ui_save only after the person said so; VS Code asks them to confirm.',
+        ...texts(ast.prompts, locale),
+      ].join('\n');
+    },
+  }];
+  for (const [name, context] of Object.entries(ast.contexts)) {
+    const label = (locale: string) => resolveText(context.label, locale, ast.locales) ?? name;
+    prompts.push({
+      name: `xos_${name}`,
+      title: `XOS: ${label(ast.locales[0])}`,
+      description: `Show ${name} (${context.kind} of ${context.entity}) on the XOS Board, following the app's prompts for it.`,
+      text: (requested) => {
+        const locale = localeOf(requested);
+        return [
+          `Show "${label(locale)}" (context ${name}) on the XOS Board: call xos_schema first if you have not, then xos_query with context "${name}", for example ${exampleQuery(ast, name)}.`,
+          ...texts(ast.prompts, locale),
+          ...texts(context.prompts, locale),
+        ].join('\n');
+      },
+    });
+  }
+  return prompts;
+}
+
+/** Registers the prompts on one MCP server. */
+export function registerPrompts(server: McpServer, ast: Ast): void {
+  for (const prompt of astPrompts(ast)) {
+    server.registerPrompt(prompt.name, {
+      title: prompt.title,
+      description: prompt.description,
+      argsSchema: { locale: z.string().max(35).optional().describe(`Language of the text: ${ast.locales.join(', ')} (default ${ast.locales[0]}).`) },
+    }, ({ locale }) => ({
+      description: prompt.description,
+      messages: [{ role: 'user', content: { type: 'text', text: prompt.text(locale) } }],
+    }));
+  }
+}
