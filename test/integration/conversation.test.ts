@@ -4,36 +4,27 @@
 // conversation is held to the rule per MCP session.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
-import { CONVERSATION_META_KEY, McpSession } from '../../src/mcp/session.ts';
+import { CONVERSATION_META_KEY } from '../../src/mcp/session.ts';
 import type { Confirmer } from '../../src/mcp/ports.ts';
+import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
 
 const LIST = { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' };
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 
 let backend: Backend;
-let client: Client;
+let mcp: InMemoryMcp;
 before(async () => {
   backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
-  const deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: refuse };
-  const server = createXosMcpServer(() => deps, new McpSession('one-session-for-all-chats', XOS_TOOL_NAMES));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'vscode-like', version: '1' });
-  await client.connect(clientSide);
+  mcp = await connectInMemory({ client: embeddedClient(backend), board: new BoardState(), confirmer: refuse }, 'one-session-for-all-chats');
 });
 after(async () => { await backend?.close(); });
 
-async function call(name: string, args: Record<string, unknown>, conversation?: string): Promise<{ text: string; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args, ...(conversation ? { _meta: { [CONVERSATION_META_KEY]: conversation } } : {}) });
-  return { text: (result.content as Array<{ text: string }>).map((c) => c.text).join(''), isError: result.isError === true };
+function call(name: string, args: Record<string, unknown>, conversation?: string): Promise<{ text: string; isError: boolean }> {
+  return mcp.call(name, args, conversation ? { [CONVERSATION_META_KEY]: conversation } : undefined);
 }
 
 test('one MCP session, two chats: the chat that loaded the schema may query, the new chat is refused until it loads it', async () => {

@@ -8,16 +8,12 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer, type RunningHttpServer } from '../../src/backend/http.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
 import { ConnectionWatch } from '../../src/core/connectionWatch.ts';
-import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';
 import type { Confirmer, SaveAnswer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
 import { CarddavProvider } from '../../src/contacts/carddav.ts';
@@ -31,6 +27,7 @@ import { resultText } from '../../src/mcp/result.ts';
 import { contactsTool } from '../../src/mcp/tools/contacts.ts';
 import { mailComposeTool } from '../../src/mcp/tools/mailCompose.ts';
 import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
+import { connectInMemory } from '../support/mcpClient.ts';
 import { startRadicale, vcard, type RadicaleServer } from '../support/radicale.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 
@@ -97,15 +94,11 @@ describe('faults of the XOS server behind the tools', () => {
     const client = await connectRemoteClient({ endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: TIMEOUT_MS });
     board = new BoardState();
     const deps: XosDeps = { client, board, confirmer: new SavingPerson() };
-    const server = createXosMcpServer(() => deps, new McpSession('faults', XOS_TOOL_NAMES));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const mcp = new Client({ name: 'faults', version: '1' });
-    await mcp.connect(clientSide);
+    const mcp = await connectInMemory(deps, 'faults');
     call = async (name, args = {}) => {
       const t0 = performance.now();
-      const result = await mcp.callTool({ name, arguments: args });
-      return { text: (result.content as Array<{ text: string }>).map((c) => c.text).join(''), isError: result.isError === true, ms: performance.now() - t0 };
+      const reply = await mcp.call(name, args);
+      return { ...reply, ms: performance.now() - t0 };
     };
     assert.equal((await call('xos_schema')).isError, false);
   });

@@ -7,8 +7,7 @@
 //   XOS_FUZZ_RUNS=5000 node --test test/integration/fuzz.test.ts   (default 300 per property)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import type { Ast, FieldDef } from '../../src/ast/schema.ts';
@@ -17,9 +16,8 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
-import { McpSession } from '../../src/mcp/session.ts';
 import type { Confirmer, Contact, Contacts, MailDraft, Mailer, SaveAnswer, SendAnswer } from '../../src/mcp/ports.ts';
+import { connectInMemory } from '../support/mcpClient.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 
 const RUNS = Number(process.env.XOS_FUZZ_RUNS ?? 300);
@@ -253,12 +251,7 @@ describe('fuzzing the MCP tools', () => {
     // A few sessions, so the schema rule is sometimes met and sometimes not.
     const clients: Client[] = [];
     for (let i = 0; i < 3; i++) {
-      const server = createXosMcpServer(() => deps, new McpSession(`fuzz-${i}`, XOS_TOOL_NAMES));
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'fuzz', version: '1' });
-      await client.connect(clientSide);
-      clients.push(client);
+      clients.push((await connectInMemory(deps, `fuzz-${i}`)).client);
     }
     await clients[0].callTool({ name: 'xos_schema', arguments: {} });
     const outcomes = { results: 0, isError: 0, invalidParams: 0 };

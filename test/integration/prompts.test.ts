@@ -2,16 +2,13 @@
 // context, and got in the locale asked for, with the app's global prompts and the context's own.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
-import { McpSession } from '../../src/mcp/session.ts';
 import type { Confirmer } from '../../src/mcp/ports.ts';
+import { connectInMemory } from '../support/mcpClient.ts';
 
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 let backend: Backend;
@@ -19,12 +16,7 @@ let client: Client;
 
 before(async () => {
   backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:' });
-  const deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: refuse };
-  const server = createXosMcpServer(() => deps, new McpSession('prompts', XOS_TOOL_NAMES));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'prompts', version: '1' });
-  await client.connect(clientSide);
+  ({ client } = await connectInMemory({ client: embeddedClient(backend), board: new BoardState(), confirmer: refuse }, 'prompts'));
 });
 after(async () => { await backend?.close(); });
 

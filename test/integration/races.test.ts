@@ -7,18 +7,14 @@
 import assert from 'node:assert/strict';
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { connectRemoteClient, embeddedClient } from '../../src/graphql/client.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
-import { McpSession } from '../../src/mcp/session.ts';
-import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import type { Confirmer, SaveAnswer, SendAnswer, XosClient, XosDeps } from '../../src/mcp/ports.ts';
+import { connectInMemory, type Reply } from '../support/mcpClient.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 
 const TRIALS = Number(process.env.XOS_RACE_TRIALS ?? 1000);
@@ -31,7 +27,6 @@ const TIMINGS: readonly Timing[] = ['never', 'beforeLoad', 'afterLoad', 'afterPr
 /** Timings where the other write lands between the agent's load and its save: the save must conflict. */
 const BETWEEN: ReadonlySet<Timing> = new Set(['afterLoad', 'afterPreview', 'whileAsked']);
 
-interface Reply { readonly text: string; readonly isError: boolean }
 
 /** A person who says Save, and whose question can run the other writer while it is open. */
 class RecordingConfirmer implements Confirmer {
@@ -48,16 +43,7 @@ class RecordingConfirmer implements Confirmer {
 }
 
 async function toolSession(deps: XosDeps): Promise<(name: string, args?: Record<string, unknown>) => Promise<Reply>> {
-  const server = createXosMcpServer(() => deps, new McpSession('race', XOS_TOOL_NAMES));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'race', version: '1' });
-  await client.connect(clientSide);
-  return async (name, args = {}) => {
-    const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('');
-    return { text, isError: result.isError === true };
-  };
+  return (await connectInMemory(deps, 'race')).call;
 }
 
 /** The other writer: reads the current version, then updates like any honest client. */
