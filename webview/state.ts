@@ -3,6 +3,7 @@
 // which part changed. List rows are kept in a bounded cache of chunks and asked
 // for as the grid needs them, so a million-row list never sits here whole.
 import type { ListQuery, ListSort } from '../src/core/domain.ts';
+import type { OpenableContext } from '../src/core/openContext.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
@@ -20,6 +21,8 @@ const ROWS_TIMEOUT_MS = 30_000;
 export class BoardStore {
   locale = document.documentElement.lang || 'en';
   texts: WebviewTexts | undefined;
+  /** The lists the person can open from the start page. */
+  contexts: readonly OpenableContext[] = [];
   list: ListBlock | null = null;
   /** The person's sort and filter over the list. */
   query: ListQuery = {};
@@ -39,9 +42,10 @@ export class BoardStore {
   private readonly edits = new Map<string, unknown>();
 
   constructor() {
-    hostEndpoint.onNotification(protocol.locale, ({ locale, texts }) => {
+    hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts }) => {
       this.locale = locale;
       this.texts = texts;
+      this.contexts = contexts;
       document.documentElement.lang = locale;
       this.emit('locale');
     });
@@ -183,6 +187,10 @@ export class BoardStore {
 
   openRef(key: string, field: string): void {
     if (this.list) hostEndpoint.notify(protocol.openRef, { listId: this.list.listId, key, field });
+  }
+
+  openContext(context: string): void {
+    hostEndpoint.notify(protocol.openContext, { context });
   }
 
   exportCsv(): void {

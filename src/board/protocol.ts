@@ -7,6 +7,7 @@
 // first rows), the detail form, the mail draft and a status line, each when it changes.
 // List rows travel in windows the webview asks for as the person scrolls.
 import type { ListQuery } from '../core/domain.ts';
+import type { OpenableContext } from '../core/openContext.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
@@ -73,6 +74,9 @@ export const save = notification<Record<string, never>>('board/save', isEmptyPar
 /** The person edited the mail draft. */
 export const editMail = notification<{ readonly field: MailField; readonly value: string }>('board/editMail',
   (v): v is { field: MailField; value: string } => isObject(v) && (v.field === 'to' || v.field === 'subject' || v.field === 'body') && isText(v.value));
+/** The person opened a context from the Board's start page. */
+export const openContext = notification<{ readonly context: string }>('board/openContext',
+  (v): v is { context: string } => isObject(v) && isText(v.context, 200));
 /** The person asked for the shown list as a CSV file (with their sort and filter). */
 export const exportCsv = notification<{ readonly listId: number; readonly query: ListQuery }>('board/exportCsv',
   (v): v is { listId: number; query: ListQuery } => isObject(v) && isCount(v.listId) && isListQuery(v.query));
@@ -102,8 +106,8 @@ export const rows = request<RowsParams, RowsResult>('board/rows',
   (v): v is RowsParams => isObject(v) && isCount(v.listId) && isCount(v.offset) && isCount(v.limit) && v.limit <= MAX_ROWS_PER_REQUEST && isListQuery(v.query));
 
 // host -> webview
-/** The Board's locale and its own texts; sent first and when the locale changes. */
-export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts }>('board/locale');
+/** The Board's locale, its own texts and the contexts the person can open; sent first and when the locale or the app changes. */
+export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[] }>('board/locale');
 /** The list (columns, total, first rows), or null when the Board shows none. */
 export const list = notification<{ readonly list: ListBlock | null }>('board/list');
 /** The detail form, or null. */

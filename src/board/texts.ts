@@ -4,6 +4,8 @@
 export interface BoardTexts {
   readonly title: string;
   readonly empty: string;
+  /** The start page's list of contexts the person can open (its accessible name). */
+  readonly openContexts: string;
   readonly proposed: string;
   readonly proposedHint: string;
   readonly save: string;
@@ -41,7 +43,8 @@ export interface BoardTexts {
 
 const en: BoardTexts = {
   title: 'XOS Board',
-  empty: 'Nothing to show yet. Ask the agent to load the XOS schema and run a query.',
+  empty: 'Nothing is shown yet. Open a list below, or ask the agent in the chat.',
+  openContexts: 'Open a list',
   proposed: 'Proposed by the agent',
   proposedHint: 'Not saved yet: the agent proposed this change.',
   save: 'Save',
@@ -75,7 +78,8 @@ const en: BoardTexts = {
 
 const de: BoardTexts = {
   title: 'XOS-Board',
-  empty: 'Noch nichts anzuzeigen. Bitten Sie den Agenten, das XOS-Schema zu laden und eine Abfrage auszuführen.',
+  empty: 'Noch wird nichts angezeigt. Öffnen Sie unten eine Liste oder fragen Sie den Agenten im Chat.',
+  openContexts: 'Liste öffnen',
   proposed: 'Vom Agenten vorgeschlagen',
   proposedHint: 'Noch nicht gespeichert: der Agent hat diese Änderung vorgeschlagen.',
   save: 'Speichern',

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import * as vscode from 'vscode';
 import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
 import { writeCsv } from '../core/csv.ts';
+import { openableContexts, openContext } from '../core/openContext.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
 import { appModel } from '../board/model.ts';
 import * as protocol from '../board/protocol.ts';
@@ -101,6 +102,7 @@ export class BoardPanel implements vscode.Disposable {
     endpoint.onNotification(protocol.openRef, ({ listId, key, field }) => {
       if (listId === this.listId) void this.openFromList(key, () => openRef(this.options.deps(), key, field));
     });
+    endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
     endpoint.onNotification(protocol.save, () => void this.save());
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
       if (listId === this.listId) void this.exportCsv(query);
@@ -145,7 +147,7 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const ast = client.ast();
       const locale = this.options.locale();
-      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale) });
+      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale) });
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });
@@ -259,6 +261,23 @@ export class BoardPanel implements vscode.Disposable {
       void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not save: {0}', message));
     } finally {
       this.saving = false;
+    }
+  }
+
+  /** Opens a list context for the person (start page, palette, XOS view): the agent's xos_query path. */
+  async openContext(context: string): Promise<void> {
+    const { output, locale } = this.options;
+    this.open(true);
+    this.setStatus({ kind: 'busy', text: boardTexts(locale()).loading });
+    try {
+      const outcome = await openContext(this.options.deps(), context);
+      if (!outcome.ok) throw new Error(outcome.text);
+      output.info(`Board opened ${context}: ${outcome.text}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`opening ${context} failed: ${message}`);
+      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(context, message) });
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not open {0}: {1}', context, message));
     }
   }
 

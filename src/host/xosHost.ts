@@ -17,6 +17,7 @@ import { BackendService } from './backendSetup.ts';
 import { BoardPanel } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
+import { registerContextsView } from './contextsView.ts';
 import { NotificationConfirmer } from './confirmer.ts';
 import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
 import { backendSettings, mcpSettings, readSettings } from './settings.ts';
@@ -62,6 +63,14 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
 
   const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
 
+  // The app's lists in the activity bar and the palette, for the person without an agent.
+  const contextsView = registerContextsView({
+    ast: () => (backend.backend ? backend.client.ast() : undefined),
+    locale,
+    open: (name) => panel.openContext(name),
+  });
+  context.subscriptions.push(...contextsView.disposables);
+
   const status = async (): Promise<Record<string, unknown>> => {
     const result = await systemStatusTool.handler({}, { ...deps(), sessionCount: () => mcp.sessionCount }, new McpSession('status', XOS_TOOL_NAMES), new AbortController().signal);
     return JSON.parse(resultText(result)) as Record<string, unknown>;
@@ -106,9 +115,15 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
         await refreshStatusBar();
       }
       if (mcpSettings.some((s) => event.affectsConfiguration(s))) await restartMcp();
-      if (event.affectsConfiguration('xos.locale')) panel.render();
+      if (event.affectsConfiguration('xos.locale')) {
+        panel.render();
+        contextsView.refresh();
+      }
     }),
-    backend.onDidChange(() => panel.render()),
+    backend.onDidChange(() => {
+      panel.render();
+      contextsView.refresh();
+    }),
   );
   context.subscriptions.push(connection);
 

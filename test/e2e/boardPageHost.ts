@@ -114,7 +114,7 @@ function indicesFor(query: ListQuery): Int32Array | undefined {
 }
 
 endpoint.onNotification(protocol.ready, () => {
-  endpoint.notify(protocol.locale, { locale: config.locale, texts: config.texts });
+  endpoint.notify(protocol.locale, { locale: config.locale, texts: config.texts, contexts: [] });
   endpoint.notify(protocol.list, { list: null });
   endpoint.notify(protocol.detail, { detail: null });
   endpoint.notify(protocol.mail, { mail: null });

@@ -13,7 +13,7 @@ import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { runCommand, runCommandUntil, waitForWorkbench } from './support/workbench.ts';
-import { boardFrame } from './board.support.ts';
+import { boardFrame, gridRowCount } from './board.support.ts';
 
 const browser = fileBrowser();
 
@@ -69,7 +69,7 @@ test('the workbench opens and the command palette runs "Developer: Show Running 
   });
 });
 
-test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open Board" from the palette', { timeout: 240_000 }, async () => {
+test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open Board" from the palette, and the Board opens a list without an agent', { timeout: 240_000 }, async () => {
   const profile = mkdtempSync(join(tmpdir(), 'xos-e2e-profile-'));
   const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
   await vscodeServer.installExtension(await packagedExtension(), dirs);
@@ -88,15 +88,29 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await screenshot(page, 'installed-xos-output');
     assert.match(text, /\[info\] XOS 0\.1\.0 activated/);
 
-    // "XOS: Open Board" from the palette opens the Board, empty until the agent shows data.
+    // "XOS: Open Board" from the palette opens the Board; with nothing shown yet it offers the app's lists.
     const shown = await runCommandUntil(page, 'XOS: Open Board', async () => {
       const board = await boardFrame(page, { timeoutMs: 3_000 }).catch(() => undefined);
       const text = await board?.locator('xos-board p.empty').innerText().catch(() => '');
-      return text && /Nothing to show yet/.test(text) ? text : undefined;
+      return text && /Nothing is shown yet/.test(text) ? text : undefined;
     });
     await screenshot(page, 'installed-open-board');
-    assert.match(shown, /Nothing to show yet\. Ask the agent to load the XOS schema and run a query\./);
+    assert.match(shown, /Nothing is shown yet\. Open a list below, or ask the agent in the chat\./);
     assert.equal(await page.locator('.tabs-container .tab', { hasText: 'XOS Board' }).count(), 1);
+
+    // Without any agent: the person opens "People" from the start page and the grid shows them.
+    const board = await boardFrame(page);
+    const buttons = board.locator('nav[aria-label="Open a list"] button');
+    assert.deepEqual((await buttons.allInnerTexts()).map((text) => text.trim()), ['People', 'Companies', 'Deals']);
+    await board.locator('nav[aria-label="Open a list"] button', { hasText: 'People' }).click();
+    const rowCount = await vscodeServer.waitFor(async () => {
+      const count = await gridRowCount(board).catch(() => undefined);
+      return count !== undefined && count > 1 ? count : undefined;
+    }, { timeoutMs: 30_000, describe: () => 'the People grid did not show its rows' });
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible' });
+    await screenshot(page, 'installed-open-people');
+    assert.ok(rowCount > 10, `aria-rowcount ${rowCount}`);
+    assert.equal(await board.locator('xos-board section.list h1').innerText(), 'People');
   }, dirs);
   rmSync(profile, { recursive: true, force: true });
 });

@@ -6,6 +6,7 @@ import { boardAppStyles } from './board-app.styles.ts';
 import './detail-form.ts';
 import './list-grid.ts';
 import './mail-draft.ts';
+import './start-page.ts';
 import './status-strip.ts';
 
 export class XosBoard extends LitElement {
@@ -27,7 +28,7 @@ export class XosBoard extends LitElement {
     const texts = store.texts;
     if (!texts) return html``;
     const { list, detail, mail } = store;
-    if (!list && !detail && !mail) return html`<h1>${texts.title}</h1><p class="empty">${texts.empty}</p><xos-status-strip></xos-status-strip>`;
+    if (!list && !detail && !mail) return html`<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip>`;
     return html`
       ${list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">

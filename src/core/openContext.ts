@@ -1,0 +1,33 @@
+// The person opens a context without the agent: from the Board's start page, the
+// palette ("XOS: Open Context…") or the XOS view in the activity bar. A list opens
+// through the same path as the agent's xos_query, with the context's own fields.
+import type { Ast } from '../ast/schema.ts';
+import { exampleQuery } from '../ast/view.ts';
+import { appModel } from '../board/model.ts';
+import { showQuery, type CoreDeps, type Outcome } from './useCases.ts';
+
+/** A context the person can open by itself: a list (a detail needs a record). */
+export interface OpenableContext {
+  readonly name: string;
+  readonly label: string;
+  /** The entity's label, to tell contexts apart that share a label. */
+  readonly entityLabel: string;
+}
+
+/** The app's list contexts in AST order, labelled in the locale. */
+export function openableContexts(ast: Ast, locale: string): OpenableContext[] {
+  const model = appModel(ast, locale);
+  return Object.keys(ast.contexts)
+    .map((name) => model.context(name))
+    .filter((context) => context?.kind === 'list')
+    .map((context) => ({ name: context!.name, label: context!.label, entityLabel: context!.entityLabel }));
+}
+
+/** Shows a list context on the Board, all records, in the order the backend gives. */
+export async function openContext(deps: CoreDeps, context: string): Promise<Outcome> {
+  const ast = deps.client.ast();
+  const def = Object.hasOwn(ast.contexts, context) ? ast.contexts[context] : undefined;
+  if (!def) return { ok: false, text: `The app has no context ${context}.` };
+  if (def.kind !== 'list') return { ok: false, text: `${context} shows one record: open it from a list.` };
+  return showQuery(deps, context, exampleQuery(ast, context));
+}

@@ -1,0 +1,58 @@
+// <xos-start-page>: what the Board shows before anything is on it. The app's lists, each
+// a button that opens it (the same path as the agent's xos_query), so a person can work
+// without an agent.
+import { LitElement, css, html, type TemplateResult } from 'lit';
+import { store } from '../state.ts';
+
+export class XosStartPage extends LitElement {
+  static override styles = css`
+    :host { display: block; }
+    h1 { font-size: 1.3em; font-weight: 600; margin: 1rem 0 0.5rem; }
+    .empty { color: var(--vscode-descriptionForeground); }
+    ul { list-style: none; margin: 0.75rem 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
+    button {
+      font: inherit;
+      color: var(--vscode-button-secondaryForeground);
+      background: var(--vscode-button-secondaryBackground);
+      border: 1px solid var(--vscode-button-border, transparent);
+      border-radius: 2px;
+      padding: 0.35rem 0.8rem;
+      cursor: pointer;
+    }
+    button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+    button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+    .entity { color: var(--vscode-descriptionForeground); margin-left: 0.4em; }
+  `;
+
+  private unsubscribe: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = store.subscribe(['locale'], () => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+  }
+
+  override render(): TemplateResult {
+    const texts = store.texts;
+    if (!texts) return html``;
+    // Two lists of one entity are told apart by the entity's label.
+    const labels = store.contexts.map((c) => c.label);
+    return html`
+      <h1>${texts.title}</h1>
+      <p class="empty">${texts.empty}</p>
+      <nav aria-label=${texts.openContexts}>
+        <ul>
+          ${store.contexts.map((context) => html`<li><button type="button" data-context=${context.name} @click=${() => store.openContext(context.name)}>${context.label}${
+            labels.indexOf(context.label) !== labels.lastIndexOf(context.label) ? html`<span class="entity">(${context.entityLabel})</span>` : ''
+          }</button></li>`)}
+        </ul>
+      </nav>
+    `;
+  }
+}
+
+customElements.define('xos-start-page', XosStartPage);
