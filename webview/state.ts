@@ -3,12 +3,13 @@
 // which part changed. List rows are kept in a bounded cache of chunks and asked
 // for as the grid needs them, so a million-row list never sits here whole.
 import type { ListQuery, ListSort } from '../src/core/domain.ts';
+import type { HistoryView } from '../src/core/history.ts';
 import type { OpenableContext } from '../src/core/openContext.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status';
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -32,6 +33,7 @@ export class BoardStore {
   detail: DetailBlock | null = null;
   mail: MailBlock | null = null;
   status: protocol.StatusLine | null = null;
+  history: HistoryView = { canBack: false, canForward: false, crumbs: [] };
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -58,6 +60,10 @@ export class BoardStore {
     hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
       this.mail = mail;
       this.emit('mail');
+    });
+    hostEndpoint.onNotification(protocol.history, ({ history }) => {
+      this.history = history;
+      this.emit('history');
     });
     hostEndpoint.onNotification(protocol.status, ({ status }) => {
       this.status = status;
@@ -187,6 +193,10 @@ export class BoardStore {
 
   openRef(key: string, field: string): void {
     if (this.list) hostEndpoint.notify(protocol.openRef, { listId: this.list.listId, key, field });
+  }
+
+  navigate(direction: 'back' | 'forward'): void {
+    hostEndpoint.notify(protocol.navigate, { direction });
   }
 
   openContext(context: string): void {

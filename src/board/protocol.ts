@@ -7,6 +7,7 @@
 // first rows), the detail form, the mail draft and a status line, each when it changes.
 // List rows travel in windows the webview asks for as the person scrolls.
 import type { ListQuery } from '../core/domain.ts';
+import type { HistoryView } from '../core/history.ts';
 import type { OpenableContext } from '../core/openContext.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
 
@@ -77,6 +78,9 @@ export const editMail = notification<{ readonly field: MailField; readonly value
 /** The person opened a context from the Board's start page. */
 export const openContext = notification<{ readonly context: string }>('board/openContext',
   (v): v is { context: string } => isObject(v) && isText(v.context, 200));
+/** The person clicked Back or Forward. */
+export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
+  (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));
 /** The person asked for the shown list as a CSV file (with their sort and filter). */
 export const exportCsv = notification<{ readonly listId: number; readonly query: ListQuery }>('board/exportCsv',
   (v): v is { listId: number; query: ListQuery } => isObject(v) && isCount(v.listId) && isListQuery(v.query));
@@ -112,6 +116,8 @@ export const locale = notification<{ readonly locale: string; readonly texts: We
 export const list = notification<{ readonly list: ListBlock | null }>('board/list');
 /** The detail form, or null. */
 export const detail = notification<{ readonly detail: DetailBlock | null }>('board/detail');
+/** Where Back and Forward lead, and the breadcrumb. */
+export const history = notification<{ readonly history: HistoryView }>('board/history');
 /** The mail draft, or null. */
 export const mail = notification<{ readonly mail: MailBlock | null }>('board/mail');
 

@@ -19,8 +19,8 @@ export class BoardState implements Board {
   private context: string | undefined;
   private kind: BoardSnapshot['kind'];
   private shownList: ListView | undefined;
-  /** The person's sort and filter over the shown list (kept while the webview is hidden). */
-  private query: ListQuery = {};
+  /** The person's sort and filter per list (kept while the webview is hidden, and for Back to a list). */
+  private readonly queries = new WeakMap<ListView, ListQuery>();
   private detail: DetailView | undefined;
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
@@ -31,7 +31,6 @@ export class BoardState implements Board {
     this.context = view.context;
     this.kind = 'list';
     this.shownList = view;
-    this.query = {};
     this.detail = undefined;
     this.form.clear();
     this.emit('list');
@@ -90,12 +89,12 @@ export class BoardState implements Board {
   }
 
   listQuery(): ListQuery {
-    return this.query;
+    return (this.shownList && this.queries.get(this.shownList)) ?? {};
   }
 
   /** The person sorted or filtered the grid; the list itself is unchanged, so no change is emitted. */
   setListQuery(query: ListQuery): void {
-    this.query = query;
+    if (this.shownList) this.queries.set(this.shownList, query);
   }
 
   snapshot(): BoardSnapshot {

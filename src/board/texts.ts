@@ -6,6 +6,10 @@ export interface BoardTexts {
   readonly empty: string;
   /** The start page's list of contexts the person can open (its accessible name). */
   readonly openContexts: string;
+  /** Back and Forward through the lists and records shown, and the breadcrumb's accessible name. */
+  readonly back: string;
+  readonly forward: string;
+  readonly breadcrumb: string;
   readonly proposed: string;
   readonly proposedHint: string;
   readonly save: string;
@@ -45,6 +49,9 @@ const en: BoardTexts = {
   title: 'XOS Board',
   empty: 'Nothing is shown yet. Open a list below, or ask the agent in the chat.',
   openContexts: 'Open a list',
+  back: 'Back',
+  forward: 'Forward',
+  breadcrumb: 'Breadcrumb',
   proposed: 'Proposed by the agent',
   proposedHint: 'Not saved yet: the agent proposed this change.',
   save: 'Save',
@@ -80,6 +87,9 @@ const de: BoardTexts = {
   title: 'XOS-Board',
   empty: 'Noch wird nichts angezeigt. Öffnen Sie unten eine Liste oder fragen Sie den Agenten im Chat.',
   openContexts: 'Liste öffnen',
+  back: 'Zurück',
+  forward: 'Vor',
+  breadcrumb: 'Navigationspfad',
   proposed: 'Vom Agenten vorgeschlagen',
   proposedHint: 'Noch nicht gespeichert: der Agent hat diese Änderung vorgeschlagen.',
   save: 'Speichern',

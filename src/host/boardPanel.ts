@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import * as vscode from 'vscode';
 import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
 import { writeCsv } from '../core/csv.ts';
+import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
 import { appModel } from '../board/model.ts';
@@ -46,6 +47,8 @@ export class BoardPanel implements vscode.Disposable {
 
   /** The Board the tools use: the host state, with form data flushed from the webview. */
   readonly board: Board;
+  /** Back, Forward and the breadcrumb over everything the Board showed. */
+  readonly history: BoardHistory;
 
   constructor(options: BoardPanelOptions) {
     this.options = options;
@@ -61,7 +64,8 @@ export class BoardPanel implements vscode.Disposable {
       snapshot: () => state.snapshot(),
       onChange: (listener) => state.onChange(listener),
     };
-    this.disposables.push(state.onChange((change) => this.stateChanged(change)));
+    this.history = new BoardHistory(state);
+    this.disposables.push(state.onChange((change) => this.stateChanged(change)), this.history, this.history.onChange(() => this.send({ history: true })));
   }
 
   get isOpen(): boolean {
@@ -103,6 +107,7 @@ export class BoardPanel implements vscode.Disposable {
       if (listId === this.listId) void this.openFromList(key, () => openRef(this.options.deps(), key, field));
     });
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
+    endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
     endpoint.onNotification(protocol.save, () => void this.save());
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
       if (listId === this.listId) void this.exportCsv(query);
@@ -140,7 +145,7 @@ export class BoardPanel implements vscode.Disposable {
     this.sendAll();
   }
 
-  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean }): void {
+  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean }): void {
     if (!this.panel || !this.ready || !this.endpoint) return;
     const { state, client, output } = this.options;
     const endpoint = this.endpoint;
@@ -152,13 +157,14 @@ export class BoardPanel implements vscode.Disposable {
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });
       if (parts.status) endpoint.notify(protocol.status, { status: this.status });
+      if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
     } catch (error) {
       output.error(`updating the Board failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   private sendAll(): void {
-    this.send({ locale: true, list: true, detail: true, mail: true, status: true });
+    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true });
   }
 
   /** A line for the person from outside the Board (the data source went away or came back). */
@@ -278,6 +284,21 @@ export class BoardPanel implements vscode.Disposable {
       output.error(`opening ${context} failed: ${message}`);
       this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(context, message) });
       void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not open {0}: {1}', context, message));
+    }
+  }
+
+  /** Back or Forward: the list as it was, or the record loaded again. */
+  async navigate(direction: 'back' | 'forward'): Promise<void> {
+    const { output, locale } = this.options;
+    const deps = this.options.deps();
+    try {
+      const outcome = await (direction === 'back' ? this.history.back(deps) : this.history.forward(deps));
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`going ${direction} failed: ${message}`);
+      const texts = boardTexts(locale());
+      this.setStatus({ kind: 'error', text: texts.openFailed(direction === 'back' ? texts.back : texts.forward, message) });
     }
   }
 

@@ -110,6 +110,24 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible' });
     await screenshot(page, 'installed-open-people');
     assert.ok(rowCount > 10, `aria-rowcount ${rowCount}`);
+
+    // The first person's detail (Enter on the row), then Back to the list and Forward again.
+    const breadcrumb = board.locator('nav[aria-label="Breadcrumb"]');
+    const crumbs = async () => (await breadcrumb.locator('li').allInnerTexts()).map((text) => text.trim());
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').click();
+    await page.keyboard.press('Enter');
+    await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
+    const toDetail = await vscodeServer.waitFor(async () => ((await crumbs()).length === 2 ? crumbs() : undefined), { timeoutMs: 10_000, describe: () => 'no breadcrumb after opening a row' });
+    assert.equal(toDetail[0], 'People');
+    assert.match(toDetail[1], /^Person \S/);
+    await screenshot(page, 'installed-person-detail');
+    await board.locator('button[aria-label="Back"]').click();
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await board.locator('xos-detail-form').count(), 0);
+    assert.equal(await board.locator('li[aria-current="page"]').innerText(), 'People');
+    await board.locator('button[aria-label="Forward"]').click();
+    await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await board.locator('li[aria-current="page"]').innerText(), toDetail[1]);
     assert.equal(await board.locator('xos-board section.list h1').innerText(), 'People');
   }, dirs);
   rmSync(profile, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
 import { openableContexts, openContext } from '../../src/core/openContext.ts';
-import type { CoreDeps } from '../../src/core/useCases.ts';
+import { BoardHistory } from '../../src/core/history.ts';
+import { openRow, showRecord, type CoreDeps } from '../../src/core/useCases.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 
 const neverAsked: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
@@ -50,5 +51,76 @@ describe('opening a context without the agent', () => {
       assert.match(outcome.text, name === 'person_detail' ? /shows one record: open it from a list/ : /has no context/);
     }
     assert.equal(deps.board.list()!.context, 'person_list');
+  });
+});
+
+describe('Back, Forward and the breadcrumb', () => {
+  let backend: Backend;
+  let deps: CoreDeps & { board: BoardState };
+  let history: BoardHistory;
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: 30 });
+    deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: neverAsked, locale: 'en' };
+    history = new BoardHistory(deps.board);
+  });
+  after(async () => {
+    history.dispose();
+    await backend.close();
+  });
+
+  const crumbs = () => history.view(demoApp(), 'en').crumbs.map((c) => (c.current ? `[${c.label}]` : c.label));
+
+  test('list → record → related record, then Back and Forward; a record comes back fresh, a list with the person\'s sort and filter', async () => {
+    assert.deepEqual(history.view(demoApp(), 'en'), { canBack: false, canForward: false, crumbs: [] });
+    await openContext(deps, 'person_list');
+    const people = deps.board.list()!;
+    deps.board.setListQuery({ sort: { field: 'age', direction: 'desc' }, filter: 'a' });
+    const first = people.source.first.records[0];
+    assert.equal((await openRow(deps, String(first.id))).ok, true);
+    assert.equal(deps.board.snapshot().context, 'person_detail');
+    const { record: person, version } = deps.board.snapshot().detail!;
+    const company = person.company as { id: string; name: string };
+    // The ref on the form leads to the company's detail.
+    assert.equal((await showRecord(deps, 'company_detail', String(company.id))).ok, true);
+    // A record is named by its entity's first required text field (a person by first name).
+    assert.deepEqual(crumbs(), ['People', `Person ${person.firstname}`, `[Company ${company.name}]`]);
+    assert.equal(history.view(demoApp(), 'en').canForward, false);
+
+    // Someone else renames the person meanwhile: Back shows the stored record, not the old copy.
+    await deps.client.run('mutation($id: ID!, $v: Int!) { update_person(id: $id, version: $v, set: { city: "Backhausen" }) { id } }', { id: String(first.id), v: version });
+    assert.equal((await history.back(deps)).ok, true);
+    assert.equal(deps.board.snapshot().context, 'person_detail');
+    assert.equal(deps.board.snapshot().detail!.record.city, 'Backhausen');
+    assert.equal(history.view(demoApp(), 'en').canForward, true);
+
+    assert.equal((await history.back(deps)).ok, true);
+    assert.equal(deps.board.list(), people, 'the same list, not a new query');
+    assert.deepEqual(deps.board.listQuery(), { sort: { field: 'age', direction: 'desc' }, filter: 'a' });
+    assert.deepEqual(crumbs()[0], '[People]');
+    assert.equal(history.view(demoApp(), 'en').canBack, false);
+    assert.equal((await history.back(deps)).ok, false);
+
+    assert.equal((await history.forward(deps)).ok, true);
+    assert.equal((await history.forward(deps)).ok, true);
+    assert.equal(deps.board.snapshot().context, 'company_detail');
+    assert.equal((await history.forward(deps)).ok, false);
+
+    // Going somewhere new from the middle drops the steps ahead.
+    await history.back(deps);
+    await openContext(deps, 'deal_list');
+    assert.equal(history.view(demoApp(), 'en').canForward, false);
+    assert.deepEqual(crumbs().at(-1), '[Deals]');
+  });
+
+  test('showing the same record again (a save reads it back) is not a new step', async () => {
+    await openContext(deps, 'company_list');
+    const id = String(deps.board.list()!.source.first.records[0].id);
+    await showRecord(deps, 'company_detail', id);
+    const steps = history.view(demoApp(), 'en').crumbs.length;
+    await showRecord(deps, 'company_detail', id);
+    assert.equal(history.view(demoApp(), 'en').crumbs.length, steps);
+    await history.back(deps);
+    assert.equal(deps.board.snapshot().context, 'company_list');
   });
 });

@@ -6,6 +6,7 @@ import { boardAppStyles } from './board-app.styles.ts';
 import './detail-form.ts';
 import './list-grid.ts';
 import './mail-draft.ts';
+import './nav-bar.ts';
 import './start-page.ts';
 import './status-strip.ts';
 
@@ -30,6 +31,7 @@ export class XosBoard extends LitElement {
     const { list, detail, mail } = store;
     if (!list && !detail && !mail) return html`<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip>`;
     return html`
+      ${list || detail ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
       ${list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">
         ${detail ? html`<xos-detail-form></xos-detail-form>` : nothing}
