@@ -195,6 +195,10 @@ export class BoardStore {
     if (this.list) hostEndpoint.notify(protocol.openRef, { listId: this.list.listId, key, field });
   }
 
+  openFormLink(field: string, item?: string): void {
+    hostEndpoint.notify(protocol.openFormLink, item === undefined ? { field } : { field, item });
+  }
+
   navigate(direction: 'back' | 'forward'): void {
     hostEndpoint.notify(protocol.navigate, { direction });
   }

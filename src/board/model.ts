@@ -28,6 +28,10 @@ export interface FieldModel {
   readonly orderKey?: string;
   /** Where a click on a ref's value leads: the context's `navigate.<field>`, else a detail context of the related entity. */
   readonly refTarget?: RowTarget;
+  /** An inverse list's items (a company's employees): the detail each opens, `idPath` inside the item. */
+  readonly itemTarget?: RowTarget;
+  /** An inverse list's related entity and the field that names its records. */
+  readonly itemDisplay?: string;
 }
 
 export interface RowTarget {
@@ -82,7 +86,8 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       const def = Object.hasOwn(entity.fields, field) ? entity.fields[field] : undefined;
       if (!def) {
         const inverse = findInverse(ast, context.entity, field);
-        return { field, label: field, type: inverse ? 'list' : 'unknown', required: false, def };
+        if (!inverse) return { field, label: field, type: 'unknown', required: false, def };
+        return { field, label: field, type: 'list', required: false, def, itemTarget: itemTarget(ast, context, field, inverse.entity), itemDisplay: displayField(ast, inverse.entity) };
       }
       const model: { -readonly [K in keyof FieldModel]: FieldModel[K] } = {
         field, label: text(def.label) ?? field, type: def.type, required: def.required === true, def,
@@ -116,6 +121,18 @@ function resolveApp(ast: Ast, locale: string): AppModel {
     });
   }
   return { locale, locales: ast.locales, context: (name) => contexts.get(name) };
+}
+
+/** Where an inverse list's items lead: `navigate.<field>` when it names a detail of the item's entity, else any detail of it. */
+function itemTarget(ast: Ast, context: Ast['contexts'][string], field: string, entity: string): RowTarget | undefined {
+  const nav = context.navigate?.[field];
+  if (nav && ast.contexts[nav.context]?.kind === 'detail' && ast.contexts[nav.context].entity === entity) {
+    // `employees.id` names the id inside each item.
+    const path = nav.params?.id ?? 'id';
+    return { context: nav.context, idPath: path.startsWith(`${field}.`) ? path.slice(field.length + 1) : path };
+  }
+  const detail = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity)?.[0];
+  return detail ? { context: detail, idPath: 'id' } : undefined;
 }
 
 /** enum options for a select: an empty choice first. */

@@ -78,6 +78,9 @@ export const editMail = notification<{ readonly field: MailField; readonly value
 /** The person opened a context from the Board's start page. */
 export const openContext = notification<{ readonly context: string }>('board/openContext',
   (v): v is { context: string } => isObject(v) && isText(v.context, 200));
+/** The person followed a link on the detail form: a ref (`field`), or one `item` (its key) of an inverse list. */
+export const openFormLink = notification<{ readonly field: string; readonly item?: string }>('board/openFormLink',
+  (v): v is { field: string; item?: string } => isObject(v) && isText(v.field, 200) && (v.item === undefined || isText(v.item, 200)));
 /** The person clicked Back or Forward. */
 export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
   (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));

@@ -62,6 +62,10 @@ export interface FormField {
   readonly options?: readonly SelectOption[];
   /** The agent's proposal: the stored value struck through, the new one shown. */
   readonly pending?: { readonly from: string; readonly to: string };
+  /** A ref whose stored related record opens on a click (its name is a link). */
+  readonly opens?: boolean;
+  /** An inverse list's records (a company's employees), each a link when `opens`. */
+  readonly items?: readonly { readonly key: string; readonly label: string }[];
 }
 
 export interface DetailBlock {
@@ -177,6 +181,15 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
+    if (f.refTarget && stored !== null && stored !== undefined && stored !== '') out.opens = true;
+    if (f.type === 'list') {
+      const name = f.itemDisplay ?? 'id';
+      out.items = (Array.isArray(stored) ? stored as BoardRecord[] : []).filter((item) => item && item.id !== undefined && item.id !== null).map((item) => ({
+        key: String(item.id),
+        label: item[name] === undefined || item[name] === null || item[name] === '' ? `#${String(item.id)}` : String(item[name]),
+      }));
+      if (f.itemTarget) out.opens = true;
+    }
     if (Object.hasOwn(snapshot.pending, f.field)) {
       out.pending = { from: kind.format(stored, format), to: kind.format(snapshot.pending[f.field], format) };
     }

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import * as vscode from 'vscode';
 import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
 import { writeCsv } from '../core/csv.ts';
+import { openFormLink } from '../core/formLinks.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
@@ -108,6 +109,10 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
     endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
+    endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
+      const context = this.options.state.snapshot().context ?? '';
+      void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
+    });
     endpoint.onNotification(protocol.save, () => void this.save());
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
       if (listId === this.listId) void this.exportCsv(query);
@@ -303,9 +308,9 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   /** Opens a row's detail or a ref's record; a failure is said on the Board and in a notification. */
-  private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>): Promise<void> {
+  private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>, from?: string): Promise<void> {
     const { output, state, locale } = this.options;
-    const context = state.list()?.context ?? '';
+    const context = from ?? state.list()?.context ?? '';
     try {
       const outcome = await open();
       if (!outcome.ok) throw new Error(outcome.text);

@@ -128,6 +128,16 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('button[aria-label="Forward"]').click();
     await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await board.locator('li[aria-current="page"]').innerText(), toDetail[1]);
+
+    // The person's company is a link on the form: it opens the company, whose employees link back.
+    const companyLink = board.locator('xos-field-editor[data-field="company"] a.opens').first();
+    const companyName = (await companyLink.innerText()).trim();
+    await companyLink.click();
+    await vscodeServer.waitFor(async () => ((await board.locator('li[aria-current="page"]').innerText().catch(() => '')) === `Company ${companyName}` || undefined),
+      { timeoutMs: 30_000, describe: () => `the company ${companyName} did not open from the person's form` });
+    const employees = board.locator('xos-field-editor[data-field="employees"] a.opens');
+    assert.ok((await employees.count()) >= 1, 'the company lists its employees as links');
+    await screenshot(page, 'installed-company-detail');
     assert.equal(await board.locator('xos-board section.list h1').innerText(), 'People');
   }, dirs);
   rmSync(profile, { recursive: true, force: true });

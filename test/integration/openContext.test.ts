@@ -8,6 +8,8 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
 import { openableContexts, openContext } from '../../src/core/openContext.ts';
+import { detailBlock } from '../../src/board/view.ts';
+import { openFormLink } from '../../src/core/formLinks.ts';
 import { BoardHistory } from '../../src/core/history.ts';
 import { openRow, showRecord, type CoreDeps } from '../../src/core/useCases.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
@@ -122,5 +124,49 @@ describe('Back, Forward and the breadcrumb', () => {
     assert.equal(history.view(demoApp(), 'en').crumbs.length, steps);
     await history.back(deps);
     assert.equal(deps.board.snapshot().context, 'company_list');
+  });
+});
+
+describe('links on the detail form', () => {
+  let backend: Backend;
+  let deps: CoreDeps & { board: BoardState };
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: 30 });
+    deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: neverAsked, locale: 'en' };
+  });
+  after(() => backend.close());
+
+  const view = () => detailBlock({ ast: demoApp(), locale: 'en', snapshot: deps.board.snapshot(), form: deps.board.formValues() })!;
+
+  test('a person\'s company is a link to the company; the company\'s employees are links to each person', async () => {
+    const people = (await deps.client.run('{ person_list(where: { company_id: { _is_null: false } }, limit: 1) { id company { id name } } }')).data!.person_list as { id: string; company: { id: string; name: string } }[];
+    const [person] = people;
+    assert.equal((await showRecord(deps, 'person_detail', person.id)).ok, true);
+    const company = view().fields.find((f) => f.field === 'company')!;
+    assert.equal(company.opens, true);
+    assert.match(company.display, new RegExp(person.company.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+
+    assert.equal((await openFormLink(deps, 'company')).ok, true);
+    assert.equal(deps.board.snapshot().context, 'company_detail');
+    assert.equal(String(deps.board.snapshot().detail!.record.id), String(person.company.id));
+
+    const employees = view().fields.find((f) => f.field === 'employees')!;
+    assert.equal(employees.opens, true);
+    assert.ok(employees.items!.some((item) => item.key === String(person.id)), 'the person is among the employees');
+    const other = employees.items!.find((item) => item.key !== String(person.id)) ?? employees.items![0];
+    assert.equal((await openFormLink(deps, 'employees', other.key)).ok, true);
+    assert.equal(deps.board.snapshot().context, 'person_detail');
+    assert.equal(String(deps.board.snapshot().detail!.record.id), other.key);
+    assert.equal(deps.board.snapshot().detail!.record.firstname, other.label);
+  });
+
+  test('a link to something not on the shown record is refused and nothing changes', async () => {
+    const shown = deps.board.snapshot().detail;
+    for (const [field, item] of [['employees', '999999'], ['nope', undefined], ['firstname', undefined], ['company', '1']] as const) {
+      const outcome = await openFormLink(deps, field, item);
+      assert.equal(outcome.ok, false, `${field} ${item}`);
+    }
+    assert.deepEqual(deps.board.snapshot().detail, shown);
   });
 });

@@ -15,4 +15,8 @@ export const fieldEditorStyles = css`
   .proposal ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
   vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; max-width: 40rem; }
   vscode-textarea { min-height: 6rem; }
+  a.opens { color: var(--vscode-textLink-foreground); text-decoration: none; }
+  a.opens:hover, a.opens:focus-visible { color: var(--vscode-textLink-activeForeground); text-decoration: underline; }
+  a.opens:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+  ul.related { margin: 4px 0 0; padding-left: 1.2rem; max-height: 12rem; overflow: auto; }
 `;

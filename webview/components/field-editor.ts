@@ -47,11 +47,26 @@ export class XosFieldEditor extends LitElement {
     return html`
       <label for=${id}>${field.label}</label>
       <div class="value field ${field.pending ? 'pending' : ''}" data-field=${field.field}>
-        ${field.editable ? this.renderInput(id, field) : html`<span class="readonly" id=${id}>${field.display}</span>`}
-        ${field.editable && field.type === 'ref' && field.display ? html`<span class="summary">${field.display}</span>` : nothing}
+        ${field.editable ? this.renderInput(id, field) : field.opens && field.type === 'ref'
+          ? html`<span class="readonly" id=${id}>${this.link(field.display, field.field)}</span>`
+          : html`<span class="readonly" id=${id}>${field.display}</span>`}
+        ${field.editable && field.type === 'ref' && field.display
+          ? html`<span class="summary">${field.opens ? this.link(field.display, field.field) : field.display}</span>` : nothing}
+        ${field.items?.length ? html`<ul class="related" aria-label=${field.label}>
+          ${field.items.map((item) => html`<li>${field.opens ? this.link(item.label, field.field, item.key) : item.label}</li>`)}
+        </ul>` : nothing}
         ${proposal}
       </div>
     `;
+  }
+
+  /** A link to a related record; the host looks the id up in the loaded record. */
+  private link(label: string, field: string, item?: string): TemplateResult {
+    const open = (event: Event) => {
+      event.preventDefault();
+      store.openFormLink(field, item);
+    };
+    return html`<a href="#" class="opens" data-item=${item ?? nothing} @click=${open}>${label}</a>`;
   }
 
   private renderInput(id: string, field: FormField): TemplateResult {
