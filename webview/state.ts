@@ -47,7 +47,7 @@ export class BoardStore {
     hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts }) => {
       this.locale = locale;
       this.texts = texts;
-      this.contexts = contexts;
+      this.contexts = contexts ?? [];
       document.documentElement.lang = locale;
       this.emit('locale');
     });

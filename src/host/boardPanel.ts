@@ -83,12 +83,33 @@ export class BoardPanel implements vscode.Disposable {
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
-    const { extensionUri, output } = this.options;
-    const panel = vscode.window.createWebviewPanel(boardViewType, boardTexts(this.options.locale()).title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
+    const panel = vscode.window.createWebviewPanel(boardViewType, boardTexts(this.options.locale()).title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, this.webviewOptions());
+    this.attach(panel);
+  }
+
+  /** After a window reload VS Code hands back the Board's tab (see registerBoardSerializer); it shows the Board as the host has it. */
+  restore(panel: vscode.WebviewPanel): void {
+    if (this.panel) {
+      // Only one Board: a second restored tab closes.
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = this.webviewOptions();
+    panel.title = boardTexts(this.options.locale()).title;
+    this.attach(panel);
+  }
+
+  private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    const { extensionUri } = this.options;
+    return {
       enableScripts: true,
       retainContextWhenHidden: false,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    };
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    const { extensionUri, output } = this.options;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'xos.svg');
     this.panel = panel;
     this.ready = false;

@@ -14,7 +14,7 @@ import { resultText } from '../mcp/result.ts';
 import { McpSession } from '../mcp/session.ts';
 import { systemStatusTool } from '../mcp/tools/systemStatus.ts';
 import { BackendService } from './backendSetup.ts';
-import { BoardPanel } from './boardPanel.ts';
+import { BoardPanel, boardViewType } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
@@ -70,6 +70,10 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     open: (name) => panel.openContext(name),
   });
   context.subscriptions.push(...contextsView.disposables);
+  // After a window reload the Board's tab comes back showing what the host has (kept drafts included).
+  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(boardViewType, {
+    deserializeWebviewPanel: async (restored) => panel.restore(restored),
+  }));
 
   const status = async (): Promise<Record<string, unknown>> => {
     const result = await systemStatusTool.handler({}, { ...deps(), sessionCount: () => mcp.sessionCount }, new McpSession('status', XOS_TOOL_NAMES), new AbortController().signal);

@@ -35,7 +35,7 @@ export interface PageHost {
 declare global {
   interface Window {
     xosHost: PageHost;
-    acquireVsCodeApi(): { postMessage(message: unknown): void };
+    acquireVsCodeApi(): { postMessage(message: unknown): void; setState(state: unknown): void };
   }
 }
 
@@ -79,7 +79,7 @@ const config = JSON.parse(document.getElementById('xos-page-config')!.textConten
 const channel = new MessageChannel();
 // Webview -> host: asynchronous and structured-cloned, as postMessage in VS Code.
 channel.port2.onmessage = (event) => endpoint.receive(event.data);
-window.acquireVsCodeApi = () => ({ postMessage: (message) => channel.port1.postMessage(message) });
+window.acquireVsCodeApi = () => ({ postMessage: (message) => channel.port1.postMessage(message), setState: () => undefined });
 const endpoint = new protocol.MessageEndpoint((message) => window.postMessage(message, '*'));
 
 let listId = 0;

@@ -19,6 +19,8 @@ import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { detailBlock, listBlock, mailBlock, webviewTexts } from '../../src/board/view.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
+import { BoardHistory } from '../../src/core/history.ts';
+import { openableContexts } from '../../src/core/openContext.ts';
 import { xssVectors, type Vector } from '../support/xss.ts';
 import { saveFailureArtifacts } from './support/artifacts.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
@@ -55,7 +57,10 @@ function hostileMessages(): { messages: Array<{ method: string; params: unknown 
     id: i + 1, firstname: take(), lastname: take(), email: take(), city: take(), age: 30 + i, net_worth: '1.00',
   }));
   const board = new BoardState();
+  // The breadcrumb names the list and the record: hostile labels and values there too.
+  const history = new BoardHistory(board);
   const listSource = new MemoryListSource(model, records);
+  board.showList({ context: 'person_list', source: listSource });
   const list = listBlock({ ast, locale, list: { context: 'person_list', source: listSource }, listId: 1, listQuery: {} });
   const record: Record<string, unknown> = { id: 1, version: undefined };
   for (const field of Object.keys(ast.entities.person.fields)) if (!['id', 'age', 'net_worth', 'active', 'birthday', 'last_contact', 'status', 'company'].includes(field)) record[field] = take();
@@ -70,8 +75,9 @@ function hostileMessages(): { messages: Array<{ method: string; params: unknown 
   return {
     used: vectors,
     messages: [
-      { method: 'board/locale', params: { locale, texts: webviewTexts(locale) } },
+      { method: 'board/locale', params: { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale) } },
       { method: 'board/list', params: { list } },
+      { method: 'board/history', params: { history: history.view(ast, locale) } },
       { method: 'board/detail', params: { detail } },
       { method: 'board/mail', params: { mail } },
       ...statuses,
@@ -95,7 +101,7 @@ before(async () => {
   // The host's side: provides acquireVsCodeApi and posts the messages once the Board says it is ready.
   const host = `window.__xosPwned = (id) => { (window.__xosRan = window.__xosRan || []).push(String(id)); };
     const messages = ${JSON.stringify(messages).replaceAll('<', '\\u003c')};
-    window.acquireVsCodeApi = () => ({ postMessage(message) {
+    window.acquireVsCodeApi = () => ({ setState() {}, postMessage(message) {
       if (message && message.method === 'board/ready') for (const m of messages) window.postMessage(m, '*');
       (window.__xosFromBoard = window.__xosFromBoard || []).push(message);
     } });`;
