@@ -76,3 +76,34 @@ test('every l10n.t message in src/host has a German translation', () => {
   const untranslated = messages.filter(({ message }) => typeof german[message] !== 'string' || german[message] === '');
   assert.deepEqual(untranslated, []);
 });
+
+test('the activity bar view, its icon, the walkthrough\'s media and the commands they name exist', () => {
+  const contributes = manifest.contributes as {
+    commands: { command: string }[];
+    viewsContainers: { activitybar: { id: string; icon: string }[] };
+    views: Record<string, { id: string }[]>;
+    walkthroughs: { steps: { media: { markdown?: string }; completionEvents?: string[] }[] }[];
+  };
+  const exists = (path: string) => {
+    try {
+      readFileSync(new URL(path, repoRoot));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const container of contributes.viewsContainers.activitybar) {
+    assert.ok(exists(container.icon), container.icon);
+    assert.ok(contributes.views[container.id]?.length, `views of ${container.id}`);
+  }
+  const commands = new Set(contributes.commands.map((c) => c.command));
+  const views = new Set(Object.values(contributes.views).flat().map((v) => v.id));
+  for (const step of contributes.walkthroughs.flatMap((w) => w.steps)) {
+    if (step.media.markdown) assert.ok(exists(step.media.markdown), step.media.markdown);
+    for (const event of step.completionEvents ?? []) {
+      const [kind, name] = event.split(':');
+      if (kind === 'onCommand' && name.startsWith('xos.')) assert.ok(commands.has(name), event);
+      if (kind === 'onView') assert.ok(views.has(name), event);
+    }
+  }
+});
