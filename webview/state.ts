@@ -9,7 +9,7 @@ import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history';
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -34,6 +34,7 @@ export class BoardStore {
   mail: MailBlock | null = null;
   status: protocol.StatusLine | null = null;
   history: HistoryView = { canBack: false, canForward: false, crumbs: [] };
+  connection: protocol.ConnectionLine | null = null;
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -60,6 +61,10 @@ export class BoardStore {
     hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
       this.mail = mail;
       this.emit('mail');
+    });
+    hostEndpoint.onNotification(protocol.connection, ({ connection }) => {
+      this.connection = connection;
+      this.emit('connection');
     });
     hostEndpoint.onNotification(protocol.history, ({ history }) => {
       this.history = history;

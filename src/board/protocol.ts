@@ -129,6 +129,20 @@ export interface StatusLine {
   readonly text: string;
 }
 
+/** What the Board works on: the app, the data source and whether it answers; production data gets a banner. */
+export interface ConnectionLine {
+  readonly app: string;
+  /** `sqlite`, `postgres`, or another kind the data source names. */
+  readonly kind: string;
+  /** Through an XOS server (xos.endpoint) rather than the embedded backend. */
+  readonly remote: boolean;
+  readonly reachable: boolean;
+  readonly latencyMs: number | null;
+  readonly production: boolean;
+}
+
+export const connection = notification<{ readonly connection: ConnectionLine | null }>('board/connection');
+
 /** A line for the person: a save in progress, its outcome, a row that could not be opened. */
 export const status = notification<{ readonly status: StatusLine | null }>('board/status');
 /** The person's current form values (the fields they edited), flushed from the webview. */

@@ -10,6 +10,11 @@ export interface BoardTexts {
   readonly back: string;
   readonly forward: string;
   readonly breadcrumb: string;
+  /** The connection line: `{ms}` is replaced; `remote` names an XOS server in front of the database. */
+  readonly connected: string;
+  readonly unreachable: string;
+  readonly remote: string;
+  readonly production: string;
   readonly proposed: string;
   readonly proposedHint: string;
   readonly save: string;
@@ -52,6 +57,10 @@ const en: BoardTexts = {
   back: 'Back',
   forward: 'Forward',
   breadcrumb: 'Breadcrumb',
+  connected: 'connected, {ms} ms',
+  unreachable: 'not reachable',
+  remote: 'XOS server',
+  production: 'Production data: every save and send is asked for in a dialog.',
   proposed: 'Proposed by the agent',
   proposedHint: 'Not saved yet: the agent proposed this change.',
   save: 'Save',
@@ -90,6 +99,10 @@ const de: BoardTexts = {
   back: 'Zurück',
   forward: 'Vor',
   breadcrumb: 'Navigationspfad',
+  connected: 'verbunden, {ms} ms',
+  unreachable: 'nicht erreichbar',
+  remote: 'XOS-Server',
+  production: 'Produktivdaten: Jedes Speichern und Senden wird in einem Dialog bestätigt.',
   proposed: 'Vom Agenten vorgeschlagen',
   proposedHint: 'Noch nicht gespeichert: der Agent hat diese Änderung vorgeschlagen.',
   save: 'Speichern',

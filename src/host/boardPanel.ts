@@ -42,6 +42,7 @@ export class BoardPanel implements vscode.Disposable {
   private listId = 0;
   private saving = false;
   private status: protocol.StatusLine | null = null;
+  private connection: protocol.ConnectionLine | null = null;
   /** Set while the host applies the webview's own edit, so it is not echoed back mid-typing. */
   private applyingWebviewEdit = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -171,7 +172,7 @@ export class BoardPanel implements vscode.Disposable {
     this.sendAll();
   }
 
-  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean }): void {
+  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean; connection?: boolean }): void {
     if (!this.panel || !this.ready || !this.endpoint) return;
     const { state, client, output } = this.options;
     const endpoint = this.endpoint;
@@ -184,18 +185,25 @@ export class BoardPanel implements vscode.Disposable {
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });
       if (parts.status) endpoint.notify(protocol.status, { status: this.status });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
+      if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
     } catch (error) {
       output.error(`updating the Board failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   private sendAll(): void {
-    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true });
+    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true });
   }
 
   /** A line for the person from outside the Board (the data source went away or came back). */
   announce(status: protocol.StatusLine | null): void {
     this.setStatus(status);
+  }
+
+  /** What the Board works on and whether it answers (from the connection watch). */
+  setConnection(connection: protocol.ConnectionLine | null): void {
+    this.connection = connection;
+    this.send({ connection: true });
   }
 
   private setStatus(status: protocol.StatusLine | null): void {

@@ -1,5 +1,5 @@
 // Asks the person in VS Code before XOS saves or sends: a warning notification
-// (not modal) naming exactly what would happen. Only a click on Save / Send
+// (a modal dialog on production data, xos.environment) naming exactly what would happen. Only a click on Save / Send
 // counts; closing it declines; no answer in time is a timeout. A notification
 // cannot be closed from code, so a late click after a timeout or abort is ignored.
 import * as vscode from 'vscode';
@@ -12,6 +12,8 @@ export interface ConfirmerOptions {
   readonly ast: () => Ast;
   readonly locale: () => string;
   readonly timeoutSeconds: () => number;
+  /** On production data the questions are modal dialogs, which cannot be missed or clicked away by accident. */
+  readonly modal: () => boolean;
   readonly output: vscode.LogOutputChannel;
 }
 
@@ -68,7 +70,7 @@ export class NotificationConfirmer implements Confirmer {
       const onAbort = () => finish(undefined);
       const timer = setTimeout(() => finish('timeout'), this.options.timeoutSeconds() * 1000);
       signal.addEventListener('abort', onAbort, { once: true });
-      void vscode.window.showWarningMessage(message, { modal: false }, ...buttons).then(finish, () => finish(undefined));
+      void vscode.window.showWarningMessage(message, { modal: this.options.modal() }, ...buttons).then(finish, () => finish(undefined));
     });
   }
 }

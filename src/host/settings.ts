@@ -13,6 +13,8 @@ export interface XosSettings {
   readonly locale: string;
   readonly mcpPort: number;
   readonly confirmTimeoutSeconds: number;
+  /** `production`: a banner on the Board, and save and send ask in a modal dialog. */
+  readonly environment: 'development' | 'production';
 }
 
 export function readSettings(): XosSettings {
@@ -24,6 +26,7 @@ export function readSettings(): XosSettings {
     locale: config.get<string>('locale', '').trim(),
     mcpPort: config.get<number>('mcp.port', 0),
     confirmTimeoutSeconds: config.get<number>('confirm.timeoutSeconds', 300),
+    environment: config.get<string>('environment', 'development') === 'production' ? 'production' : 'development',
   };
 }
 

@@ -3,7 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { pickLocale } from '../ast/locale.ts';
+import { pickLocale, resolveText } from '../ast/locale.ts';
+import type { ConnectionLine } from '../board/protocol.ts';
+import type { DsnStatus } from '../core/domain.ts';
 import { DraftFile, keepDrafts, type KeptDraft } from '../board/drafts.ts';
 import { ConnectionWatch } from '../core/connectionWatch.ts';
 import { BoardState } from '../board/state.ts';
@@ -53,6 +55,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     ast: () => backend.client.ast(),
     locale,
     timeoutSeconds: () => readSettings().confirmTimeoutSeconds,
+    modal: () => readSettings().environment === 'production',
     output,
   });
 
@@ -87,6 +90,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     onStatus: (dsn, changed) => {
       const active = backend.backend;
       statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
+      panel.setConnection(connectionLine(dsn));
       if (!changed) return;
       if (dsn?.ok) {
         output.info('XOS data source is reachable again');
@@ -98,6 +102,21 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     },
   });
   const refreshStatusBar = () => connection.check();
+  let lastDsn: DsnStatus | undefined;
+  function connectionLine(dsn: DsnStatus | undefined): ConnectionLine | null {
+    lastDsn = dsn;
+    const active = backend.backend;
+    if (!active || !dsn) return null;
+    const ast = active.client.ast();
+    return {
+      app: resolveText(ast.label, locale(), ast.locales) ?? ast.app,
+      kind: dsn.kind,
+      remote: active.mode === 'remote',
+      reachable: dsn.ok,
+      latencyMs: dsn.latency_ms,
+      production: readSettings().environment === 'production',
+    };
+  }
 
   const restartMcp = async () => {
     // The server reads deps() at every tool call: only its port needs a restart.
@@ -119,7 +138,9 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
         await refreshStatusBar();
       }
       if (mcpSettings.some((s) => event.affectsConfiguration(s))) await restartMcp();
+      if (event.affectsConfiguration('xos.environment')) panel.setConnection(connectionLine(lastDsn));
       if (event.affectsConfiguration('xos.locale')) {
+        panel.setConnection(connectionLine(lastDsn));
         panel.render();
         contextsView.refresh();
       }

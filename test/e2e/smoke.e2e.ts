@@ -138,6 +138,13 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     const employees = board.locator('xos-field-editor[data-field="employees"] a.opens');
     assert.ok((await employees.count()) >= 1, 'the company lists its employees as links');
     await screenshot(page, 'installed-company-detail');
+    // The status strip says what the Board works on; development data has no production banner.
+    const line = await vscodeServer.waitFor(async () => {
+      const text = await board.locator('xos-status-strip .connection').innerText().catch(() => '');
+      return /connected, \d+ ms/.test(text) ? text : undefined;
+    }, { timeoutMs: 30_000, describe: () => 'no connection line on the Board' });
+    assert.match(line, /^XOS CRM · Company · SQLite · connected, \d+ ms$/);
+    assert.equal(await board.locator('xos-board .production').count(), 0);
     assert.equal(await board.locator('xos-board section.list h1').innerText(), 'People');
   }, dirs);
   rmSync(profile, { recursive: true, force: true });

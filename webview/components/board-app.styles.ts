@@ -17,4 +17,12 @@ export const boardAppStyles = css`
   .scroll { overflow: auto; flex: 0 1 auto; min-height: 0; }
   .list { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
   xos-list-grid { flex: 1 1 auto; }
+  .production {
+    margin: 0.5rem -1rem 0;
+    padding: 0.35rem 1rem;
+    font-weight: 600;
+    color: var(--vscode-inputValidation-errorForeground, var(--vscode-foreground));
+    background: var(--vscode-inputValidation-errorBackground, var(--vscode-editorError-background));
+    border-bottom: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
+  }
 `;

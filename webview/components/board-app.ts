@@ -17,7 +17,7 @@ export class XosBoard extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // Only what decides the layout; each part follows its own topic.
-    this.unsubscribe = store.subscribe(['locale', 'list', 'detail', 'mail'], () => this.requestUpdate());
+    this.unsubscribe = store.subscribe(['locale', 'list', 'detail', 'mail', 'connection'], () => this.requestUpdate());
   }
 
   override disconnectedCallback(): void {
@@ -29,8 +29,10 @@ export class XosBoard extends LitElement {
     const texts = store.texts;
     if (!texts) return html``;
     const { list, detail, mail } = store;
-    if (!list && !detail && !mail) return html`<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip>`;
+    const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
+    if (!list && !detail && !mail) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip>`;
     return html`
+      ${banner}
       ${list || detail ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
       ${list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">

@@ -1,6 +1,7 @@
 // <xos-status-strip>: one line the host sends (a save in progress, its outcome,
-// a row that could not be opened, an export), announced politely to screen readers.
-import { LitElement, html, type TemplateResult } from 'lit';
+// a row that could not be opened, an export), announced politely to screen readers;
+// beside it what the Board works on: app, context, data source, connection and latency.
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { store } from '../state.ts';
 import { statusStripStyles } from './status-strip.styles.ts';
 
@@ -10,7 +11,7 @@ export class XosStatusStrip extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unsubscribe = store.subscribe(['status'], () => this.requestUpdate());
+    this.unsubscribe = store.subscribe(['status', 'connection', 'locale', 'list', 'detail'], () => this.requestUpdate());
   }
 
   override disconnectedCallback(): void {
@@ -20,7 +21,17 @@ export class XosStatusStrip extends LitElement {
 
   override render(): TemplateResult {
     const status = store.status;
-    return html`<div role="status" aria-live="polite" class=${status?.kind ?? ''}>${status?.text ?? ''}</div>`;
+    return html`<div role="status" aria-live="polite" class="message ${status?.kind ?? ''}">${status?.text ?? ''}</div>${this.connectionLine()}`;
+  }
+
+  private connectionLine(): TemplateResult | typeof nothing {
+    const { connection, texts } = store;
+    if (!connection || !texts) return nothing;
+    const kind = ({ sqlite: 'SQLite', postgres: 'PostgreSQL' } as Record<string, string>)[connection.kind] ?? connection.kind;
+    const source = connection.remote ? `${texts.remote} (${kind})` : kind;
+    const state = connection.reachable ? texts.connected.replace('{ms}', String(connection.latencyMs ?? '?')) : texts.unreachable;
+    const context = store.detail?.label ?? store.list?.label;
+    return html`<div class="connection ${connection.reachable ? '' : 'down'}">${[connection.app, context, source, state].filter(Boolean).join(' · ')}</div>`;
   }
 }
 
