@@ -9,7 +9,7 @@ import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection';
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -35,6 +35,8 @@ export class BoardStore {
   status: protocol.StatusLine | null = null;
   history: HistoryView = { canBack: false, canForward: false, crumbs: [] };
   connection: protocol.ConnectionLine | null = null;
+  /** What is wrong with the shown form's values (field -> text), as the host checked them. */
+  problems: Readonly<Record<string, string>> = {};
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -56,11 +58,18 @@ export class BoardStore {
     hostEndpoint.onNotification(protocol.detail, ({ detail }) => {
       if (detail?.key !== this.detail?.key) this.edits.clear();
       this.detail = detail;
+      this.problems = Object.fromEntries((detail?.fields ?? []).filter((f) => f.problem).map((f) => [f.field, f.problem!]));
+      this.emit('problems');
       this.emit('detail');
     });
     hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
       this.mail = mail;
       this.emit('mail');
+    });
+    hostEndpoint.onNotification(protocol.problems, ({ key, problems }) => {
+      if (key !== this.detail?.key) return;
+      this.problems = problems;
+      this.emit('problems');
     });
     hostEndpoint.onNotification(protocol.connection, ({ connection }) => {
       this.connection = connection;

@@ -5,26 +5,33 @@ import type { FieldDef, FieldType } from '../ast/schema.ts';
 import type { Scalar } from './storage/types.ts';
 import { refColumnName } from './model.ts';
 
+/** What is wrong with a value, for texts in the person's language (the Board's form). */
+export type ValueProblem =
+  | { readonly code: 'required' | 'integer' | 'decimal' | 'scale' | 'date' | 'datetime' | 'enum' | 'email' | 'phone' | 'url' | 'invalid' }
+  | { readonly code: 'min' | 'max' | 'minLength' | 'maxLength'; readonly limit: string };
+
 export class FieldValueError extends Error {
   readonly entity: string;
   readonly field: string;
   readonly reason: string;
+  readonly problem: ValueProblem;
   /** Position of the record in a list of records (seeding), if any. */
   readonly recordIndex: number | undefined;
 
-  constructor(entity: string, field: string, reason: string, recordIndex?: number) {
+  constructor(entity: string, field: string, reason: string, recordIndex?: number, problem: ValueProblem = { code: 'invalid' }) {
     const where = recordIndex === undefined ? entity : `${entity}[${recordIndex}]`;
     super(`${where}.${field}: ${reason}`);
     this.name = 'FieldValueError';
     this.entity = entity;
     this.field = field;
     this.reason = reason;
+    this.problem = problem;
     this.recordIndex = recordIndex;
   }
 
   /** The same problem, located in record `index` of a list. */
   atRecord(index: number): FieldValueError {
-    return new FieldValueError(this.entity, this.field, this.reason, index);
+    return new FieldValueError(this.entity, this.field, this.reason, index, this.problem);
   }
 }
 
@@ -33,10 +40,17 @@ const INT32_MAX = 2147483647;
 const STRING_TYPES: ReadonlySet<FieldType> = new Set(['string', 'text', 'email', 'phone', 'url']);
 
 /** Why a value is rejected; the caller adds entity and field. */
-class Rejection extends Error {}
+class Rejection extends Error {
+  readonly problem: ValueProblem;
 
-function reject(reason: string): never {
-  throw new Rejection(reason);
+  constructor(reason: string, problem: ValueProblem) {
+    super(reason);
+    this.problem = problem;
+  }
+}
+
+function reject(reason: string, problem: ValueProblem = { code: 'invalid' }): never {
+  throw new Rejection(reason, problem);
 }
 
 /** How a rejected value is quoted in a message: short, and unambiguous about its type. */
@@ -59,7 +73,7 @@ export function coerceFieldValue(entity: string, field: string, def: FieldDef, v
   try {
     return coerce(def, value);
   } catch (error) {
-    if (error instanceof Rejection) throw new FieldValueError(entity, field, error.message);
+    if (error instanceof Rejection) throw new FieldValueError(entity, field, error.message, undefined, error.problem);
     throw error;
   }
 }
@@ -69,10 +83,10 @@ function coerce(def: FieldDef, value: unknown): Scalar {
   // not itself a meaningful value.
   const absent = value === undefined || value === null || (value === '' && def.type !== 'string' && def.type !== 'text');
   if (absent) {
-    if (def.required && def.type !== 'id') reject('is required');
+    if (def.required && def.type !== 'id') reject('is required', { code: 'required' });
     return null;
   }
-  if (value === '' && def.required) reject('is required');
+  if (value === '' && def.required) reject('is required', { code: 'required' });
 
   switch (def.type) {
     case 'id':
@@ -110,12 +124,12 @@ function coerceId(value: unknown): number {
 }
 
 function coerceInt(def: FieldDef, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) reject(`must be an integer ${got(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value)) reject(`must be an integer ${got(value)}`, { code: 'integer' });
   if (value < INT32_MIN || value > INT32_MAX) {
-    reject(`must be between ${INT32_MIN} and ${INT32_MAX} (32-bit integer) ${got(value)}`);
+    reject(`must be between ${INT32_MIN} and ${INT32_MAX} (32-bit integer) ${got(value)}`, value < INT32_MIN ? { code: 'min', limit: String(INT32_MIN) } : { code: 'max', limit: String(INT32_MAX) });
   }
-  if (def.min !== undefined && value < def.min) reject(`must be at least ${def.min} ${got(value)}`);
-  if (def.max !== undefined && value > def.max) reject(`must be at most ${def.max} ${got(value)}`);
+  if (def.min !== undefined && value < def.min) reject(`must be at least ${def.min} ${got(value)}`, { code: 'min', limit: String(def.min) });
+  if (def.max !== undefined && value > def.max) reject(`must be at most ${def.max} ${got(value)}`, { code: 'max', limit: String(def.max) });
   return value;
 }
 
@@ -182,22 +196,22 @@ function formatDecimal(parts: DecimalParts, scale: number | undefined): string {
 function coerceDecimal(def: FieldDef, value: unknown): string {
   let text: string;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) reject(`must be a finite number ${got(value)}`);
+    if (!Number.isFinite(value)) reject(`must be a finite number ${got(value)}`, { code: 'decimal' });
     text = numberToDecimalString(value);
   } else if (typeof value === 'string') {
     text = value;
   } else {
-    return reject(`must be a decimal number as a number or a string like "-12.5" or "1234.50" ${got(value)}`);
+    return reject(`must be a decimal number as a number or a string like "-12.5" or "1234.50" ${got(value)}`, { code: 'decimal' });
   }
   let parts = parseDecimal(text);
   if (!parts) {
-    reject(`must be a decimal number like -12.5 or 1234.50, without exponent, spaces or thousands separators ${got(value)}`);
+    reject(`must be a decimal number like -12.5 or 1234.50, without exponent, spaces or thousands separators ${got(value)}`, { code: 'decimal' });
   }
   if (def.scale !== undefined && parts.fraction.length > def.scale) {
     // trailing zeros beyond the scale carry no value ("12.500" is 12.50)
     const trimmed = parts.fraction.replace(/0+$/, '');
     if (trimmed.length > def.scale) {
-      reject(`must have at most ${def.scale} digits after the decimal point ${got(value)}`);
+      reject(`must have at most ${def.scale} digits after the decimal point ${got(value)}`, { code: 'scale' });
     }
     parts = { ...parts, fraction: trimmed };
   }
@@ -206,10 +220,10 @@ function coerceDecimal(def: FieldDef, value: unknown): string {
 
 function checkDecimalBounds(def: FieldDef, parts: DecimalParts, value: unknown, scale: number | undefined): string {
   if (def.min !== undefined && compareDecimals(parts, parseDecimal(numberToDecimalString(def.min))!) < 0) {
-    reject(`must be at least ${numberToDecimalString(def.min)} ${got(value)}`);
+    reject(`must be at least ${numberToDecimalString(def.min)} ${got(value)}`, { code: 'min', limit: numberToDecimalString(def.min) });
   }
   if (def.max !== undefined && compareDecimals(parts, parseDecimal(numberToDecimalString(def.max))!) > 0) {
-    reject(`must be at most ${numberToDecimalString(def.max)} ${got(value)}`);
+    reject(`must be at most ${numberToDecimalString(def.max)} ${got(value)}`, { code: 'max', limit: numberToDecimalString(def.max) });
   }
   return formatDecimal(parts, scale);
 }
@@ -230,9 +244,9 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 
 function coerceDate(value: unknown): string {
   const m = typeof value === 'string' ? /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(value) : null;
-  if (!m) return reject(`must be a date YYYY-MM-DD ${got(value)}`);
+  if (!m) return reject(`must be a date YYYY-MM-DD ${got(value)}`, { code: 'date' });
   if (!isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
-    reject(`must be a real calendar date YYYY-MM-DD ${got(value)}`);
+    reject(`must be a real calendar date YYYY-MM-DD ${got(value)}`, { code: 'date' });
   }
   return value as string;
 }
@@ -243,7 +257,7 @@ const DATETIME_PATTERN =
 function coerceDateTime(value: unknown): string {
   const m = typeof value === 'string' ? DATETIME_PATTERN.exec(value) : null;
   if (!m) {
-    return reject(`must be an ISO 8601 date-time with a timezone, like 2024-05-01T10:00:00Z or 2024-05-01T12:00:00+02:00 ${got(value)}`);
+    return reject(`must be an ISO 8601 date-time with a timezone, like 2024-05-01T10:00:00Z or 2024-05-01T12:00:00+02:00 ${got(value)}`, { code: 'datetime' });
   }
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number);
   const second = Number(m[6] ?? '0');
@@ -254,11 +268,11 @@ function coerceDateTime(value: unknown): string {
     const sign = digits[0] === '-' ? -1 : 1;
     const offHours = Number(digits.slice(1, 3));
     const offMinutes = Number(digits.slice(3, 5));
-    if (offHours > 23 || offMinutes > 59) reject(`must have a timezone offset between -23:59 and +23:59 ${got(value)}`);
+    if (offHours > 23 || offMinutes > 59) reject(`must have a timezone offset between -23:59 and +23:59 ${got(value)}`, { code: 'datetime' });
     offsetMinutes = sign * (offHours * 60 + offMinutes);
   }
   if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) {
-    reject(`must be a real date and time of day ${got(value)}`);
+    reject(`must be a real date and time of day ${got(value)}`, { code: 'datetime' });
   }
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day);
@@ -271,7 +285,7 @@ function coerceDateTime(value: unknown): string {
 function coerceEnum(def: FieldDef, value: unknown): string {
   const values = def.values ?? [];
   if (typeof value !== 'string' || !values.includes(value)) {
-    reject(`must be one of ${values.join(', ')} ${got(value)}`);
+    reject(`must be one of ${values.join(', ')} ${got(value)}`, { code: 'enum' });
   }
   return value;
 }
@@ -317,19 +331,19 @@ function coerceText(def: FieldDef, value: unknown): string {
   if (value.includes('\u0000')) reject('must not contain NUL characters');
   const length = [...value].length;
   if (def.min !== undefined && length < def.min) {
-    reject(`must be at least ${def.min} characters long (got ${length})`);
+    reject(`must be at least ${def.min} characters long (got ${length})`, { code: 'minLength', limit: String(def.min) });
   }
   if (def.max !== undefined && length > def.max) {
-    reject(`must be at most ${def.max} characters long (got ${length})`);
+    reject(`must be at most ${def.max} characters long (got ${length})`, { code: 'maxLength', limit: String(def.max) });
   }
   if (def.type === 'email' && !isEmailAddress(value)) {
-    reject(`must be an email address like name@example.com ${got(value)}`);
+    reject(`must be an email address like name@example.com ${got(value)}`, { code: 'email' });
   }
   if (def.type === 'phone' && !isPhoneNumber(value)) {
-    reject(`must be a phone number of 3 to 32 characters: digits, spaces and - / ( ), optionally a leading + ${got(value)}`);
+    reject(`must be a phone number of 3 to 32 characters: digits, spaces and - / ( ), optionally a leading + ${got(value)}`, { code: 'phone' });
   }
   if (def.type === 'url' && !isWebUrl(value)) {
-    reject(`must be an absolute http:// or https:// URL ${got(value)}`);
+    reject(`must be an absolute http:// or https:// URL ${got(value)}`, { code: 'url' });
   }
   return value;
 }

@@ -121,6 +121,8 @@ export const list = notification<{ readonly list: ListBlock | null }>('board/lis
 export const detail = notification<{ readonly detail: DetailBlock | null }>('board/detail');
 /** Where Back and Forward lead, and the breadcrumb. */
 export const history = notification<{ readonly history: HistoryView }>('board/history');
+/** What is wrong with the form's values as the person typed them (field -> text); for the record `key`. */
+export const problems = notification<{ readonly key: string; readonly problems: Readonly<Record<string, string>> }>('board/problems');
 /** The mail draft, or null. */
 export const mail = notification<{ readonly mail: MailBlock | null }>('board/mail');
 

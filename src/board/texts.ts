@@ -1,4 +1,5 @@
 // The Board's own texts (the AST brings the labels of contexts and fields).
+import type { ValueProblem } from '../backend/values.ts';
 // The webview cannot use vscode.l10n, so the host picks these by locale and sends them.
 
 export interface BoardTexts {
@@ -44,6 +45,10 @@ export interface BoardTexts {
   readonly resizeColumn: string;
   readonly sortHint: string;
   readonly copyHint: string;
+  /** Why a form value cannot be saved, shown under the field as the person types. */
+  readonly problem: (problem: ValueProblem) => string;
+  /** Save is disabled while a field has a problem; this says why. */
+  readonly fixProblems: string;
   /** Host-side status lines. */
   readonly saving: string;
   readonly openFailed: (what: string, reason: string) => string;
@@ -87,6 +92,26 @@ const en: BoardTexts = {
   resizeColumn: 'Resize column',
   sortHint: 'Click a column header to sort. Enter opens a row.',
   copyHint: 'Ctrl+C copies the cell, Ctrl+Shift+C the row.',
+  problem: (p) => {
+    switch (p.code) {
+      case 'required': return 'Required.';
+      case 'integer': return 'Enter a whole number.';
+      case 'decimal': return 'Enter a number like 1234.50 (no thousands separators).';
+      case 'scale': return 'Too many digits after the decimal point.';
+      case 'date': return 'Enter a real date.';
+      case 'datetime': return 'Enter a real date and time.';
+      case 'enum': return 'Choose one of the options.';
+      case 'email': return 'Enter an email address like name@example.com.';
+      case 'phone': return 'Enter a phone number: digits, spaces and - / ( ), optionally a leading +.';
+      case 'url': return 'Enter a web address starting with https:// or http://.';
+      case 'min': return `At least ${p.limit}.`;
+      case 'max': return `At most ${p.limit}.`;
+      case 'minLength': return `At least ${p.limit} characters.`;
+      case 'maxLength': return `At most ${p.limit} characters.`;
+      default: return 'This value cannot be saved.';
+    }
+  },
+  fixProblems: 'Correct the marked fields to save.',
   saving: 'Saving…',
   openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
   exported: (count, file) => `${count} records exported to ${file}.`,
@@ -129,6 +154,26 @@ const de: BoardTexts = {
   resizeColumn: 'Spaltenbreite ändern',
   sortHint: 'Zum Sortieren auf einen Spaltenkopf klicken. Eingabe öffnet eine Zeile.',
   copyHint: 'Strg+C kopiert die Zelle, Strg+Umschalt+C die Zeile.',
+  problem: (p) => {
+    switch (p.code) {
+      case 'required': return 'Pflichtfeld.';
+      case 'integer': return 'Geben Sie eine ganze Zahl ein.';
+      case 'decimal': return 'Geben Sie eine Zahl wie 1234.50 ein (ohne Tausendertrennzeichen).';
+      case 'scale': return 'Zu viele Nachkommastellen.';
+      case 'date': return 'Geben Sie ein gültiges Datum ein.';
+      case 'datetime': return 'Geben Sie ein gültiges Datum mit Uhrzeit ein.';
+      case 'enum': return 'Wählen Sie eine der Möglichkeiten.';
+      case 'email': return 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.';
+      case 'phone': return 'Geben Sie eine Telefonnummer ein: Ziffern, Leerzeichen und - / ( ), optional ein führendes +.';
+      case 'url': return 'Geben Sie eine Webadresse ein, die mit https:// oder http:// beginnt.';
+      case 'min': return `Mindestens ${p.limit}.`;
+      case 'max': return `Höchstens ${p.limit}.`;
+      case 'minLength': return `Mindestens ${p.limit} Zeichen.`;
+      case 'maxLength': return `Höchstens ${p.limit} Zeichen.`;
+      default: return 'Dieser Wert kann nicht gespeichert werden.';
+    }
+  },
+  fixProblems: 'Korrigieren Sie die markierten Felder, um zu speichern.',
   saving: 'Wird gespeichert…',
   openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
   exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,

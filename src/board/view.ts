@@ -3,9 +3,11 @@
 // record id; the webview formats them per locale), the detail form (inputs by field
 // kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
 // survives postMessage.
-import type { Ast } from '../ast/schema.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { Ast, FieldDef } from '../ast/schema.ts';
+import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
 import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
-import { fieldKind, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
+import { fieldKind, refId, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
 import { appModel, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
 import { boardTexts, type BoardTexts } from './texts.ts';
 
@@ -66,6 +68,8 @@ export interface FormField {
   readonly opens?: boolean;
   /** An inverse list's records (a company's employees), each a link when `opens`. */
   readonly items?: readonly { readonly key: string; readonly label: string }[];
+  /** Why the value shown cannot be saved (the AST's rules, checked like the backend does), in the locale. */
+  readonly problem?: string;
 }
 
 export interface DetailBlock {
@@ -85,10 +89,10 @@ export interface MailBlock {
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported'>;
+export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem'>;
 
 export function webviewTexts(locale: string): WebviewTexts {
-  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, ...texts } = boardTexts(locale);
+  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, ...texts } = boardTexts(locale);
   return texts;
 }
 
@@ -181,6 +185,10 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
+    if (out.editable && f.def && !isDeepStrictEqual(current, stored)) {
+      const problem = valueProblem(context.entity, f.field, f.def, current);
+      if (problem) out.problem = texts.problem(problem);
+    }
     if (f.refTarget && stored !== null && stored !== undefined && stored !== '') out.opens = true;
     if (f.type === 'list') {
       const name = f.itemDisplay ?? 'id';
@@ -198,6 +206,17 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const id = detail.record.id;
   const summary = [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
   return { context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields, canSave: detail.version !== undefined && context.editable.size > 0 };
+}
+
+/** Why a value of the form cannot be saved, by the same rules the backend applies; undefined when it can. */
+export function valueProblem(entity: string, field: string, def: FieldDef, value: unknown): ValueProblem | undefined {
+  try {
+    coerceFieldValue(entity, field, def, def.type === 'ref' ? refId(value) : value);
+    return undefined;
+  } catch (error) {
+    if (error instanceof FieldValueError) return error.problem;
+    throw error;
+  }
 }
 
 export function mailBlock(snapshot: BoardSnapshot): MailBlock | undefined {

@@ -244,12 +244,21 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   private applyEdit(field: string, value: unknown): void {
-    if (!this.options.state.snapshot().detail) return;
+    const { state, client, locale } = this.options;
+    if (!state.snapshot().detail) return;
     this.applyingWebviewEdit = true;
     try {
-      this.options.state.edit(field, value);
+      state.edit(field, value);
     } finally {
       this.applyingWebviewEdit = false;
+    }
+    // The form is not sent back while the person types; what is wrong with it is.
+    if (!this.ready || !this.endpoint) return;
+    try {
+      const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot: state.snapshot(), form: state.formValues() });
+      if (block) this.endpoint.notify(protocol.problems, { key: block.key, problems: Object.fromEntries(block.fields.filter((f) => f.problem).map((f) => [f.field, f.problem!])) });
+    } catch (error) {
+      this.options.output.warn(`checking the form failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

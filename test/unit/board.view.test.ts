@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
 import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
-import { buildBoardView, parseMailbox } from '../../src/board/view.ts';
+import { buildBoardView, detailBlock, parseMailbox } from '../../src/board/view.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 
 const ast = demoApp();
@@ -136,4 +136,29 @@ describe('Board helpers', () => {
     assert.deepEqual(deals.fields.find((f) => f.field === 'contact')!.refTarget, { context: 'person_detail', idPath: 'contact.id' });
     assert.equal(deals.fields.find((f) => f.field === 'title')!.refTarget, undefined);
   });
+});
+
+test('the form says what is wrong with an edited value in the locale, by the backend\'s rules, and nothing for stored values', () => {
+  const ast = demoApp();
+  const board = new BoardState();
+  board.showDetail({ context: 'person_detail', record: { id: 1, firstname: 'Max', lastname: 'Mustermann', email: 'max@example.com', age: 40 }, version: 1 });
+  const problems = (locale: string) => Object.fromEntries(detailBlock({ ast, locale, snapshot: board.snapshot(), form: board.formValues() })!.fields.filter((f) => f.problem).map((f) => [f.field, f.problem]));
+  assert.deepEqual(problems('en'), {});
+  board.edit('email', 'not-an-address');
+  board.edit('age', 151);
+  board.edit('firstname', '');
+  board.edit('lastname', 'x'.repeat(81));
+  assert.deepEqual(problems('en'), {
+    email: 'Enter an email address like name@example.com.',
+    age: 'At most 150.',
+    firstname: 'Required.',
+    lastname: 'At most 80 characters.',
+  });
+  assert.deepEqual(problems('de').age, 'Höchstens 150.');
+  board.edit('age', '4x');
+  assert.equal(problems('en').age, 'Enter a whole number.');
+  board.edit('age', 41);
+  board.edit('email', 'max@example.org');
+  assert.equal(problems('en').age, undefined);
+  assert.equal(problems('en').email, undefined);
 });

@@ -12,7 +12,7 @@ export class XosDetailForm extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unsubscribe = store.subscribe(['detail', 'locale'], () => this.requestUpdate());
+    this.unsubscribe = store.subscribe(['detail', 'locale', 'problems'], () => this.requestUpdate());
   }
 
   override disconnectedCallback(): void {
@@ -30,8 +30,17 @@ export class XosDetailForm extends LitElement {
       <form class="detail" data-context=${detail.context} @submit=${(event: Event) => event.preventDefault()}>
         ${detail.fields.map((field) => html`<xos-field-editor data-field=${field.field} .field=${field}></xos-field-editor>`)}
       </form>
-      ${detail.canSave ? html`<div class="actions"><vscode-button class="save" @click=${() => store.save()}>${texts.save}</vscode-button></div>` : nothing}
+      ${detail.canSave ? this.saveAction(texts.save, texts.fixProblems) : nothing}
     `;
+  }
+
+  /** Save, disabled (and saying why) while a field's value cannot be saved. */
+  private saveAction(save: string, fixProblems: string): TemplateResult {
+    const blocked = Object.keys(store.problems).length > 0;
+    return html`<div class="actions">
+      <vscode-button class="save" ?disabled=${blocked} aria-describedby=${blocked ? 'save-blocked' : nothing} @click=${() => store.save()}>${save}</vscode-button>
+      ${blocked ? html`<span id="save-blocked" class="blocked">${fixProblems}</span>` : nothing}
+    </div>`;
   }
 }
 

@@ -15,6 +15,8 @@ export const fieldEditorStyles = css`
   .proposal ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
   vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; max-width: 40rem; }
   vscode-textarea { min-height: 6rem; }
+  .problem { color: var(--vscode-errorForeground); }
+  .required { color: var(--vscode-errorForeground); }
   a.opens { color: var(--vscode-textLink-foreground); text-decoration: none; }
   a.opens:hover, a.opens:focus-visible { color: var(--vscode-textLink-activeForeground); text-decoration: underline; }
   a.opens:focus-visible { outline: 1px solid var(--vscode-focusBorder); }

@@ -20,9 +20,21 @@ export class XosFieldEditor extends LitElement {
   declare field: FormField | undefined;
   declare invalid: boolean;
 
+  private unsubscribe: (() => void) | undefined;
+
   constructor() {
     super();
     this.invalid = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = store.subscribe(['problems'], () => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
   }
 
   private changed(raw: string | boolean): void {
@@ -44,8 +56,9 @@ export class XosFieldEditor extends LitElement {
           <vscode-badge class="proposed">${texts.proposed}</vscode-badge>
         </div>`
       : nothing;
+    const problem = field.editable ? store.problems[field.field] : undefined;
     return html`
-      <label for=${id}>${field.label}</label>
+      <label for=${id}>${field.label}${field.required && field.editable ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}</label>
       <div class="value field ${field.pending ? 'pending' : ''}" data-field=${field.field}>
         ${field.editable ? this.renderInput(id, field) : field.opens && field.type === 'ref'
           ? html`<span class="readonly" id=${id}>${this.link(field.display, field.field)}</span>`
@@ -55,6 +68,7 @@ export class XosFieldEditor extends LitElement {
         ${field.items?.length ? html`<ul class="related" aria-label=${field.label}>
           ${field.items.map((item) => html`<li>${field.opens ? this.link(item.label, field.field, item.key) : item.label}</li>`)}
         </ul>` : nothing}
+        ${problem ? html`<div class="problem" id="${id}-problem" role="alert">${problem}</div>` : nothing}
         ${proposal}
       </div>
     `;
@@ -71,26 +85,28 @@ export class XosFieldEditor extends LitElement {
 
   private renderInput(id: string, field: FormField): TemplateResult {
     const text = (event: Event) => this.changed((event.target as HTMLInputElement).value);
-    const invalid = this.invalid ? 'true' : 'false';
+    // The host checks the AST's rules like the backend; the local check answers at once for the type.
+    const isInvalid = this.invalid || store.problems[field.field] !== undefined;
+    const invalid = isInvalid ? 'true' : 'false';
     switch (field.input) {
       case 'checkbox':
         return html`<vscode-checkbox id=${id} .checked=${field.value === true} aria-label=${field.label}
           @change=${(event: Event) => this.changed((event.target as HTMLInputElement).checked)}></vscode-checkbox>`;
       case 'select':
-        return html`<vscode-single-select id=${id} .value=${String(field.value)} aria-label=${field.label} @change=${text}>
+        return html`<vscode-single-select id=${id} .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @change=${text}>
           ${(field.options ?? []).map((o) => html`<vscode-option value=${o.value} ?selected=${o.value === field.value}>${o.label}</vscode-option>`)}
         </vscode-single-select>`;
       case 'textarea':
-        return html`<vscode-textarea id=${id} .value=${String(field.value)} aria-label=${field.label} @input=${text}></vscode-textarea>`;
+        return html`<vscode-textarea id=${id} .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
       case 'number':
         // Decimals keep their exact digits: a text field, since a number input would round and flag them.
         return field.type === 'int'
-          ? html`<vscode-textfield id=${id} type="number" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`
-          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+          ? html`<vscode-textfield id=${id} type="number" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
+          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       case 'date':
-        return html`<vscode-textfield id=${id} type="date" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} type="date" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       default:
-        return html`<vscode-textfield id=${id} .value=${String(field.value)} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} .value=${String(field.value)} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
     }
   }
 }

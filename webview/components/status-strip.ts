@@ -29,7 +29,9 @@ export class XosStatusStrip extends LitElement {
     if (!connection || !texts) return nothing;
     const kind = ({ sqlite: 'SQLite', postgres: 'PostgreSQL' } as Record<string, string>)[connection.kind] ?? connection.kind;
     const source = connection.remote ? `${texts.remote} (${kind})` : kind;
-    const state = connection.reachable ? texts.connected.replace('{ms}', String(connection.latencyMs ?? '?')) : texts.unreachable;
+    const ms = connection.latencyMs;
+    const latency = ms === null ? '?' : ms < 1 ? '<1' : String(Math.round(ms));
+    const state = connection.reachable ? texts.connected.replace('{ms}', latency) : texts.unreachable;
     const context = store.detail?.label ?? store.list?.label;
     return html`<div class="connection ${connection.reachable ? '' : 'down'}">${[connection.app, context, source, state].filter(Boolean).join(' · ')}</div>`;
   }
