@@ -37,6 +37,9 @@ export class BoardStore {
   connection: protocol.ConnectionLine | null = null;
   /** What is wrong with the shown form's values (field -> text), as the host checked them. */
   problems: Readonly<Record<string, string>> = {};
+  /** The fields the person changed, and whether the form holds anything unsaved (as the host counts them). */
+  edited: ReadonlySet<string> = new Set();
+  dirty = false;
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -45,6 +48,8 @@ export class BoardStore {
   private generation = 0;
   /** The person's edits of the shown record, for the host's formData request. */
   private readonly edits = new Map<string, unknown>();
+  /** What the person typed, as typed: the input keeps showing it when the form re-renders (the host does not echo edits). */
+  private readonly typed = new Map<string, string | boolean>();
 
   constructor() {
     hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts }) => {
@@ -56,9 +61,22 @@ export class BoardStore {
     });
     hostEndpoint.onNotification(protocol.list, ({ list }) => this.showList(list));
     hostEndpoint.onNotification(protocol.detail, ({ detail }) => {
-      if (detail?.key !== this.detail?.key) this.edits.clear();
+      if (detail?.key !== this.detail?.key) {
+        this.edits.clear();
+        this.typed.clear();
+      }
+      // A field the host no longer counts as the person's edit (reverted, discarded, saved) is not sent again.
+      else {
+        for (const field of detail?.fields ?? []) {
+          if (field.edited) continue;
+          this.edits.delete(field.field);
+          this.typed.delete(field.field);
+        }
+      }
       this.detail = detail;
       this.problems = Object.fromEntries((detail?.fields ?? []).filter((f) => f.problem).map((f) => [f.field, f.problem!]));
+      this.edited = new Set((detail?.fields ?? []).filter((f) => f.edited).map((f) => f.field));
+      this.dirty = detail?.dirty ?? false;
       this.emit('problems');
       this.emit('detail');
     });
@@ -66,9 +84,11 @@ export class BoardStore {
       this.mail = mail;
       this.emit('mail');
     });
-    hostEndpoint.onNotification(protocol.problems, ({ key, problems }) => {
+    hostEndpoint.onNotification(protocol.formState, ({ key, problems, edited, dirty }) => {
       if (key !== this.detail?.key) return;
       this.problems = problems;
+      this.edited = new Set(edited);
+      this.dirty = dirty;
       this.emit('problems');
     });
     hostEndpoint.onNotification(protocol.connection, ({ connection }) => {
@@ -213,6 +233,10 @@ export class BoardStore {
     hostEndpoint.notify(protocol.openFormLink, item === undefined ? { field } : { field, item });
   }
 
+  formAction(action: protocol.FormAction, field?: string): void {
+    hostEndpoint.notify(protocol.formAction, field === undefined ? { action } : { action, field });
+  }
+
   navigate(direction: 'back' | 'forward'): void {
     hostEndpoint.notify(protocol.navigate, { direction });
   }
@@ -225,8 +249,14 @@ export class BoardStore {
     if (this.list) hostEndpoint.notify(protocol.exportCsv, { listId: this.list.listId, query: this.query });
   }
 
-  edit(field: string, value: unknown): void {
+  /** The value an input of the form shows: what the person typed, else what the host sent. */
+  inputValue(field: string, sent: string | boolean): string | boolean {
+    return this.typed.get(field) ?? sent;
+  }
+
+  edit(field: string, value: unknown, raw?: string | boolean): void {
     this.edits.set(field, value);
+    if (raw !== undefined) this.typed.set(field, raw);
     hostEndpoint.notify(protocol.edit, { field, value });
   }
 

@@ -81,6 +81,12 @@ export const openContext = notification<{ readonly context: string }>('board/ope
 /** The person followed a link on the detail form: a ref (`field`), or one `item` (its key) of an inverse list. */
 export const openFormLink = notification<{ readonly field: string; readonly item?: string }>('board/openFormLink',
   (v): v is { field: string; item?: string } => isObject(v) && isText(v.field, 200) && (v.item === undefined || isText(v.item, 200)));
+export type FormAction = 'accept' | 'revert' | 'acceptAll' | 'revertAll' | 'discard';
+const FORM_ACTIONS: readonly string[] = ['accept', 'revert', 'acceptAll', 'revertAll', 'discard'];
+/** The person accepted or reverted a field (`field`) or all proposals, or discarded every unsaved change. */
+export const formAction = notification<{ readonly action: FormAction; readonly field?: string }>('board/formAction',
+  (v): v is { action: FormAction; field?: string } => isObject(v) && typeof v.action === 'string' && FORM_ACTIONS.includes(v.action)
+    && (v.field === undefined || isText(v.field, 200)) && ((v.action === 'accept' || v.action === 'revert') === (v.field !== undefined)));
 /** The person clicked Back or Forward. */
 export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
   (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));
@@ -121,8 +127,14 @@ export const list = notification<{ readonly list: ListBlock | null }>('board/lis
 export const detail = notification<{ readonly detail: DetailBlock | null }>('board/detail');
 /** Where Back and Forward lead, and the breadcrumb. */
 export const history = notification<{ readonly history: HistoryView }>('board/history');
-/** What is wrong with the form's values as the person typed them (field -> text); for the record `key`. */
-export const problems = notification<{ readonly key: string; readonly problems: Readonly<Record<string, string>> }>('board/problems');
+/** The form as the person's typing left it, for the record `key`: what is wrong (field -> text), which fields they changed, whether anything is unsaved. */
+export interface FormState {
+  readonly key: string;
+  readonly problems: Readonly<Record<string, string>>;
+  readonly edited: readonly string[];
+  readonly dirty: boolean;
+}
+export const formState = notification<FormState>('board/formState');
 /** The mail draft, or null. */
 export const mail = notification<{ readonly mail: MailBlock | null }>('board/mail');
 

@@ -68,6 +68,47 @@ export class BoardState implements Board {
     this.emit('form');
   }
 
+  /** The person took the agent's proposal for a field as their own edit. */
+  accept(field: string): void {
+    const entry = this.form.get(field);
+    if (entry?.by !== 'agent') return;
+    this.form.set(field, { value: entry.value, by: 'person' });
+    this.emit('form');
+  }
+
+  /** A field goes back to the stored value (the person's edit or the agent's proposal is dropped). */
+  revert(field: string): void {
+    if (this.form.delete(field)) this.emit('form');
+  }
+
+  /** Accept or revert every proposal of the agent at once. */
+  acceptAll(): void {
+    let changed = false;
+    for (const [field, entry] of this.form) {
+      if (entry.by !== 'agent') continue;
+      this.form.set(field, { value: entry.value, by: 'person' });
+      changed = true;
+    }
+    if (changed) this.emit('form');
+  }
+
+  revertProposals(): void {
+    let changed = false;
+    for (const [field, entry] of [...this.form]) {
+      if (entry.by !== 'agent') continue;
+      this.form.delete(field);
+      changed = true;
+    }
+    if (changed) this.emit('form');
+  }
+
+  /** Drops every unsaved change of the shown record, the person's and the agent's. */
+  discard(): void {
+    if (!this.form.size) return;
+    this.form.clear();
+    this.emit('form');
+  }
+
   async formData(): Promise<Record<string, unknown>> {
     return this.formValues();
   }
@@ -99,8 +140,12 @@ export class BoardState implements Board {
 
   snapshot(): BoardSnapshot {
     const pending: Record<string, unknown> = {};
-    for (const [field, { value, by }] of this.form) if (by === 'agent') pending[field] = value;
-    return { context: this.context, kind: this.kind, detail: this.detail, pending, mail: this.mail };
+    const edited: string[] = [];
+    for (const [field, { value, by }] of this.form) {
+      if (by === 'agent') pending[field] = value;
+      else edited.push(field);
+    }
+    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, mail: this.mail };
   }
 
   /** What is worth keeping across a crash: the loaded record with its unsaved edits and proposals, and the mail draft. */

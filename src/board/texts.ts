@@ -47,6 +47,14 @@ export interface BoardTexts {
   readonly copyHint: string;
   /** Why a form value cannot be saved, shown under the field as the person types. */
   readonly problem: (problem: ValueProblem) => string;
+  /** The person's own change of a field, and what they can do with the agent's proposals and their edits. */
+  readonly edited: string;
+  readonly accept: string;
+  readonly revert: string;
+  readonly acceptAll: string;
+  readonly revertAll: string;
+  readonly discard: string;
+  readonly unsaved: string;
   /** Save is disabled while a field has a problem; this says why. */
   readonly fixProblems: string;
   /** Host-side status lines. */
@@ -112,6 +120,13 @@ const en: BoardTexts = {
     }
   },
   fixProblems: 'Correct the marked fields to save.',
+  edited: 'Changed by you',
+  accept: 'Accept',
+  revert: 'Revert',
+  acceptAll: 'Accept all proposals',
+  revertAll: 'Revert all proposals',
+  discard: 'Discard changes',
+  unsaved: 'Unsaved changes',
   saving: 'Saving…',
   openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
   exported: (count, file) => `${count} records exported to ${file}.`,
@@ -174,6 +189,13 @@ const de: BoardTexts = {
     }
   },
   fixProblems: 'Korrigieren Sie die markierten Felder, um zu speichern.',
+  edited: 'Von Ihnen geändert',
+  accept: 'Übernehmen',
+  revert: 'Zurücksetzen',
+  acceptAll: 'Alle Vorschläge übernehmen',
+  revertAll: 'Alle Vorschläge verwerfen',
+  discard: 'Änderungen verwerfen',
+  unsaved: 'Ungespeicherte Änderungen',
   saving: 'Wird gespeichert…',
   openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
   exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Ast, FieldDef } from '../ast/schema.ts';
 import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
 import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
+import type { FormState } from './protocol.ts';
 import { fieldKind, refId, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
 import { appModel, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
 import { boardTexts, type BoardTexts } from './texts.ts';
@@ -70,6 +71,8 @@ export interface FormField {
   readonly items?: readonly { readonly key: string; readonly label: string }[];
   /** Why the value shown cannot be saved (the AST's rules, checked like the backend does), in the locale. */
   readonly problem?: string;
+  /** The person changed this field (their edit, or a proposal they accepted) and it differs from the stored value. */
+  readonly edited?: boolean;
 }
 
 export interface DetailBlock {
@@ -80,6 +83,10 @@ export interface DetailBlock {
   readonly summary: string;
   readonly fields: readonly FormField[];
   readonly canSave: boolean;
+  /** Something on the form is not saved yet (the person's edits or the agent's proposals). */
+  readonly dirty: boolean;
+  /** How many fields carry a proposal of the agent. */
+  readonly proposals: number;
 }
 
 export interface MailBlock {
@@ -185,7 +192,9 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
-    if (out.editable && f.def && !isDeepStrictEqual(current, stored)) {
+    const changed = !isDeepStrictEqual(f.type === 'ref' ? refId(current) : current, f.type === 'ref' ? refId(stored) : stored);
+    if (changed && snapshot.edited?.includes(f.field)) out.edited = true;
+    if (out.editable && f.def && changed) {
       const problem = valueProblem(context.entity, f.field, f.def, current);
       if (problem) out.problem = texts.problem(problem);
     }
@@ -205,7 +214,22 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   });
   const id = detail.record.id;
   const summary = [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
-  return { context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields, canSave: detail.version !== undefined && context.editable.size > 0 };
+  const proposals = fields.filter((f) => f.pending).length;
+  return {
+    context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
+    canSave: detail.version !== undefined && context.editable.size > 0,
+    dirty: proposals > 0 || fields.some((f) => f.edited), proposals,
+  };
+}
+
+/** What the form's fields say of themselves: problems, the person's changes, unsaved or not (sent while the person types). */
+export function formStateOf(block: DetailBlock): FormState {
+  return {
+    key: block.key,
+    problems: Object.fromEntries(block.fields.filter((f) => f.problem).map((f) => [f.field, f.problem!])),
+    edited: block.fields.filter((f) => f.edited).map((f) => f.field),
+    dirty: block.dirty,
+  };
 }
 
 /** Why a value of the form cannot be saved, by the same rules the backend applies; undefined when it can. */

@@ -92,6 +92,8 @@ export interface BoardSnapshot {
   readonly detail: DetailView | undefined;
   /** Pending preview changes proposed by the agent: field -> new value. */
   readonly pending: Readonly<Record<string, unknown>>;
+  /** Fields the person changed on the form (their own edits, and proposals they accepted). */
+  readonly edited?: readonly string[];
   readonly mail: MailDraft | undefined;
 }
 

@@ -16,7 +16,7 @@ import * as protocol from '../board/protocol.ts';
 import type { MessageEndpoint } from '../board/protocol.ts';
 import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
-import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
+import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
 import type { Board, BoardChange, ListQuery, XosClient } from '../core/domain.ts';
 import { connectWebview } from './boardTransport.ts';
 
@@ -131,6 +131,7 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
     endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
+    endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
     endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
       const context = this.options.state.snapshot().context ?? '';
       void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
@@ -168,7 +169,7 @@ export class BoardPanel implements vscode.Disposable {
 
   /** Re-sends every part, e.g. after the locale or the backend changed. */
   render(): void {
-    if (this.panel) this.panel.title = boardTexts(this.options.locale()).title;
+    this.updateTitle();
     this.sendAll();
   }
 
@@ -218,6 +219,7 @@ export class BoardPanel implements vscode.Disposable {
 
   private stateChanged(change: BoardChange): void {
     if (change === 'list') this.listId++;
+    this.updateTitle();
     if (this.applyingWebviewEdit) return;
     // A tool showed something: the person should see it.
     if (!this.panel) {
@@ -243,6 +245,27 @@ export class BoardPanel implements vscode.Disposable {
     return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
   }
 
+  /** Accept or revert a proposal or an edit, or discard them all; the form is sent back as it is now. */
+  private formAction(action: protocol.FormAction, field: string | undefined): void {
+    const { state } = this.options;
+    if (!state.snapshot().detail) return;
+    if (action === 'accept' && field) state.accept(field);
+    else if (action === 'revert' && field) state.revert(field);
+    else if (action === 'acceptAll') state.acceptAll();
+    else if (action === 'revertAll') state.revertProposals();
+    else if (action === 'discard') state.discard();
+  }
+
+  /** The tab says when the Board holds unsaved changes. */
+  private updateTitle(): void {
+    if (!this.panel) return;
+    const { state, locale } = this.options;
+    const snapshot = state.snapshot();
+    const dirty = snapshot.kind === 'detail' && (Object.keys(snapshot.pending).length > 0 || (snapshot.edited?.length ?? 0) > 0);
+    const title = boardTexts(locale()).title;
+    this.panel.title = dirty ? `● ${title}` : title;
+  }
+
   private applyEdit(field: string, value: unknown): void {
     const { state, client, locale } = this.options;
     if (!state.snapshot().detail) return;
@@ -252,11 +275,11 @@ export class BoardPanel implements vscode.Disposable {
     } finally {
       this.applyingWebviewEdit = false;
     }
-    // The form is not sent back while the person types; what is wrong with it is.
+    // The form is not sent back while the person types; what is wrong with it and what is changed is.
     if (!this.ready || !this.endpoint) return;
     try {
       const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot: state.snapshot(), form: state.formValues() });
-      if (block) this.endpoint.notify(protocol.problems, { key: block.key, problems: Object.fromEntries(block.fields.filter((f) => f.problem).map((f) => [f.field, f.problem!])) });
+      if (block) this.endpoint.notify(protocol.formState, formStateOf(block));
     } catch (error) {
       this.options.output.warn(`checking the form failed: ${error instanceof Error ? error.message : String(error)}`);
     }

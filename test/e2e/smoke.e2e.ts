@@ -147,6 +147,17 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await alert.waitFor({ state: 'hidden', timeout: 15_000 });
     assert.equal(await attributeOf(email.locator('vscode-textfield'), 'aria-invalid'), 'false');
     assert.equal(await attributeOf(board.locator('vscode-button.save'), 'disabled'), null);
+    // The person's edit is marked, the form and the tab say that something is unsaved; Discard drops it.
+    await email.locator('vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await board.locator('xos-detail-form .unsaved').innerText(), /Unsaved changes/);
+    await page.locator('.tabs-container .tab', { hasText: '● XOS Board' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await board.locator('vscode-button.discard').click();
+    await email.locator('vscode-badge.edited').waitFor({ state: 'hidden', timeout: 15_000 });
+    assert.equal(await vscodeServer.waitFor(async () => {
+      const value = await (email.locator('vscode-textfield input') as unknown as { inputValue(): Promise<string> }).inputValue();
+      return value.includes('not-an-address') ? undefined : value;
+    }, { timeoutMs: 15_000, describe: () => 'the email field still shows the discarded edit' }).then((v) => v.includes('@')), true);
+    await page.locator('.tabs-container .tab', { hasText: '● XOS Board' }).waitFor({ state: 'hidden', timeout: 15_000 });
 
     // The person's company is a link on the form: it opens the company, whose employees link back.
     const companyLink = board.locator('xos-field-editor[data-field="company"] a.opens').first();

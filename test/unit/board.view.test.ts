@@ -162,3 +162,40 @@ test('the form says what is wrong with an edited value in the locale, by the bac
   assert.equal(problems('en').age, undefined);
   assert.equal(problems('en').email, undefined);
 });
+
+test('the person accepts or reverts the agent\'s proposals field by field or all at once, and Discard drops every unsaved change', () => {
+  const ast = demoApp();
+  const board = new BoardState();
+  board.showDetail({ context: 'person_detail', record: { id: 1, firstname: 'Max', lastname: 'Mustermann', city: 'Berlin', age: 40 }, version: 1 });
+  const block = () => detailBlock({ ast, locale: 'en', snapshot: board.snapshot(), form: board.formValues() })!;
+  const marks = () => Object.fromEntries(block().fields.filter((f) => f.pending || f.edited).map((f) => [f.field, f.pending ? 'proposed' : 'edited']));
+  assert.equal(block().dirty, false);
+
+  board.preview({ lastname: 'Schmidt', city: 'Hamburg', age: 41 });
+  board.edit('firstname', 'Moritz');
+  assert.deepEqual(marks(), { firstname: 'edited', lastname: 'proposed', city: 'proposed', age: 'proposed' });
+  assert.equal(block().proposals, 3);
+  assert.equal(block().dirty, true);
+
+  board.accept('lastname');
+  board.revert('city');
+  assert.deepEqual(marks(), { firstname: 'edited', lastname: 'edited', age: 'proposed' });
+  assert.equal(board.formValues().city, 'Berlin');
+  assert.equal(board.formValues().lastname, 'Schmidt');
+
+  board.revertProposals();
+  assert.deepEqual(marks(), { firstname: 'edited', lastname: 'edited' });
+  assert.equal(board.formValues().age, 40);
+  board.preview({ age: 42 });
+  board.acceptAll();
+  assert.deepEqual(marks(), { firstname: 'edited', lastname: 'edited', age: 'edited' });
+
+  // An edit back to the stored value is no change.
+  board.edit('firstname', 'Max');
+  assert.equal(marks().firstname, undefined);
+
+  board.discard();
+  assert.deepEqual(marks(), {});
+  assert.equal(block().dirty, false);
+  assert.deepEqual(board.formValues(), { id: 1, firstname: 'Max', lastname: 'Mustermann', city: 'Berlin', age: 40 });
+});

@@ -26,7 +26,11 @@ export class XosDetailForm extends LitElement {
     if (!detail || !texts) return html``;
     return html`
       <h1>${detail.label}</h1>
-      <div class="summary">${detail.summary}</div>
+      <div class="summary">${detail.summary}${store.dirty ? html` · <span class="unsaved">${texts.unsaved}</span>` : nothing}</div>
+      ${detail.proposals > 1 ? html`<div class="bulk">
+        <vscode-button secondary class="accept-all" @click=${() => store.formAction('acceptAll')}>${texts.acceptAll}</vscode-button>
+        <vscode-button secondary class="revert-all" @click=${() => store.formAction('revertAll')}>${texts.revertAll}</vscode-button>
+      </div>` : nothing}
       <form class="detail" data-context=${detail.context} @submit=${(event: Event) => event.preventDefault()}>
         ${detail.fields.map((field) => html`<xos-field-editor data-field=${field.field} .field=${field}></xos-field-editor>`)}
       </form>
@@ -39,6 +43,7 @@ export class XosDetailForm extends LitElement {
     const blocked = Object.keys(store.problems).length > 0;
     return html`<div class="actions">
       <vscode-button class="save" ?disabled=${blocked} aria-describedby=${blocked ? 'save-blocked' : nothing} @click=${() => store.save()}>${save}</vscode-button>
+      ${store.dirty ? html`<vscode-button secondary class="discard" @click=${() => store.formAction('discard')}>${store.texts?.discard}</vscode-button>` : nothing}
       ${blocked ? html`<span id="save-blocked" class="blocked">${fixProblems}</span>` : nothing}
     </div>`;
   }

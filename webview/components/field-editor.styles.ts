@@ -15,6 +15,17 @@ export const fieldEditorStyles = css`
   .proposal ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
   vscode-textfield, vscode-textarea, vscode-single-select { width: 100%; max-width: 40rem; }
   vscode-textarea { min-height: 6rem; }
+  .edited vscode-textfield, .edited vscode-textarea, .edited vscode-single-select {
+    outline: 1px solid var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-focusBorder));
+  }
+  .own-edit { display: flex; gap: 6px; align-items: center; }
+  .field-action {
+    font: inherit; font-size: 0.9em;
+    color: var(--vscode-textLink-foreground);
+    background: transparent; border: none; padding: 0 0.25rem; cursor: pointer;
+  }
+  .field-action:hover { text-decoration: underline; }
+  .field-action:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
   .problem { color: var(--vscode-errorForeground); }
   .required { color: var(--vscode-errorForeground); }
   a.opens { color: var(--vscode-textLink-foreground); text-decoration: none; }

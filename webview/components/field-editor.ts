@@ -2,6 +2,7 @@
 // the field kind (or the read-only value), and the agent's proposal old -> new.
 // What the person types is parsed by the same field kind the host uses.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -42,7 +43,7 @@ export class XosFieldEditor extends LitElement {
     const kind = fieldKind(field.type);
     const value = kind.parse(raw);
     this.invalid = !kind.valid(value);
-    store.edit(field.field, value);
+    store.edit(field.field, value, raw);
   }
 
   override render(): TemplateResult {
@@ -50,16 +51,22 @@ export class XosFieldEditor extends LitElement {
     const texts = store.texts;
     if (!field || !texts) return html``;
     const id = `field-${field.field}`;
+    // Accept and Revert name their field for screen readers ("Accept: Last name").
+    const action = (kind: 'accept' | 'revert', label: string) => html`<button type="button" class="field-action ${kind}"
+      aria-label="${label}: ${field.label}" @click=${() => store.formAction(kind, field.field)}>${label}</button>`;
     const proposal = field.pending
       ? html`<div class="proposal" title=${texts.proposedHint}>
           <del>${field.pending.from}</del><span aria-hidden="true">→</span><ins>${field.pending.to}</ins>
           <vscode-badge class="proposed">${texts.proposed}</vscode-badge>
+          ${action('accept', texts.accept)}${action('revert', texts.revert)}
         </div>`
-      : nothing;
+      : store.edited.has(field.field)
+        ? html`<div class="own-edit"><vscode-badge class="edited">${texts.edited}</vscode-badge>${action('revert', texts.revert)}</div>`
+        : nothing;
     const problem = field.editable ? store.problems[field.field] : undefined;
     return html`
       <label for=${id}>${field.label}${field.required && field.editable ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}</label>
-      <div class="value field ${field.pending ? 'pending' : ''}" data-field=${field.field}>
+      <div class="value field ${field.pending ? 'pending' : ''} ${store.edited.has(field.field) ? 'edited' : ''}" data-field=${field.field}>
         ${field.editable ? this.renderInput(id, field) : field.opens && field.type === 'ref'
           ? html`<span class="readonly" id=${id}>${this.link(field.display, field.field)}</span>`
           : html`<span class="readonly" id=${id}>${field.display}</span>`}
@@ -90,23 +97,23 @@ export class XosFieldEditor extends LitElement {
     const invalid = isInvalid ? 'true' : 'false';
     switch (field.input) {
       case 'checkbox':
-        return html`<vscode-checkbox id=${id} .checked=${field.value === true} aria-label=${field.label}
+        return html`<vscode-checkbox id=${id} .checked=${live(store.inputValue(field.field, field.value) === true)} aria-label=${field.label}
           @change=${(event: Event) => this.changed((event.target as HTMLInputElement).checked)}></vscode-checkbox>`;
       case 'select':
-        return html`<vscode-single-select id=${id} .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} @change=${text}>
+        return html`<vscode-single-select id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} @change=${text}>
           ${(field.options ?? []).map((o) => html`<vscode-option value=${o.value} ?selected=${o.value === field.value}>${o.label}</vscode-option>`)}
         </vscode-single-select>`;
       case 'textarea':
-        return html`<vscode-textarea id=${id} .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
+        return html`<vscode-textarea id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
       case 'number':
         // Decimals keep their exact digits: a text field, since a number input would round and flag them.
         return field.type === 'int'
-          ? html`<vscode-textfield id=${id} type="number" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
-          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+          ? html`<vscode-textfield id=${id} type="number" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
+          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       case 'date':
-        return html`<vscode-textfield id=${id} type="date" .value=${String(field.value)} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} type="date" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       default:
-        return html`<vscode-textfield id=${id} .value=${String(field.value)} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
     }
   }
 }
