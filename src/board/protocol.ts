@@ -81,12 +81,13 @@ export const openContext = notification<{ readonly context: string }>('board/ope
 /** The person followed a link on the detail form: a ref (`field`), or one `item` (its key) of an inverse list. */
 export const openFormLink = notification<{ readonly field: string; readonly item?: string }>('board/openFormLink',
   (v): v is { field: string; item?: string } => isObject(v) && isText(v.field, 200) && (v.item === undefined || isText(v.item, 200)));
-export type FormAction = 'accept' | 'revert' | 'acceptAll' | 'revertAll' | 'discard';
-const FORM_ACTIONS: readonly string[] = ['accept', 'revert', 'acceptAll', 'revertAll', 'discard'];
-/** The person accepted or reverted a field (`field`) or all proposals, or discarded every unsaved change. */
+export type FormAction = 'accept' | 'revert' | 'keepMine' | 'keepTheirs' | 'acceptAll' | 'revertAll' | 'discard';
+const FORM_ACTIONS: readonly string[] = ['accept', 'revert', 'keepMine', 'keepTheirs', 'acceptAll', 'revertAll', 'discard'];
+const FIELD_ACTIONS: readonly string[] = ['accept', 'revert', 'keepMine', 'keepTheirs'];
+/** The person accepted or reverted a field (`field`), settled a conflicting one (mine or theirs), took or dropped all proposals, or discarded every unsaved change. */
 export const formAction = notification<{ readonly action: FormAction; readonly field?: string }>('board/formAction',
   (v): v is { action: FormAction; field?: string } => isObject(v) && typeof v.action === 'string' && FORM_ACTIONS.includes(v.action)
-    && (v.field === undefined || isText(v.field, 200)) && ((v.action === 'accept' || v.action === 'revert') === (v.field !== undefined)));
+    && (v.field === undefined || isText(v.field, 200)) && (FIELD_ACTIONS.includes(v.action) === (v.field !== undefined)));
 /** The person clicked Back or Forward. */
 export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
   (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));

@@ -2,6 +2,7 @@
 // its rows), the loaded detail record with its version, the agent's pending preview
 // changes, the person's own edits and the mail draft. The host renders it; the use
 // cases read and change it. It knows nothing of the AST: values are kept as shown.
+import { isDeepStrictEqual } from 'node:util';
 import type {
   Board, BoardChange, BoardRecord, BoardSnapshot, DetailView, ListQuery, ListView, MailDraft,
 } from '../core/domain.ts';
@@ -25,6 +26,8 @@ export class BoardState implements Board {
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
   private mail: MailDraft | undefined;
+  /** Fields both the form and someone else changed, after a save met a newer version. */
+  private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
   private readonly listeners = new Set<(change: BoardChange) => void>();
 
   showList(view: ListView): void {
@@ -33,6 +36,7 @@ export class BoardState implements Board {
     this.shownList = view;
     this.detail = undefined;
     this.form.clear();
+    this.conflicts.clear();
     this.emit('list');
   }
 
@@ -42,7 +46,31 @@ export class BoardState implements Board {
     this.shownList = undefined;
     this.detail = structuredClone(view);
     this.form.clear();
+    this.conflicts.clear();
     this.emit('detail');
+  }
+
+  conflict(current: DetailView): string[] {
+    const loaded = this.detail;
+    if (!loaded) throw new Error('a conflict needs a loaded detail record');
+    this.detail = structuredClone(current);
+    this.conflicts.clear();
+    for (const field of this.form.keys()) {
+      const base = loaded.record[field] ?? null;
+      const theirs = current.record[field] ?? null;
+      if (!isDeepStrictEqual(base, theirs)) this.conflicts.set(field, { base: structuredClone(base), theirs: structuredClone(theirs) });
+    }
+    this.emit('detail');
+    return [...this.conflicts.keys()];
+  }
+
+  /** The person settles a conflicting field: keep their value (mine) or the one stored now (theirs). */
+  settle(field: string, keep: 'mine' | 'theirs'): void {
+    if (!this.conflicts.delete(field)) return;
+    const entry = this.form.get(field);
+    if (keep === 'theirs') this.form.delete(field);
+    else if (entry) this.form.set(field, { value: entry.value, by: 'person' });
+    this.emit('form');
   }
 
   showMail(draft: MailDraft): void {
@@ -65,6 +93,8 @@ export class BoardState implements Board {
   edit(field: string, value: unknown): void {
     if (!this.detail) throw new Error('edit needs a loaded detail record');
     this.form.set(field, { value: structuredClone(value), by: 'person' });
+    // Typing a new value settles a conflict on that field: it is the person's choice.
+    this.conflicts.delete(field);
     this.emit('form');
   }
 
@@ -78,6 +108,7 @@ export class BoardState implements Board {
 
   /** A field goes back to the stored value (the person's edit or the agent's proposal is dropped). */
   revert(field: string): void {
+    this.conflicts.delete(field);
     if (this.form.delete(field)) this.emit('form');
   }
 
@@ -97,6 +128,7 @@ export class BoardState implements Board {
     for (const [field, entry] of [...this.form]) {
       if (entry.by !== 'agent') continue;
       this.form.delete(field);
+      this.conflicts.delete(field);
       changed = true;
     }
     if (changed) this.emit('form');
@@ -106,6 +138,7 @@ export class BoardState implements Board {
   discard(): void {
     if (!this.form.size) return;
     this.form.clear();
+    this.conflicts.clear();
     this.emit('form');
   }
 
@@ -145,7 +178,8 @@ export class BoardState implements Board {
       if (by === 'agent') pending[field] = value;
       else edited.push(field);
     }
-    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, mail: this.mail };
+    const conflicts = Object.fromEntries([...this.conflicts].map(([field, c]) => [field, structuredClone(c)]));
+    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, conflicts, mail: this.mail };
   }
 
   /** What is worth keeping across a crash: the loaded record with its unsaved edits and proposals, and the mail draft. */

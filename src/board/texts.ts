@@ -55,6 +55,14 @@ export interface BoardTexts {
   readonly revertAll: string;
   readonly discard: string;
   readonly unsaved: string;
+  /** A conflict after a save met a newer version: the three values, the two choices, and why Save waits. */
+  readonly conflictTitle: string;
+  readonly conflictBase: string;
+  readonly conflictTheirs: string;
+  readonly conflictMine: string;
+  readonly keepMine: string;
+  readonly keepTheirs: string;
+  readonly settleConflicts: string;
   /** Save is disabled while a field has a problem; this says why. */
   readonly fixProblems: string;
   /** Host-side status lines. */
@@ -127,6 +135,13 @@ const en: BoardTexts = {
   revertAll: 'Revert all proposals',
   discard: 'Discard changes',
   unsaved: 'Unsaved changes',
+  conflictTitle: 'Changed by someone else meanwhile',
+  conflictBase: 'When loaded',
+  conflictTheirs: 'Stored now',
+  conflictMine: 'Yours',
+  keepMine: 'Keep yours',
+  keepTheirs: 'Keep stored',
+  settleConflicts: 'Someone else saved this record meanwhile: choose per marked field which value to keep, then save.',
   saving: 'Saving…',
   openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
   exported: (count, file) => `${count} records exported to ${file}.`,
@@ -196,6 +211,13 @@ const de: BoardTexts = {
   revertAll: 'Alle Vorschläge verwerfen',
   discard: 'Änderungen verwerfen',
   unsaved: 'Ungespeicherte Änderungen',
+  conflictTitle: 'Inzwischen von jemand anderem geändert',
+  conflictBase: 'Beim Laden',
+  conflictTheirs: 'Jetzt gespeichert',
+  conflictMine: 'Ihrer',
+  keepMine: 'Ihren behalten',
+  keepTheirs: 'Gespeicherten behalten',
+  settleConflicts: 'Jemand anderes hat diesen Datensatz inzwischen gespeichert: Wählen Sie je markiertem Feld, welcher Wert bleibt, und speichern Sie dann.',
   saving: 'Wird gespeichert…',
   openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
   exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,

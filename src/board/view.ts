@@ -73,6 +73,8 @@ export interface FormField {
   readonly problem?: string;
   /** The person changed this field (their edit, or a proposal they accepted) and it differs from the stored value. */
   readonly edited?: boolean;
+  /** Someone else stored another value meanwhile: the value as loaded, as stored now (theirs) and the pending one (mine). */
+  readonly conflict?: { readonly base: string; readonly theirs: string; readonly mine: string };
 }
 
 export interface DetailBlock {
@@ -87,6 +89,8 @@ export interface DetailBlock {
   readonly dirty: boolean;
   /** How many fields carry a proposal of the agent. */
   readonly proposals: number;
+  /** How many fields wait for the person's choice after a save met a newer version. */
+  readonly conflicts: number;
 }
 
 export interface MailBlock {
@@ -207,6 +211,8 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       }));
       if (f.itemTarget) out.opens = true;
     }
+    const conflict = snapshot.conflicts?.[f.field];
+    if (conflict) out.conflict = { base: kind.format(conflict.base, format), theirs: kind.format(conflict.theirs, format), mine: kind.format(current, format) };
     if (Object.hasOwn(snapshot.pending, f.field)) {
       out.pending = { from: kind.format(stored, format), to: kind.format(snapshot.pending[f.field], format) };
     }
@@ -218,7 +224,7 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   return {
     context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
     canSave: detail.version !== undefined && context.editable.size > 0,
-    dirty: proposals > 0 || fields.some((f) => f.edited), proposals,
+    dirty: proposals > 0 || fields.some((f) => f.edited), proposals, conflicts: fields.filter((f) => f.conflict).length,
   };
 }
 

@@ -94,6 +94,11 @@ export interface BoardSnapshot {
   readonly pending: Readonly<Record<string, unknown>>;
   /** Fields the person changed on the form (their own edits, and proposals they accepted). */
   readonly edited?: readonly string[];
+  /**
+   * After a save met a newer version: per field that both the form and someone else changed,
+   * the value as loaded (`base`) and as stored now (`theirs`); the form holds mine. Empty when none.
+   */
+  readonly conflicts?: Readonly<Record<string, { readonly base: unknown; readonly theirs: unknown }>>;
   readonly mail: MailDraft | undefined;
 }
 
@@ -107,6 +112,11 @@ export interface Board {
   clearMail(): void;
   /** Merges agent changes into the form as a preview; nothing is saved. */
   preview(changes: Readonly<Record<string, unknown>>): void;
+  /**
+   * A save met a newer version: the stored record replaces the loaded one, every unsaved edit and
+   * proposal stays, and the fields both sides changed become conflicts (returned) for the person to settle.
+   */
+  conflict(current: DetailView): string[];
   /** The person's current form values of the detail view (their own edits included). */
   formData(): Promise<Record<string, unknown>>;
   snapshot(): BoardSnapshot;

@@ -262,6 +262,11 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
     return refused('Nothing to save: the Board shows no loaded record. Load one with xos_query on a detail context, propose changes with xos_ui_change_required, then save.');
   }
   const contextName = board.context!;
+  const open = Object.keys(board.conflicts ?? {});
+  if (open.length) {
+    return refused(`Not saved: ${open.length === 1 ? 'a field conflicts' : `${open.length} fields conflict`} with the version someone else stored (${open.join(', ')}). `
+      + 'Nothing was written. The person chooses per field on the Board which value to keep; then save again.');
+  }
   const asked = await changeSet(ast, context, detail, deps);
   if (typeof asked === 'string') return refused(asked);
   if (asked.length === 0) {
@@ -292,18 +297,36 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
     return unsettledSave(deps, ast, context, contextName, id, detail.version, asked, failure);
   }
   const error = result.errors?.[0];
-  if (error?.extensions?.code === 'CONFLICT') {
-    const current = await readBack(deps, ast, contextName, id);
-    const stored = current ? ` (stored version ${current.version})` : '';
-    return refused(`Not saved: ${context.entity} ${id} was changed by someone else after it was loaded${stored}; nothing was written. `
-      + 'The Board now shows the current record. Propose the changes again with xos_ui_change_required if they are still wanted.');
-  }
+  if (error?.extensions?.code === 'CONFLICT') return conflictOutcome(deps, ast, context, contextName, id, detail, asked);
   if (error) return refused(`Not saved: the XOS server refused the change: ${error.message} Nothing was written.`);
 
   const saved = await readBack(deps, ast, contextName, id);
   if (!saved) throw new Error(`${context.entity} ${id} is missing right after saving it`);
   const stored = asked.map((c) => `${c.field}: ${quote(storedValue(ast, context, c.field, saved.record))}`);
   return done(`Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}). Stored: ${stored.join('; ')}.`);
+}
+
+/**
+ * A save met a newer version: nothing was written and nothing pending is lost. The Board takes the
+ * stored record under the person's changes; the fields both sides changed wait for the person's choice.
+ */
+async function conflictOutcome(deps: CoreDeps, ast: Ast, context: ContextDef, contextName: string, id: string,
+  loaded: DetailView, asked: readonly Change[]): Promise<Outcome> {
+  const current = await readStored(deps, ast, contextName, id);
+  if (!current) {
+    return refused(`Not saved: ${context.entity} ${id} was deleted by someone else after it was loaded; nothing was written. The form on the Board is kept.`);
+  }
+  const conflicting = deps.board.conflict({ context: contextName, record: current.record, version: current.version });
+  const head = `Not saved: ${context.entity} ${id} was changed by someone else after it was loaded (version ${loaded.version} -> ${current.version}); nothing was written, and the pending changes are kept on the Board. `;
+  if (!conflicting.length) {
+    return refused(`${head}The other change touched other fields; the Board now shows it under the pending changes. Call xos_ui_save again to store them against version ${current.version} (the person is asked again).`);
+  }
+  const value = (field: string, record: BoardRecord) => quote(storedValue(ast, context, field, record));
+  const details = conflicting.map((field) => {
+    const mine = asked.find((c) => c.field === field);
+    return `${field}: loaded ${value(field, loaded.record)}, stored now ${value(field, current.record)}, pending ${mine ? quote(mine.to) : 'unchanged'}`;
+  });
+  return refused(`${head}Both changed ${details.join('; ')}. The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`);
 }
 
 /** The changed fields of the form against the loaded record, or why the form cannot be saved. */

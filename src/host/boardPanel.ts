@@ -62,6 +62,7 @@ export class BoardPanel implements vscode.Disposable {
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
       preview: (changes) => state.preview(changes),
+      conflict: (current) => state.conflict(current),
       formData: () => this.formData(),
       snapshot: () => state.snapshot(),
       onChange: (listener) => state.onChange(listener),
@@ -251,6 +252,8 @@ export class BoardPanel implements vscode.Disposable {
     if (!state.snapshot().detail) return;
     if (action === 'accept' && field) state.accept(field);
     else if (action === 'revert' && field) state.revert(field);
+    else if (action === 'keepMine' && field) state.settle(field, 'mine');
+    else if (action === 'keepTheirs' && field) state.settle(field, 'theirs');
     else if (action === 'acceptAll') state.acceptAll();
     else if (action === 'revertAll') state.revertProposals();
     else if (action === 'discard') state.discard();
@@ -323,9 +326,12 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const outcome = await saveForm(this.options.deps(), new AbortController().signal);
       output.info(`Board save: ${outcome.text}`);
-      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
-      if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
-      else void vscode.window.showWarningMessage(outcome.text);
+      // The use case speaks to the agent; after a conflict the person gets words for the form in front of them.
+      const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
+      const text = !outcome.ok && conflicts ? boardTexts(locale()).settleConflicts : outcome.text;
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
+      if (outcome.ok) void vscode.window.showInformationMessage(text);
+      else void vscode.window.showWarningMessage(text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);

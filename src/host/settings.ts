@@ -17,6 +17,12 @@ export interface XosSettings {
   readonly environment: 'development' | 'production';
 }
 
+/** Production wins wherever it is set: a repository's settings can add the dialog, never take it away. */
+function productionAnywhere(config: vscode.WorkspaceConfiguration): boolean {
+  const set = config.inspect<string>('environment');
+  return [set?.globalValue, set?.workspaceValue, set?.workspaceFolderValue].includes('production');
+}
+
 export function readSettings(): XosSettings {
   const config = vscode.workspace.getConfiguration('xos');
   return {
@@ -26,7 +32,7 @@ export function readSettings(): XosSettings {
     locale: config.get<string>('locale', '').trim(),
     mcpPort: config.get<number>('mcp.port', 0),
     confirmTimeoutSeconds: config.get<number>('confirm.timeoutSeconds', 300),
-    environment: config.get<string>('environment', 'development') === 'production' ? 'production' : 'development',
+    environment: productionAnywhere(config) ? 'production' : 'development',
   };
 }
 

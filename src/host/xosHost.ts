@@ -8,6 +8,7 @@ import type { ConnectionLine } from '../board/protocol.ts';
 import type { DsnStatus } from '../core/domain.ts';
 import { DraftFile, keepDrafts, type KeptDraft } from '../board/drafts.ts';
 import { ConnectionWatch } from '../core/connectionWatch.ts';
+import { checkRestored } from '../core/restore.ts';
 import { BoardState } from '../board/state.ts';
 import type { BoardView } from '../board/view.ts';
 import type { XosDeps } from '../mcp/ports.ts';
@@ -165,16 +166,29 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const ready = (async () => {
     await backend.restart();
     await restartMcp();
-    if (kept) restoreDraft(kept);
+    if (kept) await restoreDraft(kept);
   })();
 
-  function restoreDraft(found: KeptDraft): void {
+  async function restoreDraft(found: KeptDraft): Promise<void> {
     state.restore(found.draft);
     const when = new Date(found.savedAt).toLocaleString(vscode.env.language);
     output.info(`XOS restored unsaved Board work from ${found.savedAt}`);
+    // Saved by someone else meanwhile? Then the kept edits sit on the stored version, conflicts marked.
+    let meanwhile = '';
+    try {
+      const check = await checkRestored(deps());
+      if (check.state === 'changed') {
+        output.info(`the restored record changed meanwhile (version ${check.version}); conflicts: ${check.conflicts.join(', ') || 'none'}`);
+        meanwhile = check.conflicts.length
+          ? ` ${vscode.l10n.t('Someone else saved the record meanwhile: choose per marked field which value to keep.')}`
+          : ` ${vscode.l10n.t('Someone else saved the record meanwhile; your changes are kept on top of it.')}`;
+      } else if (check.state === 'deleted') meanwhile = ` ${vscode.l10n.t('The record was deleted meanwhile.')}`;
+    } catch (error) {
+      output.warn(`could not compare the restored record with the stored one: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const open = vscode.l10n.t('Open Board');
     const discard = vscode.l10n.t('Discard');
-    void vscode.window.showInformationMessage(vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when), open, discard).then((choice) => {
+    void vscode.window.showInformationMessage(vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when) + meanwhile, open, discard).then((choice) => {
       if (choice === open) panel.open();
       if (choice === discard && found.draft.detail) state.showDetail(found.draft.detail);
     });

@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import type { Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
+import { answerNotification } from './support/notifications.ts';
 import { runCommand, runCommandUntil, waitForWorkbench } from './support/workbench.ts';
 import { attributeOf, boardFrame, gridRowCount } from './board.support.ts';
 
@@ -158,6 +160,41 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
       return value.includes('not-an-address') ? undefined : value;
     }, { timeoutMs: 15_000, describe: () => 'the email field still shows the discarded edit' }).then((v) => v.includes('@')), true);
     await page.locator('.tabs-container .tab', { hasText: '● XOS Board' }).waitFor({ state: 'hidden', timeout: 15_000 });
+
+    // A conflict, resolved field by field: the person edits the city, someone else stores another
+    // city meanwhile; Save writes nothing and shows both; the person keeps theirs and saves again.
+    const summary = await board.locator('xos-detail-form div.summary').innerText();
+    const [, personId, loadedVersion] = /#(\d+) · Version (\d+)/.exec(summary) ?? [];
+    assert.ok(personId && loadedVersion, summary);
+    const database = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'));
+    try {
+      const city = board.locator('xos-field-editor[data-field="city"]');
+      await city.locator('vscode-textfield input').click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Shift+Home');
+      await page.keyboard.type('Kiel');
+      await city.locator('vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+      database.prepare('UPDATE person SET city = ?, version = version + 1 WHERE id = ?').run('Lübeck', Number(personId));
+      await board.locator('vscode-button.save').click();
+      await answerNotification(page, /Save changes to Person/, 'Save', 'installed-conflict-question');
+      const conflict = city.locator('.conflict');
+      await conflict.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(await conflict.locator('dd.theirs').innerText(), 'Lübeck');
+      assert.equal(await conflict.locator('dd.mine').innerText(), 'Kiel');
+      assert.notEqual(await attributeOf(board.locator('vscode-button.save'), 'disabled'), null, 'Save waits for the choice');
+      await screenshot(page, 'installed-conflict');
+      const storedRow = () => database.prepare('SELECT city, version FROM person WHERE id = ?').get(Number(personId)) as { city: string; version: number };
+      assert.deepEqual({ ...storedRow() }, { city: 'Lübeck', version: Number(loadedVersion) + 1 }, 'the other write stands');
+      await city.locator('button.keepMine').click();
+      await conflict.waitFor({ state: 'hidden', timeout: 15_000 });
+      await board.locator('vscode-button.save').click();
+      await answerNotification(page, /Save changes to Person/, 'Save', 'installed-conflict-resolved');
+      await vscodeServer.waitFor(async () => (storedRow().version === Number(loadedVersion) + 2 || undefined), { timeoutMs: 30_000, describe: () => `not saved: ${JSON.stringify(storedRow())}` });
+      assert.equal(storedRow().city, 'Kiel');
+      await board.locator('xos-detail-form div.summary', { hasText: `Version ${Number(loadedVersion) + 2}` }).waitFor({ state: 'visible', timeout: 15_000 });
+    } finally {
+      database.close();
+    }
 
     // The person's company is a link on the form: it opens the company, whose employees link back.
     const companyLink = board.locator('xos-field-editor[data-field="company"] a.opens').first();

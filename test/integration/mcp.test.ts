@@ -283,12 +283,57 @@ describe('XOS MCP server', () => {
     await call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Bremen' } });
     confirmer.answer = async () => 'save';
     assert.deepEqual(await call('xos_ui_save'), {
-      text: 'Not saved: person 5 was changed by someone else after it was loaded (stored version 2); nothing was written. The Board now shows the current record. Propose the changes again with xos_ui_change_required if they are still wanted.',
+      text: 'Not saved: person 5 was changed by someone else after it was loaded (version 1 -> 2); nothing was written, and the pending changes are kept on the Board. '
+        + 'The other change touched other fields; the Board now shows it under the pending changes. Call xos_ui_save again to store them against version 2 (the person is asked again).',
       isError: true,
     });
     assert.deepEqual(await stored(backend, 5), between);
     assert.equal(board.snapshot().detail?.version, 2);
     assert.equal(board.snapshot().detail?.record.notes, 'changed elsewhere');
+    // Nothing pending was lost: saving again stores the proposal over the other change.
+    assert.deepEqual(board.snapshot().pending, { city: 'Bremen' });
+    assert.match((await call('xos_ui_save')).text, /^Saved person 5 \(version 2 -> 3\)/);
+    const after = await stored(backend, 5);
+    assert.equal(after.city, 'Bremen');
+    assert.equal(after.notes, 'changed elsewhere');
+  });
+
+  test('a conflict on the same field is shown side by side; the person keeps one value per field and saves against the new version', async () => {
+    const { call } = await withDetail(21);
+    const loaded = board.snapshot().detail!.record;
+    await backend.api.run({ query: 'mutation { update_person(id: "21", version: 1, set: { city: "Theirstadt", notes: "theirs" }) { version } }' });
+    await call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Minestadt', zip: '20095' } });
+    confirmer.answer = async () => 'save';
+    const reply = await call('xos_ui_save');
+    assert.equal(reply.isError, true);
+    assert.equal(reply.text, 'Not saved: person 21 was changed by someone else after it was loaded (version 1 -> 2); nothing was written, and the pending changes are kept on the Board. '
+      + `Both changed city: loaded ${JSON.stringify(loaded.city)}, stored now "Theirstadt", pending "Minestadt". The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`);
+    assert.deepEqual(board.snapshot().conflicts, { city: { base: loaded.city, theirs: 'Theirstadt' } });
+    assert.deepEqual(board.snapshot().pending, { city: 'Minestadt', zip: '20095' });
+
+    // Until the person chose, saving again is refused and writes nothing.
+    assert.deepEqual(await call('xos_ui_save'), {
+      text: 'Not saved: a field conflicts with the version someone else stored (city). Nothing was written. The person chooses per field on the Board which value to keep; then save again.',
+      isError: true,
+    });
+    assert.equal((await stored(backend, 21)).version, 2);
+
+    board.settle('city', 'theirs');
+    assert.deepEqual(board.snapshot().conflicts, {});
+    assert.match((await call('xos_ui_save')).text, /^Saved person 21 \(version 2 -> 3\)/);
+    const after = await stored(backend, 21);
+    assert.deepEqual([after.city, after.zip, after.notes], ['Theirstadt', '20095', 'theirs']);
+  });
+
+  test('keeping mine after a conflict stores my value over theirs, only after the person chose it', async () => {
+    const { call } = await withDetail(22);
+    await backend.api.run({ query: 'mutation { update_person(id: "22", version: 1, set: { city: "Theirstadt" }) { version } }' });
+    await call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Minestadt' } });
+    confirmer.answer = async () => 'save';
+    assert.equal((await call('xos_ui_save')).isError, true);
+    board.settle('city', 'mine');
+    assert.match((await call('xos_ui_save')).text, /^Saved person 22 \(version 2 -> 3\)/);
+    assert.equal((await stored(backend, 22)).city, 'Minestadt');
   });
 
   test('xos_render, xos_ui_change_required and xos_ui_save need the schema first, like xos_query', async () => {

@@ -40,11 +40,13 @@ export class XosDetailForm extends LitElement {
 
   /** Save, disabled (and saying why) while a field's value cannot be saved. */
   private saveAction(save: string, fixProblems: string): TemplateResult {
-    const blocked = Object.keys(store.problems).length > 0;
+    const conflicts = (store.detail?.conflicts ?? 0) > 0;
+    const blocked = conflicts || Object.keys(store.problems).length > 0;
+    const why = conflicts ? store.texts?.settleConflicts : fixProblems;
     return html`<div class="actions">
       <vscode-button class="save" ?disabled=${blocked} aria-describedby=${blocked ? 'save-blocked' : nothing} @click=${() => store.save()}>${save}</vscode-button>
       ${store.dirty ? html`<vscode-button secondary class="discard" @click=${() => store.formAction('discard')}>${store.texts?.discard}</vscode-button>` : nothing}
-      ${blocked ? html`<span id="save-blocked" class="blocked">${fixProblems}</span>` : nothing}
+      ${blocked ? html`<span id="save-blocked" class="blocked">${why}</span>` : nothing}
     </div>`;
   }
 }

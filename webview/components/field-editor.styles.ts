@@ -26,6 +26,16 @@ export const fieldEditorStyles = css`
   }
   .field-action:hover { text-decoration: underline; }
   .field-action:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+  .conflict {
+    border: 1px solid var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground));
+    background: var(--vscode-inputValidation-warningBackground, transparent);
+    padding: 4px 8px; max-width: 40rem;
+  }
+  .conflict-title { font-weight: 600; }
+  .conflict dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 4px 0; }
+  .conflict dt { color: var(--vscode-descriptionForeground); }
+  .conflict dd { margin: 0; overflow-wrap: anywhere; }
+  .conflict-actions { display: flex; gap: 6px; }
   .problem { color: var(--vscode-errorForeground); }
   .required { color: var(--vscode-errorForeground); }
   a.opens { color: var(--vscode-textLink-foreground); text-decoration: none; }

@@ -52,7 +52,7 @@ export class XosFieldEditor extends LitElement {
     if (!field || !texts) return html``;
     const id = `field-${field.field}`;
     // Accept and Revert name their field for screen readers ("Accept: Last name").
-    const action = (kind: 'accept' | 'revert', label: string) => html`<button type="button" class="field-action ${kind}"
+    const action = (kind: 'accept' | 'revert' | 'keepMine' | 'keepTheirs', label: string) => html`<button type="button" class="field-action ${kind}"
       aria-label="${label}: ${field.label}" @click=${() => store.formAction(kind, field.field)}>${label}</button>`;
     const proposal = field.pending
       ? html`<div class="proposal" title=${texts.proposedHint}>
@@ -64,9 +64,20 @@ export class XosFieldEditor extends LitElement {
         ? html`<div class="own-edit"><vscode-badge class="edited">${texts.edited}</vscode-badge>${action('revert', texts.revert)}</div>`
         : nothing;
     const problem = field.editable ? store.problems[field.field] : undefined;
+    const conflict = field.conflict
+      ? html`<div class="conflict" role="group" aria-label="${texts.conflictTitle}: ${field.label}">
+          <div class="conflict-title">${texts.conflictTitle}</div>
+          <dl>
+            <dt>${texts.conflictBase}</dt><dd class="base">${field.conflict.base}</dd>
+            <dt>${texts.conflictTheirs}</dt><dd class="theirs">${field.conflict.theirs}</dd>
+            <dt>${texts.conflictMine}</dt><dd class="mine">${field.conflict.mine}</dd>
+          </dl>
+          <div class="conflict-actions">${action('keepMine', texts.keepMine)}${action('keepTheirs', texts.keepTheirs)}</div>
+        </div>`
+      : nothing;
     return html`
       <label for=${id}>${field.label}${field.required && field.editable ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}</label>
-      <div class="value field ${field.pending ? 'pending' : ''} ${store.edited.has(field.field) ? 'edited' : ''}" data-field=${field.field}>
+      <div class="value field ${field.pending ? 'pending' : ''} ${store.edited.has(field.field) ? 'edited' : ''} ${field.conflict ? 'conflicting' : ''}" data-field=${field.field}>
         ${field.editable ? this.renderInput(id, field) : field.opens && field.type === 'ref'
           ? html`<span class="readonly" id=${id}>${this.link(field.display, field.field)}</span>`
           : html`<span class="readonly" id=${id}>${field.display}</span>`}
@@ -76,7 +87,8 @@ export class XosFieldEditor extends LitElement {
           ${field.items.map((item) => html`<li>${field.opens ? this.link(item.label, field.field, item.key) : item.label}</li>`)}
         </ul>` : nothing}
         ${problem ? html`<div class="problem" id="${id}-problem" role="alert">${problem}</div>` : nothing}
-        ${proposal}
+        ${conflict}
+        ${field.conflict ? nothing : proposal}
       </div>
     `;
   }
