@@ -241,6 +241,14 @@ export class BoardStore {
     hostEndpoint.notify(protocol.navigate, { direction });
   }
 
+  newRecord(): void {
+    if (this.list?.canCreate) hostEndpoint.notify(protocol.newRecord, { listId: this.list.listId });
+  }
+
+  deleteRecord(): void {
+    hostEndpoint.notify(protocol.deleteRecord, {});
+  }
+
   openContext(context: string): void {
     hostEndpoint.notify(protocol.openContext, { context });
   }

@@ -56,6 +56,10 @@ export const ContextSchema = z.strictObject({
   label: LocalizedText.optional(),
   list_fields: z.array(z.string()).min(1),
   editable: z.array(z.string()).optional(),
+  /** detail: the person may create records of the entity here (the form starts empty; saving asks first). */
+  create: z.boolean().optional(),
+  /** detail: the person may delete the shown record (asked first, version-checked). */
+  delete: z.boolean().optional(),
   prompts: z.array(LocalizedText).optional(),
   /** key: `row` (a list row) or a field name -> where it leads. */
   navigate: z.record(z.string(), NavigateSchema).optional(),

@@ -343,6 +343,17 @@ class SemanticCheck {
       this.add([...at, 'list_fields'], 'a detail context must include "id" in list_fields');
     }
     this.checkEditable(entity, context.editable, [...at, 'editable']);
+    for (const action of ['create', 'delete'] as const) {
+      if (context[action] === true && context.kind !== 'detail') {
+        this.add([...at, action], `only a detail context can ${action} records: move "${action}" to a detail context of ${entity ?? 'the entity'}`);
+      }
+    }
+    if (context.create === true && entity !== undefined) {
+      const editable = new Set(items(context.editable).filter((f): f is string => typeof f === 'string'));
+      const missing = [...(this.entities.get(entity) ?? new Map<string, Raw>())]
+        .filter(([field, def]) => def.required === true && def.type !== 'id' && !editable.has(field)).map(([field]) => field);
+      if (missing.length) this.add([...at, 'create'], `a new ${entity} needs its required fields ${missing.join(', ')}: add them to editable`);
+    }
     for (const [key, navigate] of entries(context.navigate)) {
       this.checkNavigate(entity, context.kind, listFields, key, navigate, [...at, 'navigate', key]);
     }

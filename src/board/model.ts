@@ -135,6 +135,16 @@ function itemTarget(ast: Ast, context: Ast['contexts'][string], field: string, e
   return detail ? { context: detail, idPath: 'id' } : undefined;
 }
 
+/** The detail context where records of a list's (or a detail's) entity are created; the row's target first. */
+export function creatingContext(ast: Ast, contextName: string): string | undefined {
+  const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
+  if (!context) return undefined;
+  if (context.kind === 'detail') return context.create === true ? contextName : undefined;
+  const row = context.navigate?.row?.context;
+  if (row && ast.contexts[row]?.kind === 'detail' && ast.contexts[row].entity === context.entity && ast.contexts[row].create === true) return row;
+  return Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === context.entity && c.create === true)?.[0];
+}
+
 /** enum options for a select: an empty choice first. */
 export function enumOptions(field: FieldModel): SelectOption[] {
   return [{ value: '', label: '' }, ...Object.entries(field.enumLabels ?? {}).map(([value, label]) => ({ value, label }))];

@@ -88,6 +88,11 @@ const FIELD_ACTIONS: readonly string[] = ['accept', 'revert', 'keepMine', 'keepT
 export const formAction = notification<{ readonly action: FormAction; readonly field?: string }>('board/formAction',
   (v): v is { action: FormAction; field?: string } => isObject(v) && typeof v.action === 'string' && FORM_ACTIONS.includes(v.action)
     && (v.field === undefined || isText(v.field, 200)) && (FIELD_ACTIONS.includes(v.action) === (v.field !== undefined)));
+/** The person asked for an empty form to create a record of the shown list's entity. */
+export const newRecord = notification<{ readonly listId: number }>('board/newRecord',
+  (v): v is { listId: number } => isObject(v) && isCount(v.listId));
+/** The person asked to delete the shown record (the host asks them to confirm). */
+export const deleteRecord = notification<Record<string, never>>('board/deleteRecord', isEmptyParams);
 /** The person clicked Back or Forward. */
 export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
   (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));

@@ -30,10 +30,11 @@ export class BoardState implements Board {
   private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
   private readonly listeners = new Set<(change: BoardChange) => void>();
 
-  showList(view: ListView): void {
+  showList(view: ListView, query?: ListQuery): void {
     this.context = view.context;
     this.kind = 'list';
     this.shownList = view;
+    if (query) this.queries.set(view, query);
     this.detail = undefined;
     this.form.clear();
     this.conflicts.clear();
@@ -48,6 +49,11 @@ export class BoardState implements Board {
     this.form.clear();
     this.conflicts.clear();
     this.emit('detail');
+  }
+
+  /** An empty form of a detail context that creates a record when saved. */
+  showNew(context: string): void {
+    this.showDetail({ context, record: {}, isNew: true });
   }
 
   conflict(current: DetailView): string[] {
@@ -160,6 +166,11 @@ export class BoardState implements Board {
   /** The records of the list's first window (what paints first; empty without a list). */
   shownRecords(): readonly BoardRecord[] {
     return this.shownList?.source.first.records ?? [];
+  }
+
+  /** The person's sort and filter of a list shown before. */
+  queryOf(view: ListView): ListQuery {
+    return this.queries.get(view) ?? {};
   }
 
   listQuery(): ListQuery {

@@ -63,6 +63,10 @@ export interface BoardTexts {
   readonly keepMine: string;
   readonly keepTheirs: string;
   readonly settleConflicts: string;
+  /** Create and delete records (where the AST allows it). */
+  readonly newRecord: string;
+  readonly create: string;
+  readonly delete: string;
   /** Save is disabled while a field has a problem; this says why. */
   readonly fixProblems: string;
   /** Host-side status lines. */
@@ -142,6 +146,9 @@ const en: BoardTexts = {
   keepMine: 'Keep yours',
   keepTheirs: 'Keep stored',
   settleConflicts: 'Someone else saved this record meanwhile: choose per marked field which value to keep, then save.',
+  newRecord: 'New record, not saved yet',
+  create: 'New',
+  delete: 'Delete',
   saving: 'Saving…',
   openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
   exported: (count, file) => `${count} records exported to ${file}.`,
@@ -218,6 +225,9 @@ const de: BoardTexts = {
   keepMine: 'Ihren behalten',
   keepTheirs: 'Gespeicherten behalten',
   settleConflicts: 'Jemand anderes hat diesen Datensatz inzwischen gespeichert: Wählen Sie je markiertem Feld, welcher Wert bleibt, und speichern Sie dann.',
+  newRecord: 'Neuer Datensatz, noch nicht gespeichert',
+  create: 'Neu',
+  delete: 'Löschen',
   saving: 'Wird gespeichert…',
   openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
   exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,

@@ -9,7 +9,7 @@ import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend
 import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
 import type { FormState } from './protocol.ts';
 import { fieldKind, refId, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
-import { appModel, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
+import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
 import { boardTexts, type BoardTexts } from './texts.ts';
 
 export type { InputKind } from './fieldKinds.ts';
@@ -49,6 +49,8 @@ export interface ListBlock {
   readonly navigable: boolean;
   /** The person's sort and filter, restored when the webview comes back. */
   readonly query: ListQuery;
+  /** The person can create a record of the list's entity (a detail context allows "create"). */
+  readonly canCreate: boolean;
 }
 
 export interface FormField {
@@ -91,6 +93,10 @@ export interface DetailBlock {
   readonly proposals: number;
   /** How many fields wait for the person's choice after a save met a newer version. */
   readonly conflicts: number;
+  /** A record being created (Save inserts it). */
+  readonly isNew: boolean;
+  /** The AST lets the person delete the shown record here. */
+  readonly canDelete: boolean;
 }
 
 export interface MailBlock {
@@ -172,6 +178,7 @@ export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardVi
     rows: unchanged ? gridRows(context.fields, list.source.first.records) : [],
     navigable: context.rowTarget !== undefined,
     query: listQuery,
+    canCreate: creatingContext(ast, list.context) !== undefined,
   };
 }
 
@@ -219,11 +226,15 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
     return out;
   });
   const id = detail.record.id;
-  const summary = [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
+  const def = ast.contexts[context.name];
+  const summary = detail.isNew ? texts.newRecord
+    : [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
   const proposals = fields.filter((f) => f.pending).length;
   return {
     context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
-    canSave: detail.version !== undefined && context.editable.size > 0,
+    canSave: context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
+    isNew: detail.isNew === true,
+    canDelete: !detail.isNew && detail.version !== undefined && def?.delete === true,
     dirty: proposals > 0 || fields.some((f) => f.edited), proposals, conflicts: fields.filter((f) => f.conflict).length,
   };
 }

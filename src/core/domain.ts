@@ -61,6 +61,8 @@ export interface ListSource {
   window(offset: number, limit: number, query: ListQuery): Promise<ListWindow>;
   /** A record seen in a served window, by key (the record id). */
   recordByKey(key: string): BoardRecord | undefined;
+  /** The same query run again (Back to a list shows what is stored now); absent for fixed results. */
+  reopen?(): Promise<ListSource>;
 }
 
 /** A list on the Board: its context and where its rows come from (windows, never all at once). */
@@ -71,6 +73,8 @@ export interface ListView {
 
 export interface DetailView {
   readonly context: string;
+  /** A record being created: the form starts empty and saving inserts it. */
+  readonly isNew?: boolean;
   readonly record: BoardRecord;
   /** The stored version; absent for rendered data that did not come from the backend. */
   readonly version?: number;
@@ -103,10 +107,13 @@ export interface BoardSnapshot {
 }
 
 export interface Board {
-  showList(view: ListView): void;
+  /** `query`: the person's sort and filter to keep (a list shown again). */
+  showList(view: ListView, query?: ListQuery): void;
   /** The list shown now (undefined when the Board shows a detail or nothing). */
   list(): ListView | undefined;
   showDetail(view: DetailView): void;
+  /** An empty form of a detail context that creates a record when saved. */
+  showNew(context: string): void;
   showMail(draft: MailDraft): void;
   /** Removes the mail draft (after it was sent). */
   clearMail(): void;
@@ -126,6 +133,8 @@ export interface Board {
 export interface SaveSummary {
   readonly entity: string;
   readonly id: string;
+  /** `create`: a new record with these values (`from` is null); otherwise changes of a stored one. */
+  readonly action?: 'update' | 'create';
   /** fromText/toText: the related record's name for a ref, shown as "Acme (#3)" in the question. */
   readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown; readonly fromText?: string; readonly toText?: string }>;
 }
@@ -137,7 +146,18 @@ export type SendAnswer = 'send' | 'cancel' | 'timeout';
 export interface Confirmer {
   confirmSave(summary: SaveSummary, signal: AbortSignal): Promise<SaveAnswer>;
   confirmSend(draft: MailDraft, signal: AbortSignal): Promise<SendAnswer>;
+  /** Asks before a record is deleted; a front end without it cannot delete. */
+  confirmDelete?(summary: DeleteSummary, signal: AbortSignal): Promise<DeleteAnswer>;
 }
+
+export interface DeleteSummary {
+  readonly entity: string;
+  readonly id: string;
+  /** The record's name (its first required text field), if it has one. */
+  readonly name?: string;
+}
+
+export type DeleteAnswer = 'delete' | 'cancel' | 'timeout';
 
 export interface Contact {
   readonly name: string;

@@ -10,7 +10,7 @@ import type { BoardRecord, ListView } from './domain.ts';
 import { showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 
 type Step =
-  | { readonly kind: 'list'; readonly view: ListView }
+  | { readonly kind: 'list'; view: ListView }
   /** `record` as last shown: it names the step in the breadcrumb. */
   | { readonly kind: 'detail'; readonly context: string; readonly id: string; record: BoardRecord };
 
@@ -106,8 +106,11 @@ export class BoardHistory {
     this.moving = true;
     try {
       if (step.kind === 'list') {
-        // The same list object: the person's sort and filter come back with it.
-        this.state.showList(step.view);
+        // The agent's query again, so records created or deleted meanwhile show; the person's sort and filter stay.
+        const query = this.state.queryOf(step.view);
+        const fresh: ListView = step.view.source.reopen ? { context: step.view.context, source: await step.view.source.reopen() } : step.view;
+        this.state.showList(fresh, query);
+        step.view = fresh;
         this.index = target;
         this.emit();
         return { ok: true, text: '' };

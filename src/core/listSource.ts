@@ -92,6 +92,10 @@ export class QueryListSource implements ListSource {
     return new QueryListSource(input, first);
   }
 
+  reopen(): Promise<QueryListSource> {
+    return QueryListSource.open(this.input);
+  }
+
   async window(offset: number, limit: number, query: ListQuery): Promise<ListWindow> {
     const key = queryKey(query);
     const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key));

@@ -15,6 +15,7 @@ import {
 } from '../mcp/tools/fields.ts';
 import type { Board, BoardRecord, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
+import { createFromForm } from './records.ts';
 import { BackendUnavailableError } from './unavailable.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
@@ -258,6 +259,7 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
   const board = deps.board.snapshot();
   const detail = board.detail;
   const context = board.context === undefined ? undefined : findContext(ast, board.context);
+  if (detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal);
   if (!detail || !context || context.kind !== 'detail' || detail.version === undefined) {
     return refused('Nothing to save: the Board shows no loaded record. Load one with xos_query on a detail context, propose changes with xos_ui_change_required, then save.');
   }
@@ -395,7 +397,7 @@ function storedValue(ast: Ast, context: ContextDef, field: string, record: Board
 }
 
 /** Asks the person; any change of the Board while the question is open voids the answer. */
-async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSignal): Promise<'save' | 'discard' | 'timeout' | 'void'> {
+export async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSignal): Promise<'save' | 'discard' | 'timeout' | 'void'> {
   const changed = new AbortController();
   const subscription = deps.board.onChange((change) => {
     if (change !== 'mail') changed.abort();

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
 import { writeCsv } from '../core/csv.ts';
 import { openFormLink } from '../core/formLinks.ts';
+import { deleteShown, newRecord } from '../core/records.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
@@ -56,9 +57,10 @@ export class BoardPanel implements vscode.Disposable {
     this.options = options;
     const { state } = options;
     this.board = {
-      showList: (view) => state.showList(view),
+      showList: (view, query) => state.showList(view, query),
       list: () => state.list(),
       showDetail: (view) => state.showDetail(view),
+      showNew: (context) => state.showNew(context),
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
       preview: (changes) => state.preview(changes),
@@ -133,6 +135,13 @@ export class BoardPanel implements vscode.Disposable {
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
     endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
     endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
+    endpoint.onNotification(protocol.newRecord, ({ listId }) => {
+      const list = this.options.state.list();
+      if (listId !== this.listId || !list) return;
+      const outcome = newRecord(this.options.deps(), list.context);
+      if (!outcome.ok) this.setStatus({ kind: 'error', text: outcome.text });
+    });
+    endpoint.onNotification(protocol.deleteRecord, () => void this.deleteShown());
     endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
       const context = this.options.state.snapshot().context ?? '';
       void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
@@ -356,6 +365,25 @@ export class BoardPanel implements vscode.Disposable {
       output.error(`opening ${context} failed: ${message}`);
       this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(context, message) });
       void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not open {0}: {1}', context, message));
+    }
+  }
+
+  /** Delete on the form: asked in VS Code, version-checked; afterwards the Board goes back to where the person came from. */
+  private async deleteShown(): Promise<void> {
+    const { output, locale } = this.options;
+    try {
+      const outcome = await deleteShown(this.options.deps(), new AbortController().signal);
+      output.info(`Board delete: ${outcome.text}`);
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+      if (!outcome.ok) return;
+      void vscode.window.showInformationMessage(outcome.text);
+      if (this.history.view(this.options.client.ast(), locale()).canBack) await this.navigate('back');
+      this.setStatus({ kind: 'info', text: outcome.text });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board delete failed: ${message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not delete: {0}', message));
     }
   }
 

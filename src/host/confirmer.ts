@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
 import { displayText, saveQuestion, sendQuestion, shorten } from '../board/confirmText.ts';
+import type { DeleteAnswer, DeleteSummary } from '../core/domain.ts';
 import type { Confirmer, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../mcp/ports.ts';
 
 export interface ConfirmerOptions {
@@ -34,13 +35,29 @@ export class NotificationConfirmer implements Confirmer {
     const what = shorten(displayText(entity), 40);
     const id = shorten(displayText(summary.id), 40);
     const message = saveQuestion(summary.changes, {
-      compose: (changes) => vscode.l10n.t('Save changes to {0} {1}? {2}', what, id, changes),
+      compose: (changes) => (summary.action === 'create'
+        ? vscode.l10n.t('Create a new {0}? {1}', what, changes)
+        : vscode.l10n.t('Save changes to {0} {1}? {2}', what, id, changes)),
       more: (count) => vscode.l10n.t('+{0} more (the Board shows all changes)', count),
     });
     this.options.output.info(`asking to save ${summary.entity} ${summary.id} (${summary.changes.map((c) => c.field).join(', ')})`);
     const answer = await this.ask(message, [save, discard], signal);
     const result: SaveAnswer = answer === 'timeout' ? 'timeout' : answer === save ? 'save' : 'discard';
     this.options.output.info(`save of ${summary.entity} ${summary.id}: ${signal.aborted ? 'question voided' : result}`);
+    return result;
+  }
+
+  async confirmDelete(summary: DeleteSummary, signal: AbortSignal): Promise<DeleteAnswer> {
+    const ast = this.options.ast();
+    const entity = resolveText(ast.entities[summary.entity]?.label, this.options.locale(), ast.locales) ?? summary.entity;
+    const what = shorten(displayText(entity), 40);
+    const record = summary.name ? `${shorten(displayText(summary.name), 80)} (#${shorten(displayText(summary.id), 40)})` : `#${shorten(displayText(summary.id), 40)}`;
+    const remove = vscode.l10n.t('Delete');
+    const cancel = vscode.l10n.t('Cancel');
+    this.options.output.info(`asking to delete ${summary.entity} ${summary.id}`);
+    const answer = await this.ask(vscode.l10n.t('Delete {0} {1}? This cannot be undone.', what, record), [remove, cancel], signal);
+    const result: DeleteAnswer = answer === 'timeout' ? 'timeout' : answer === remove ? 'delete' : 'cancel';
+    this.options.output.info(`delete of ${summary.entity} ${summary.id}: ${signal.aborted ? 'question voided' : result}`);
     return result;
   }
 

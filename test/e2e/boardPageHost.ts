@@ -161,7 +161,7 @@ window.xosHost = {
     ordered = undefined;
     const first: GridRow[] = [];
     for (let i = 0; i < Math.min(200, count); i++) first.push(rowAt(i));
-    const list: ListBlock = { listId, context: config.context, label: config.label, columns: config.columns, total: count, rows: first, navigable, query: {} };
+    const list: ListBlock = { listId, context: config.context, label: config.label, columns: config.columns, total: count, rows: first, navigable, query: {}, canCreate: false };
     const start = performance.now();
     endpoint.notify(protocol.list, { list });
     for (;;) {

@@ -212,6 +212,46 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     }, { timeoutMs: 30_000, describe: () => 'no connection line on the Board' });
     assert.match(line, /^XOS CRM · Company · SQLite · connected, (<1|\d+) ms$/);
     assert.equal(await board.locator('xos-board .production').count(), 0);
+
+    // Create a person from the People list (New), then delete them again; both asked for in VS Code.
+    await board.locator('nav[aria-label="Breadcrumb"]').waitFor({ state: 'visible' });
+    await runCommandUntil(page, 'XOS: Open Context…', async () => {
+      const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'People' }).first();
+      if (!(await pick.count())) return undefined;
+      await pick.click();
+      return true;
+    });
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const peopleBefore = (await gridRowCount(board))! - 1;
+    await board.locator('vscode-button.new').click();
+    await board.locator('xos-detail-form div.summary', { hasText: 'New record, not saved yet' }).waitFor({ state: 'visible', timeout: 15_000 });
+    for (const [field, value] of [['firstname', 'Erika'], ['lastname', 'Neuanlage']] as const) {
+      await board.locator(`xos-field-editor[data-field="${field}"] vscode-textfield input`).click();
+      await page.keyboard.type(value);
+    }
+    await board.locator('xos-field-editor[data-field="lastname"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+    await board.locator('vscode-button.save').click();
+    await answerNotification(page, /Create a new Person\?/, 'Save', 'installed-create-question');
+    const created = await vscodeServer.waitFor(async () => {
+      const text = await board.locator('xos-detail-form div.summary').innerText().catch(() => '');
+      return /#(\d+) · Version 1/.exec(text)?.[1];
+    }, { timeoutMs: 30_000, describe: () => 'the new person was not shown as stored' });
+    const createdRow = () => {
+      const db = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'));
+      try {
+        return db.prepare('SELECT firstname, lastname FROM person WHERE id = ?').get(Number(created)) as { firstname: string; lastname: string } | undefined;
+      } finally {
+        db.close();
+      }
+    };
+    assert.deepEqual({ ...createdRow() }, { firstname: 'Erika', lastname: 'Neuanlage' });
+    await board.locator('vscode-button.delete').click();
+    await answerNotification(page, /Delete Person Erika/, 'Delete', 'installed-delete-question');
+    await vscodeServer.waitFor(async () => (createdRow() === undefined || undefined), { timeoutMs: 30_000, describe: () => 'the person was not deleted' });
+    // Back on the list, which shows what is stored now.
+    await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await vscodeServer.waitFor(async () => ((await gridRowCount(board)) === peopleBefore + 1 ? true : undefined),
+      { timeoutMs: 15_000, describe: () => 'the list does not show the stored count' }), true);
   }, dirs);
   rmSync(profile, { recursive: true, force: true });
 });

@@ -45,6 +45,7 @@ export class XosDetailForm extends LitElement {
     const why = conflicts ? store.texts?.settleConflicts : fixProblems;
     return html`<div class="actions">
       <vscode-button class="save" ?disabled=${blocked} aria-describedby=${blocked ? 'save-blocked' : nothing} @click=${() => store.save()}>${save}</vscode-button>
+      ${store.detail?.canDelete ? html`<vscode-button secondary class="delete" @click=${() => store.deleteRecord()}>${store.texts?.delete}</vscode-button>` : nothing}
       ${store.dirty ? html`<vscode-button secondary class="discard" @click=${() => store.formAction('discard')}>${store.texts?.discard}</vscode-button>` : nothing}
       ${blocked ? html`<span id="save-blocked" class="blocked">${why}</span>` : nothing}
     </div>`;

@@ -157,6 +157,7 @@ export class XosListGrid extends LitElement {
           .value=${store.query.filter ?? ''} @input=${this.onFilterInput} @keydown=${this.onFilterKey}>
         <span class="count" aria-live="polite">${this.countText()}</span>
         <span class="spring"></span>
+        ${list.canCreate ? html`<vscode-button class="new" secondary @click=${() => store.newRecord()}>${texts.create}</vscode-button>` : nothing}
         <vscode-button class="export" secondary ?disabled=${!total} @click=${() => store.exportCsv()}>${texts.exportCsv}</vscode-button>
       </div>
       <div class="grid" role="grid" tabindex="0" style=${styleProps(sizes)}
