@@ -348,7 +348,7 @@ class SemanticCheck {
         this.add([...at, action], `only a detail context can ${action} records: move "${action}" to a detail context of ${entity ?? 'the entity'}`);
       }
     }
-    if (context.create === true && entity !== undefined) {
+    if (context.create === true && context.kind === 'detail' && entity !== undefined) {
       const editable = new Set(items(context.editable).filter((f): f is string => typeof f === 'string'));
       const missing = [...(this.entities.get(entity) ?? new Map<string, Raw>())]
         .filter(([field, def]) => def.required === true && def.type !== 'id' && !editable.has(field)).map(([field]) => field);

@@ -302,6 +302,21 @@ const cases: Array<{ name: string; change: (ast: Json) => void; problems: string
       'data.pet: unknown entity "pet"; known: company, person',
     ],
   },
+  {
+    name: 'create and delete only on detail contexts, and a creating form needs every required field',
+    change: (ast) => {
+      ast.contexts.person_list.create = true;
+      ast.contexts.person_list.delete = true;
+      ast.contexts.person_detail.create = true;
+      ast.contexts.person_detail.delete = true;
+      ast.contexts.person_detail.editable = ['company'];
+    },
+    problems: [
+      'contexts.person_list.create: only a detail context can create records: move "create" to a detail context of person',
+      'contexts.person_list.delete: only a detail context can delete records: move "delete" to a detail context of person',
+      'contexts.person_detail.create: a new person needs its required fields name: add them to editable',
+    ],
+  },
 ];
 
 test('the base AST of these cases is valid', () => {
