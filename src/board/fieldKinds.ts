@@ -164,9 +164,23 @@ const date: FieldKind = {
   quickFilter: (field, q) => (DATE.test(q.trim()) ? { [field]: { _eq: q.trim() } } : undefined),
 };
 
+// A date-time input edits UTC to the minute ("2024-05-01T10:00"); the value is ISO 8601 UTC. Host and
+// webview may run in different time zones (a remote extension host), so neither converts to local time.
+const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
 const datetime: FieldKind = {
   ...date,
   input: 'datetime',
+  parse(raw) {
+    const t = String(raw).trim();
+    if (t === '') return null;
+    return LOCAL_MINUTE.test(t) ? `${t}:00.000Z` : t;
+  },
+  inputValue(value) {
+    if (isEmpty(value)) return '';
+    const at = Date.parse(String(value));
+    return Number.isNaN(at) ? String(value) : new Date(at).toISOString().slice(0, 16);
+  },
   valid: (value) => isEmpty(value) || (typeof value === 'string' && !Number.isNaN(Date.parse(value))),
   format(value, c) {
     if (isEmpty(value)) return c.none;

@@ -79,3 +79,14 @@ describe('field kinds', () => {
     assert.equal(fieldKind('bool').quickFilter('active', 'ja'), undefined);
   });
 });
+
+test('a date-time input edits UTC to the minute and gives back ISO 8601 UTC the backend takes', () => {
+  const kind = fieldKind('datetime');
+  assert.equal(kind.inputValue('2026-12-03T08:05:59.000Z'), '2026-12-03T08:05');
+  assert.equal(kind.parse('2026-12-03T08:05'), '2026-12-03T08:05:00.000Z');
+  assert.equal(kind.parse(''), null);
+  assert.equal(kind.inputValue(null), '');
+  // Whatever does not fit stays as typed, so the form can say what is wrong.
+  assert.equal(kind.parse('tomorrow'), 'tomorrow');
+  assert.equal(kind.valid(kind.parse('2026-12-03T08:05')), true);
+});

@@ -122,6 +122,8 @@ export class XosFieldEditor extends LitElement {
         return field.type === 'int'
           ? html`<vscode-textfield id=${id} type="number" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
           : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+      case 'datetime':
+        return html`<vscode-textfield id=${id} type="datetime-local" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label="${field.label} (UTC)" aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield><span class="summary">UTC</span>`;
       case 'date':
         return html`<vscode-textfield id=${id} type="date" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       default:
