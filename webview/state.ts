@@ -5,6 +5,7 @@
 import type { ListQuery, ListSort } from '../src/core/domain.ts';
 import type { HistoryView } from '../src/core/history.ts';
 import type { OpenableContext } from '../src/core/openContext.ts';
+import type { RefChoice } from '../src/core/refChoices.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
@@ -239,6 +240,11 @@ export class BoardStore {
 
   navigate(direction: 'back' | 'forward'): void {
     hostEndpoint.notify(protocol.navigate, { direction });
+  }
+
+  /** Records of the related entity for the ref picker, by name. */
+  refChoices(field: string, search: string): Promise<readonly RefChoice[]> {
+    return hostEndpoint.request(protocol.refChoices, { field, search }, 10_000);
   }
 
   newRecord(): void {

@@ -9,6 +9,7 @@
 import type { ListQuery } from '../core/domain.ts';
 import type { HistoryView } from '../core/history.ts';
 import type { OpenableContext } from '../core/openContext.ts';
+import type { RefChoice } from '../core/refChoices.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
@@ -88,6 +89,9 @@ const FIELD_ACTIONS: readonly string[] = ['accept', 'revert', 'keepMine', 'keepT
 export const formAction = notification<{ readonly action: FormAction; readonly field?: string }>('board/formAction',
   (v): v is { action: FormAction; field?: string } => isObject(v) && typeof v.action === 'string' && FORM_ACTIONS.includes(v.action)
     && (v.field === undefined || isText(v.field, 200)) && (FIELD_ACTIONS.includes(v.action) === (v.field !== undefined)));
+/** The ref picker asks for records of the related entity whose name contains `search`. */
+export const refChoices = request<{ readonly field: string; readonly search: string }, readonly RefChoice[]>('board/refChoices',
+  (v): v is { field: string; search: string } => isObject(v) && isText(v.field, 200) && isText(v.search, 200));
 /** The person asked for an empty form to create a record of the shown list's entity. */
 export const newRecord = notification<{ readonly listId: number }>('board/newRecord',
   (v): v is { listId: number } => isObject(v) && isCount(v.listId));

@@ -9,6 +9,7 @@ import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/u
 import { writeCsv } from '../core/csv.ts';
 import { openFormLink } from '../core/formLinks.ts';
 import { deleteShown, newRecord } from '../core/records.ts';
+import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
@@ -151,6 +152,7 @@ export class BoardPanel implements vscode.Disposable {
       if (listId === this.listId) void this.exportCsv(query);
     });
     endpoint.onRequest(protocol.rows, (params) => this.rows(params));
+    endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(this.options.deps(), field, search));
     const viewState = panel.onDidChangeViewState(() => {
       // A hidden webview is discarded; it says ready again when it comes back.
       if (!panel.visible) {

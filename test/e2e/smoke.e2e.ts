@@ -230,6 +230,17 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
       await page.keyboard.type(value);
     }
     await board.locator('xos-field-editor[data-field="lastname"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+    // The company through the ref picker: type part of a name, pick the first match with Enter.
+    const picker = board.locator('xos-field-editor[data-field="company"] xos-ref-picker');
+    await picker.locator('input[role="combobox"]').click();
+    await page.keyboard.type('Nordlicht');
+    const option = picker.locator('li[role="option"][aria-selected="true"]', { hasText: 'Nordlicht' });
+    await option.waitFor({ state: 'visible', timeout: 15_000 });
+    const companyId = Number(await attributeOf(option, 'data-id'));
+    const picked = (await option.innerText()).trim();
+    await page.keyboard.press('Enter');
+    await board.locator('xos-field-editor[data-field="company"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'installed-new-person');
     await board.locator('vscode-button.save').click();
     await answerNotification(page, /Create a new Person\?/, 'Save', 'installed-create-question');
     const created = await vscodeServer.waitFor(async () => {
@@ -239,12 +250,12 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     const createdRow = () => {
       const db = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'));
       try {
-        return db.prepare('SELECT firstname, lastname FROM person WHERE id = ?').get(Number(created)) as { firstname: string; lastname: string } | undefined;
+        return db.prepare('SELECT firstname, lastname, company_id FROM person WHERE id = ?').get(Number(created)) as { firstname: string; lastname: string; company_id: number } | undefined;
       } finally {
         db.close();
       }
     };
-    assert.deepEqual({ ...createdRow() }, { firstname: 'Erika', lastname: 'Neuanlage' });
+    assert.deepEqual({ ...createdRow() }, { firstname: 'Erika', lastname: 'Neuanlage', company_id: companyId }, `picked ${picked}`);
     await board.locator('vscode-button.delete').click();
     await answerNotification(page, /Delete Person Erika/, 'Delete', 'installed-delete-question');
     await vscodeServer.waitFor(async () => (createdRow() === undefined || undefined), { timeoutMs: 30_000, describe: () => 'the person was not deleted' });

@@ -8,6 +8,7 @@ import { astFromObject } from '../../src/ast/load.ts';
 import { BoardState } from '../../src/board/state.ts';
 import type { Confirmer, DeleteSummary, SaveSummary } from '../../src/core/domain.ts';
 import { deleteShown, newRecord } from '../../src/core/records.ts';
+import { MAX_REF_CHOICES, refChoices } from '../../src/core/refChoices.ts';
 import { saveForm, showRecord, type CoreDeps } from '../../src/core/useCases.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 
@@ -103,6 +104,36 @@ describe('create and delete from the Board', () => {
       assert.deepEqual(await deleteShown(d, new AbortController().signal), { ok: false, text: 'Records of person_detail cannot be deleted here.' });
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('the ref picker', () => {
+  let backend: Backend;
+  let deps: CoreDeps & { board: BoardState };
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: 40 });
+    deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: recorder(), locale: 'en' };
+    await showRecord(deps, 'person_detail', '1');
+  });
+  after(() => backend.close());
+
+  test('offers the related records whose name contains the text, by name, at most 20; the text is data, not query', async () => {
+    const all = (await deps.client.run('{ company_list(limit: 1000) { id name } }')).data!.company_list as { id: string; name: string }[];
+    const first = await refChoices(deps, 'company', '');
+    assert.equal(first.length, Math.min(MAX_REF_CHOICES, all.length));
+    assert.deepEqual(first.map((c) => c.label), [...first.map((c) => c.label)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const word = all[0].name.split(/\s+/)[0];
+    const found = await refChoices(deps, 'company', word.toUpperCase());
+    assert.ok(found.length > 0 && found.every((c) => c.label.toLowerCase().includes(word.toLowerCase())), JSON.stringify(found));
+    assert.ok(found.some((c) => c.id === String(all[0].id)));
+    for (const hostile of ['%', '_', '") { id } }', '\\']) assert.deepEqual(await refChoices(deps, 'company', hostile), [], hostile);
+  });
+
+  test('only an editable reference of the shown record can be searched', async () => {
+    for (const field of ['firstname', 'employees', 'nope', 'id']) {
+      await assert.rejects(refChoices(deps, field, ''), /is not an editable reference of the shown record/);
     }
   });
 });

@@ -12,6 +12,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { fieldKind } from '../../src/board/fieldKinds.ts';
 import type { FormField } from '../../src/board/view.ts';
 import { store } from '../state.ts';
+import './ref-picker.ts';
 import { fieldEditorStyles } from './field-editor.styles.ts';
 
 export class XosFieldEditor extends LitElement {
@@ -107,6 +108,7 @@ export class XosFieldEditor extends LitElement {
     // The host checks the AST's rules like the backend; the local check answers at once for the type.
     const isInvalid = this.invalid || store.problems[field.field] !== undefined;
     const invalid = isInvalid ? 'true' : 'false';
+    if (field.type === 'ref') return html`<xos-ref-picker input-id=${id} .field=${field} ?invalid=${isInvalid}></xos-ref-picker>`;
     switch (field.input) {
       case 'checkbox':
         return html`<vscode-checkbox id=${id} .checked=${live(store.inputValue(field.field, field.value) === true)} aria-label=${field.label}

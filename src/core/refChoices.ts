@@ -1,0 +1,39 @@
+// The ref picker on the form: the records of the related entity whose name matches what
+// the person types, through a list context of that entity (the search text goes in a
+// variable, never into the query).
+import { displayField } from '../ast/view.ts';
+import type { CoreDeps } from './useCases.ts';
+
+export interface RefChoice {
+  readonly id: string;
+  readonly label: string;
+}
+
+/** The most choices one search returns. */
+export const MAX_REF_CHOICES = 20;
+
+/** Records of the shown form's ref field `field` whose name contains `search` (all, by name, when empty). */
+export async function refChoices(deps: CoreDeps, field: string, search: string): Promise<RefChoice[]> {
+  const ast = deps.client.ast();
+  const detail = deps.board.snapshot().detail;
+  const context = detail && ast.contexts[detail.context];
+  const def = context && Object.hasOwn(ast.entities[context.entity]?.fields ?? {}, field) ? ast.entities[context.entity].fields[field] : undefined;
+  if (!context || !def || def.type !== 'ref' || !def.entity || !(context.editable ?? []).includes(field)) {
+    throw new Error(`${field} is not an editable reference of the shown record`);
+  }
+  const entity = def.entity;
+  const list = Object.entries(ast.contexts).find(([, c]) => c.kind === 'list' && c.entity === entity)?.[0];
+  if (!list) throw new Error(`no list context of ${entity} to choose from`);
+  const name = displayField(ast, entity);
+  const text = search.trim().slice(0, 200);
+  const where = text && name !== 'id' ? { [name]: { _ilike: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } } : {};
+  const orderBy = name === 'id' ? [{ id: 'asc' }] : [{ [name]: 'asc' }];
+  const selection = name === 'id' ? 'id' : `id ${name}`;
+  const result = await deps.client.run(
+    `query XosRefChoices($where: ${entity}_bool_exp, $orderBy: [${entity}_order_by!]) { ${list}(where: $where, order_by: $orderBy, limit: ${MAX_REF_CHOICES}) { ${selection} } }`,
+    { where, orderBy },
+  );
+  if (result.errors?.length) throw new Error(result.errors[0].message);
+  const rows = (result.data?.[list] ?? []) as Record<string, unknown>[];
+  return rows.map((row) => ({ id: String(row.id), label: name === 'id' || row[name] === null || row[name] === undefined ? `#${String(row.id)}` : String(row[name]) }));
+}
