@@ -25,6 +25,8 @@ export class BoardStore {
   texts: WebviewTexts | undefined;
   /** The lists the person can open from the start page. */
   contexts: readonly OpenableContext[] = [];
+  /** The app's locales, for the Board's language switch. */
+  locales: readonly string[] = [];
   list: ListBlock | null = null;
   /** The person's sort and filter over the list. */
   query: ListQuery = {};
@@ -53,10 +55,11 @@ export class BoardStore {
   private readonly typed = new Map<string, string | boolean>();
 
   constructor() {
-    hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts }) => {
+    hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts, locales }) => {
       this.locale = locale;
       this.texts = texts;
       this.contexts = contexts ?? [];
+      this.locales = locales ?? [];
       document.documentElement.lang = locale;
       this.emit('locale');
     });
@@ -236,6 +239,10 @@ export class BoardStore {
 
   formAction(action: protocol.FormAction, field?: string): void {
     hostEndpoint.notify(protocol.formAction, field === undefined ? { action } : { action, field });
+  }
+
+  setLocale(locale: string): void {
+    if (locale !== this.locale) hostEndpoint.notify(protocol.setLocale, { locale });
   }
 
   navigate(direction: 'back' | 'forward'): void {

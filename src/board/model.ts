@@ -87,7 +87,9 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       if (!def) {
         const inverse = findInverse(ast, context.entity, field);
         if (!inverse) return { field, label: field, type: 'unknown', required: false, def };
-        return { field, label: field, type: 'list', required: false, def, itemTarget: itemTarget(ast, context, field, inverse.entity), itemDisplay: displayField(ast, inverse.entity) };
+        // The AST gives an inverse list no label: its name, readable ("open_deals" -> "Open deals").
+        const label = field.charAt(0).toUpperCase() + field.slice(1).replaceAll('_', ' ');
+        return { field, label, type: 'list', required: false, def, itemTarget: itemTarget(ast, context, field, inverse.entity), itemDisplay: displayField(ast, inverse.entity) };
       }
       const model: { -readonly [K in keyof FieldModel]: FieldModel[K] } = {
         field, label: text(def.label) ?? field, type: def.type, required: def.required === true, def,

@@ -97,6 +97,9 @@ export const newRecord = notification<{ readonly listId: number }>('board/newRec
   (v): v is { listId: number } => isObject(v) && isCount(v.listId));
 /** The person asked to delete the shown record (the host asks them to confirm). */
 export const deleteRecord = notification<Record<string, never>>('board/deleteRecord', isEmptyParams);
+/** The person chose another of the app's locales on the Board. */
+export const setLocale = notification<{ readonly locale: string }>('board/setLocale',
+  (v): v is { locale: string } => isObject(v) && isText(v.locale, 35) && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v.locale));
 /** The person clicked Back or Forward. */
 export const navigate = notification<{ readonly direction: 'back' | 'forward' }>('board/navigate',
   (v): v is { direction: 'back' | 'forward' } => isObject(v) && (v.direction === 'back' || v.direction === 'forward'));
@@ -130,7 +133,7 @@ export const rows = request<RowsParams, RowsResult>('board/rows',
 
 // host -> webview
 /** The Board's locale, its own texts and the contexts the person can open; sent first and when the locale or the app changes. */
-export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[] }>('board/locale');
+export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[]; readonly locales?: readonly string[] }>('board/locale');
 /** The list (columns, total, first rows), or null when the Board shows none. */
 export const list = notification<{ readonly list: ListBlock | null }>('board/list');
 /** The detail form, or null. */

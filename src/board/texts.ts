@@ -11,6 +11,8 @@ export interface BoardTexts {
   readonly back: string;
   readonly forward: string;
   readonly breadcrumb: string;
+  /** The Board's language switch (its accessible name). */
+  readonly language: string;
   /** The connection line: `{ms}` is replaced; `remote` names an XOS server in front of the database. */
   readonly connected: string;
   readonly unreachable: string;
@@ -82,6 +84,7 @@ const en: BoardTexts = {
   back: 'Back',
   forward: 'Forward',
   breadcrumb: 'Breadcrumb',
+  language: 'Language of the Board',
   connected: 'connected, {ms} ms',
   unreachable: 'not reachable',
   remote: 'XOS server',
@@ -161,6 +164,7 @@ const de: BoardTexts = {
   back: 'Zurück',
   forward: 'Vor',
   breadcrumb: 'Navigationspfad',
+  language: 'Sprache des Boards',
   connected: 'verbunden, {ms} ms',
   unreachable: 'nicht erreichbar',
   remote: 'XOS-Server',

@@ -135,6 +135,13 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
     endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
+    endpoint.onNotification(protocol.setLocale, ({ locale }) => {
+      // The setting is the one place the Board's locale lives; its change re-renders the Board.
+      if (!this.options.client.ast().locales.includes(locale)) return;
+      const config = vscode.workspace.getConfiguration('xos');
+      const target = config.inspect('locale')?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+      void config.update('locale', locale, target);
+    });
     endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
     endpoint.onNotification(protocol.newRecord, ({ listId }) => {
       const list = this.options.state.list();
@@ -192,7 +199,7 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const ast = client.ast();
       const locale = this.options.locale();
-      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale) });
+      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales });
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });

@@ -213,6 +213,15 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     assert.match(line, /^XOS CRM · Company · SQLite · connected, (<1|\d+) ms$/);
     assert.equal(await board.locator('xos-board .production').count(), 0);
 
+    // The Board's language switch: German, then English again.
+    const language = board.locator('xos-status-strip select.locale') as unknown as { selectOption(value: string): Promise<unknown> };
+    await language.selectOption('de');
+    await board.locator('nav[aria-label="Navigationspfad"]').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await board.locator('xos-status-strip .connection').innerText(), /^XOS CRM · Firma · SQLite · verbunden, /);
+    await screenshot(page, 'installed-german');
+    await language.selectOption('en');
+    await board.locator('nav[aria-label="Breadcrumb"]').waitFor({ state: 'visible', timeout: 30_000 });
+
     // Create a person from the People list (New), then delete them again; both asked for in VS Code.
     await board.locator('nav[aria-label="Breadcrumb"]').waitFor({ state: 'visible' });
     await runCommandUntil(page, 'XOS: Open Context…', async () => {

@@ -21,7 +21,24 @@ export class XosStatusStrip extends LitElement {
 
   override render(): TemplateResult {
     const status = store.status;
-    return html`<div role="status" aria-live="polite" class="message ${status?.kind ?? ''}">${status?.text ?? ''}</div>${this.connectionLine()}`;
+    return html`<div role="status" aria-live="polite" class="message ${status?.kind ?? ''}">${status?.text ?? ''}</div>${this.connectionLine()}${this.localeSwitch()}`;
+  }
+
+  /** The app's locales, each named in its own language ("Deutsch", "English"). */
+  private localeSwitch(): TemplateResult | typeof nothing {
+    const { locales, texts } = store;
+    if (locales.length < 2 || !texts) return nothing;
+    const name = (tag: string) => {
+      try {
+        const own = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+        return own.charAt(0).toLocaleUpperCase(tag) + own.slice(1);
+      } catch {
+        return tag;
+      }
+    };
+    return html`<select class="locale" aria-label=${texts.language} @change=${(event: Event) => store.setLocale((event.target as HTMLSelectElement).value)}>
+      ${locales.map((tag) => html`<option value=${tag} ?selected=${tag === store.locale}>${name(tag)}</option>`)}
+    </select>`;
   }
 
   private connectionLine(): TemplateResult | typeof nothing {
