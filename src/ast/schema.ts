@@ -47,6 +47,26 @@ export const NavigateSchema = z.strictObject({
 });
 export type NavigateDef = z.infer<typeof NavigateSchema>;
 
+/** How a field is shown beyond its type: a long text as a text area, a number as money or a percentage. */
+export const WidgetSchema = z.union([
+  z.strictObject({ kind: z.literal('textarea') }),
+  z.strictObject({ kind: z.literal('money'), currency: z.string().regex(/^[A-Z]{3}$/) }),
+  z.strictObject({ kind: z.literal('percent') }),
+]);
+export type WidgetDef = z.infer<typeof WidgetSchema>;
+
+/**
+ * A context's own look, declared (no script): a detail form's sections with their fields in
+ * order, a list's column widths in pixels, and per field a widget. Fields left out of every
+ * section follow in a last, untitled section; without a layout the Board's generic one applies.
+ */
+export const LayoutSchema = z.strictObject({
+  sections: z.array(z.strictObject({ label: LocalizedText.optional(), fields: z.array(z.string()).min(1) })).optional(),
+  columns: z.record(z.string(), z.strictObject({ width: z.number().int().min(40).max(1200) })).optional(),
+  widgets: z.record(z.string(), WidgetSchema).optional(),
+});
+export type LayoutDef = z.infer<typeof LayoutSchema>;
+
 export const CONTEXT_KINDS = ['list', 'detail'] as const;
 export type ContextKind = (typeof CONTEXT_KINDS)[number];
 
@@ -63,6 +83,7 @@ export const ContextSchema = z.strictObject({
   prompts: z.array(LocalizedText).optional(),
   /** key: `row` (a list row) or a field name -> where it leads. */
   navigate: z.record(z.string(), NavigateSchema).optional(),
+  layout: LayoutSchema.optional(),
 });
 export type ContextDef = z.infer<typeof ContextSchema>;
 

@@ -354,8 +354,42 @@ class SemanticCheck {
         .filter(([field, def]) => def.required === true && def.type !== 'id' && !editable.has(field)).map(([field]) => field);
       if (missing.length) this.add([...at, 'create'], `a new ${entity} needs its required fields ${missing.join(', ')}: add them to editable`);
     }
+    this.checkLayout(context, listFields, [...at, 'layout']);
     for (const [key, navigate] of entries(context.navigate)) {
       this.checkNavigate(entity, context.kind, listFields, key, navigate, [...at, 'navigate', key]);
+    }
+  }
+
+  /** Every field a layout names is one of the context's list_fields, placed at most once; sections are for forms, columns for lists. */
+  private checkLayout(context: Raw, listFields: unknown[] | undefined, at: readonly PathSegment[]): void {
+    if (!isRecord(context.layout)) return;
+    const shown = new Set((listFields ?? []).filter((f): f is string => typeof f === 'string'));
+    const known = (field: unknown, where: readonly PathSegment[]) => {
+      if (typeof field === 'string' && listFields && !shown.has(field)) this.add(where, `"${field}" is not in this context's list_fields`);
+    };
+    const layout = context.layout;
+    if (layout.sections !== undefined && context.kind !== 'detail') this.add([...at, 'sections'], 'sections arrange a form: only a detail context has them');
+    if (layout.columns !== undefined && context.kind !== 'list') this.add([...at, 'columns'], 'column widths are for a list: only a list context has them');
+    const placed = new Set<string>();
+    items(layout.sections).forEach((section, i) => {
+      if (!isRecord(section)) return;
+      this.checkText(section.label, [...at, 'sections', i, 'label']);
+      items(section.fields).forEach((field, j) => {
+        known(field, [...at, 'sections', i, 'fields', j]);
+        if (typeof field !== 'string') return;
+        if (placed.has(field)) this.add([...at, 'sections', i, 'fields', j], `"${field}" is already in a section`);
+        placed.add(field);
+      });
+    });
+    for (const [field] of entries(layout.columns)) known(field, [...at, 'columns', field]);
+    for (const [field, widget] of entries(layout.widgets)) {
+      known(field, [...at, 'widgets', field]);
+      const type = typeof context.entity === 'string' ? this.entities.get(context.entity)?.get(field)?.type : undefined;
+      if (!isRecord(widget) || type === undefined) continue;
+      if (widget.kind === 'textarea' && type !== 'string' && type !== 'text') this.add([...at, 'widgets', field], `a text area is for text fields; ${field} is ${String(type)}`);
+      if ((widget.kind === 'money' || widget.kind === 'percent') && type !== 'int' && type !== 'decimal') {
+        this.add([...at, 'widgets', field], `${String(widget.kind)} is for int and decimal fields; ${field} is ${String(type)}`);
+      }
     }
   }
 

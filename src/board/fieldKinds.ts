@@ -3,7 +3,7 @@
 // view model, the use cases and the webview all read this one table, so a type
 // behaves the same in the form, the grid, the CSV and the backend filter.
 // Browser-safe: no Node or VS Code imports.
-import type { FieldType } from '../ast/schema.ts';
+import type { FieldType, WidgetDef } from '../ast/schema.ts';
 
 export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
 
@@ -18,6 +18,8 @@ export interface FormatContext {
   readonly no: string;
   /** enum value -> label in the locale */
   readonly enumLabels?: Readonly<Record<string, string>>;
+  /** The context's layout may show a number as money or as a percentage. */
+  readonly widget?: WidgetDef;
 }
 
 export interface FieldKind {
@@ -64,6 +66,24 @@ function numberFormat(locale: string, fractionDigits: number): Intl.NumberFormat
     numberFormats.set(key, format);
   }
   return format;
+}
+
+const widgetFormats = new Map<string, Intl.NumberFormat>();
+
+/** A number as money (`EUR`) or a percentage (35 -> "35 %"), in the locale; undefined for other widgets. */
+function widgetNumber(value: number | string, fractionDigits: number, c: FormatContext): string | undefined {
+  const widget = c.widget;
+  if (widget?.kind !== 'money' && widget?.kind !== 'percent') return undefined;
+  const key = `${c.locale}|${widget.kind}|${widget.kind === 'money' ? widget.currency : ''}|${fractionDigits}`;
+  let format = widgetFormats.get(key);
+  if (!format) {
+    format = widget.kind === 'money'
+      ? new Intl.NumberFormat(c.locale, { style: 'currency', currency: widget.currency, minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits })
+      : new Intl.NumberFormat(c.locale, { style: 'percent', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+    widgetFormats.set(key, format);
+  }
+  // A percentage is stored as the number shown before the sign (35 means 35 %).
+  return format.format(widget.kind === 'percent' ? Number(value) / 100 : value as unknown as number);
 }
 
 function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
@@ -122,7 +142,7 @@ const int: FieldKind = {
     return Number.isFinite(n) ? n : t;
   },
   valid: (value) => isEmpty(value) || Number.isInteger(value),
-  format: (value, c) => (isEmpty(value) ? c.none : typeof value === 'number' ? numberFormat(c.locale, 0).format(value) : String(value)),
+  format: (value, c) => (isEmpty(value) ? c.none : typeof value === 'number' ? widgetNumber(value, 0, c) ?? numberFormat(c.locale, 0).format(value) : String(value)),
   inputValue: (value) => (isEmpty(value) ? '' : String(value)),
   csv: (value) => (isEmpty(value) ? '' : String(value)),
   quickFilter: (field, q) => (INTEGER.test(q.trim()) && Math.abs(Number(q)) <= 2 ** 31 - 1 ? { [field]: { _eq: Number(q) } } : undefined),
@@ -140,7 +160,7 @@ const decimal: FieldKind = {
     if (!DECIMAL.test(digits)) return digits;
     const fraction = digits.includes('.') ? digits.length - digits.indexOf('.') - 1 : 0;
     // Intl formats a numeric string exactly (no float rounding of long decimals).
-    return numberFormat(c.locale, Math.min(fraction, 20)).format(digits as unknown as number);
+    return widgetNumber(digits, Math.min(fraction, 20), c) ?? numberFormat(c.locale, Math.min(fraction, 20)).format(digits as unknown as number);
   },
   inputValue: (value) => (isEmpty(value) ? '' : String(value)),
   csv: (value) => (isEmpty(value) ? '' : String(value)),

@@ -3,7 +3,7 @@
 // a column sorts, where a row navigates. Looked up by name afterwards instead of
 // walking src/ast on every render or window.
 import { resolveText } from '../ast/locale.ts';
-import type { Ast, FieldDef } from '../ast/schema.ts';
+import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { displayField, findInverse } from '../ast/view.ts';
 import type { BoardFieldType } from './fieldKinds.ts';
 
@@ -32,6 +32,15 @@ export interface FieldModel {
   readonly itemTarget?: RowTarget;
   /** An inverse list's related entity and the field that names its records. */
   readonly itemDisplay?: string;
+  /** From the context's layout: how the value is shown, and a list column's width in pixels. */
+  readonly widget?: WidgetDef;
+  readonly width?: number;
+}
+
+/** A part of a detail form: its label in the locale (none for the generic layout) and its fields in order. */
+export interface SectionModel {
+  readonly label?: string;
+  readonly fields: readonly string[];
 }
 
 export interface RowTarget {
@@ -51,6 +60,8 @@ export interface ContextModel {
   readonly fields: readonly FieldModel[];
   readonly editable: ReadonlySet<string>;
   readonly rowTarget?: RowTarget;
+  /** The form's sections (the layout's, then the fields it left out); one untitled section without a layout. */
+  readonly sections: readonly SectionModel[];
 }
 
 export interface AppModel {
@@ -109,6 +120,18 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       }
       return model;
     });
+    const layout = context.layout;
+    const withLayout = fields.map((f): FieldModel => {
+      const widget = layout?.widgets?.[f.field];
+      const width = layout?.columns?.[f.field]?.width;
+      return widget || width ? { ...f, ...(widget ? { widget } : {}), ...(width ? { width } : {}) } : f;
+    });
+    const placed = new Set((layout?.sections ?? []).flatMap((section) => section.fields));
+    const rest = context.list_fields.filter((field) => !placed.has(field));
+    const sections: SectionModel[] = [
+      ...(layout?.sections ?? []).map((section) => ({ label: text(section.label), fields: section.fields.filter((f) => context.list_fields.includes(f)) })),
+      ...(rest.length ? [{ fields: rest }] : []),
+    ];
     const nav = context.navigate?.row;
     const rowTarget = nav && ast.contexts[nav.context]?.kind === 'detail' ? { context: nav.context, idPath: nav.params?.id ?? 'id' } : undefined;
     contexts.set(name, {
@@ -117,9 +140,10 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       entity: context.entity,
       label: text(context.label) ?? text(entity.label) ?? name,
       entityLabel: text(entity.label) ?? context.entity,
-      fields,
+      fields: withLayout,
       editable: new Set(context.editable ?? []),
       rowTarget,
+      sections,
     });
   }
   return { locale, locales: ast.locales, context: (name) => contexts.get(name) };

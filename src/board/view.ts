@@ -4,7 +4,7 @@
 // kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
 // survives postMessage.
 import { isDeepStrictEqual } from 'node:util';
-import type { Ast, FieldDef } from '../ast/schema.ts';
+import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
 import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
 import type { FormState } from './protocol.ts';
@@ -27,6 +27,9 @@ export interface Column {
   readonly sortable: boolean;
   /** A ref whose value is a link to the related record's detail. */
   readonly opens?: boolean;
+  /** From the context's layout: the width in pixels, and money or percent display. */
+  readonly width?: number;
+  readonly widget?: WidgetDef;
 }
 
 /** One list row: the record's key (its id) and its raw values in column order. */
@@ -97,6 +100,8 @@ export interface DetailBlock {
   readonly isNew: boolean;
   /** The AST lets the person delete the shown record here. */
   readonly canDelete: boolean;
+  /** The form's sections in order (the context's layout, or one untitled section). */
+  readonly sections: readonly { readonly label?: string; readonly fields: readonly string[] }[];
 }
 
 export interface MailBlock {
@@ -155,6 +160,8 @@ export function columnsOf(context: ContextModel): Column[] {
     };
     if (f.enumLabels) column.enumLabels = f.enumLabels;
     if (f.refTarget) column.opens = true;
+    if (f.width) column.width = f.width;
+    if (f.widget) column.widget = f.widget;
     return column;
   });
 }
@@ -189,14 +196,14 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const texts = boardTexts(locale);
   const fields = context.fields.map((f): FormField => {
     const kind = fieldKind(f.type);
-    const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels };
+    const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels, widget: f.widget };
     const stored = detail.record[f.field];
     const current = Object.hasOwn(form, f.field) ? form[f.field] : stored;
     const out: { -readonly [K in keyof FormField]: FormField[K] } = {
       field: f.field,
       label: f.label,
       type: f.type,
-      input: kind.input,
+      input: f.widget?.kind === 'textarea' ? 'textarea' : kind.input,
       editable: context.editable.has(f.field) && f.def !== undefined && f.type !== 'id',
       required: f.required,
       value: kind.inputValue(current),
@@ -235,6 +242,7 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
     canSave: context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
     isNew: detail.isNew === true,
     canDelete: !detail.isNew && detail.version !== undefined && def?.delete === true,
+    sections: context.sections.map((section) => (section.label ? { label: section.label, fields: section.fields } : { fields: section.fields })),
     dirty: proposals > 0 || fields.some((f) => f.edited), proposals, conflicts: fields.filter((f) => f.conflict).length,
   };
 }

@@ -132,6 +132,9 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await board.locator('li[aria-current="page"]').innerText(), toDetail[1]);
 
+    // The person form's own layout from the AST: sections with a legend, net worth as money.
+    assert.deepEqual((await board.locator('xos-detail-form fieldset.section legend').allInnerTexts()).map((t) => t.trim()), ['Contact', 'Address', 'Sales']);
+
     // Inline validation: an address that is none is marked as the person types and Save waits.
     const email = board.locator('xos-field-editor[data-field="email"]');
     await email.locator('vscode-textfield input').click();

@@ -317,6 +317,24 @@ const cases: Array<{ name: string; change: (ast: Json) => void; problems: string
       'contexts.person_detail.create: a new person needs its required fields name: add them to editable',
     ],
   },
+  {
+    name: 'a layout names only the context\'s fields, each once, sections on forms, columns on lists, widgets that fit the type',
+    change: (ast) => {
+      ast.contexts.person_detail.layout = {
+        sections: [{ label: 'Main', fields: ['name', 'age'] }, { fields: ['name'] }],
+        columns: { name: { width: 100 } },
+        widgets: { name: { kind: 'money', currency: 'EUR' } },
+      };
+      ast.contexts.person_list.layout = { sections: [{ fields: ['id'] }], widgets: { name: { kind: 'textarea' } } };
+    },
+    problems: [
+      'contexts.person_list.layout.sections: sections arrange a form: only a detail context has them',
+      'contexts.person_detail.layout.columns: column widths are for a list: only a list context has them',
+      'contexts.person_detail.layout.sections[0].fields[1]: "age" is not in this context\'s list_fields',
+      'contexts.person_detail.layout.sections[1].fields[0]: "name" is already in a section',
+      'contexts.person_detail.layout.widgets.name: money is for int and decimal fields; name is string',
+    ],
+  },
 ];
 
 test('the base AST of these cases is valid', () => {

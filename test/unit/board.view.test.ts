@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
+import { fieldKind } from '../../src/board/fieldKinds.ts';
 import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { buildBoardView, detailBlock, parseMailbox } from '../../src/board/view.ts';
@@ -198,4 +199,26 @@ test('the person accepts or reverts the agent\'s proposals field by field or all
   assert.deepEqual(marks(), {});
   assert.equal(block().dirty, false);
   assert.deepEqual(board.formValues(), { id: 1, firstname: 'Max', lastname: 'Mustermann', city: 'Berlin', age: 40 });
+});
+
+test('a context\'s own layout: the form in its sections (the rest in a last one), money and percent, column widths', () => {
+  const ast = demoApp();
+  const board = new BoardState();
+  board.showDetail({ context: 'person_detail', record: { id: 1, firstname: 'Max', net_worth: '125000.50' }, version: 1 });
+  const en = detailBlock({ ast, locale: 'en', snapshot: board.snapshot(), form: board.formValues() })!;
+  assert.deepEqual(en.sections.map((s) => s.label), ['Contact', 'Address', 'Sales']);
+  assert.deepEqual(en.sections.flatMap((s) => s.fields).sort(), [...ast.contexts.person_detail.list_fields].sort());
+  assert.equal(en.fields.find((f) => f.field === 'net_worth')!.display, '€125,000.50');
+  const de = detailBlock({ ast, locale: 'de', snapshot: board.snapshot(), form: board.formValues() })!;
+  assert.deepEqual(de.sections.map((s) => s.label), ['Kontakt', 'Adresse', 'Vertrieb']);
+  assert.equal(de.fields.find((f) => f.field === 'net_worth')!.display, '125.000,50\u00a0€');
+
+  const deals = appModel(ast, 'en').context('deal_list')!;
+  const probability = deals.fields.find((f) => f.field === 'probability')!;
+  assert.deepEqual(probability.widget, { kind: 'percent' });
+  assert.equal(fieldKind('int').format(35, { locale: 'en', none: '—', yes: 'Yes', no: 'No', widget: probability.widget }), '35%');
+  assert.equal(deals.fields.find((f) => f.field === 'title')!.width, 260);
+  // Without a layout: one untitled section with every field in list order.
+  const company = detailBlock({ ast, locale: 'en', snapshot: { ...board.snapshot(), context: 'company_detail', detail: { context: 'company_detail', record: { id: 1 }, version: 1 } }, form: {} })!;
+  assert.deepEqual(company.sections, [{ fields: ast.contexts.company_detail.list_fields }]);
 });

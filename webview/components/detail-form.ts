@@ -32,7 +32,14 @@ export class XosDetailForm extends LitElement {
         <vscode-button secondary class="revert-all" @click=${() => store.formAction('revertAll')}>${texts.revertAll}</vscode-button>
       </div>` : nothing}
       <form class="detail" data-context=${detail.context} @submit=${(event: Event) => event.preventDefault()}>
-        ${detail.fields.map((field) => html`<xos-field-editor data-field=${field.field} .field=${field}></xos-field-editor>`)}
+        ${detail.sections.map((section) => {
+          const editors = section.fields.map((name) => detail.fields.find((f) => f.field === name)).filter((f) => f !== undefined)
+            .map((field) => html`<xos-field-editor data-field=${field.field} .field=${field}></xos-field-editor>`);
+          // The generic layout is one untitled section; the AST's sections are fieldsets with a legend.
+          return section.label
+            ? html`<fieldset class="section"><legend>${section.label}</legend><div class="fields">${editors}</div></fieldset>`
+            : html`<div class="fields">${editors}</div>`;
+        })}
       </form>
       ${detail.canSave ? this.saveAction(texts.save, texts.fixProblems) : nothing}
     `;

@@ -22,6 +22,7 @@ const MIN_COLUMN_WIDTH = 48;
 const ANCHOR_ROWS = 1000;
 
 function defaultWidth(column: Column): number {
+  if (column.width) return column.width;
   if (column.type === 'id') return 80;
   if (column.numeric || column.type === 'bool' || column.type === 'date') return 120;
   if (column.type === 'text' || column.type === 'email') return 220;
@@ -117,7 +118,7 @@ export class XosListGrid extends LitElement {
     const texts = store.texts;
     this.formats = (list?.columns ?? []).map((c) => ({
       kind: fieldKind(c.type),
-      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels },
+      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget },
     }));
     this.visible = visibleRows(this.metrics(), this.scrollTop);
   }
