@@ -48,7 +48,7 @@ test('the Board shows tool results; VS Code lists the XOS MCP server with all ni
   assert.deepEqual(run.steps, ['board-list', 'board-preview', 'board-reshown']);
   assert.equal(seen.header, 'id First name Last name Email City Age Net worth');
   assert.equal(seen.rowcount, '6', 'aria-rowcount counts the header row');
-  assert.match(seen['board-preview'], /^\S.* → Schmidt Proposed by the agent$/);
+  assert.match(seen['board-preview'], /^\S.* → Schmidt Proposed by the agent Accept Revert$/);
   assert.equal(seen['board-reshown'], seen['board-preview']);
   assert.deepEqual(run.outcome.facts.toolNames.map((n: string) => n.replace(/^mcp_.*?_(xos_)/, '$1')), [
     'xos_schema', 'xos_query', 'xos_render', 'xos_ui_change_required', 'xos_ui_save', 'xos_system_status', 'xos_contacts', 'xos_mail_compose', 'xos_mail_send',

@@ -185,7 +185,7 @@ test('the seed workflow in the chat: list, preview the new last name, save after
   assert.equal(await lastAnswer(page), `Vorschau im Board. ${PREVIEW_REPLY}`);
   const proposal = (await boardFrame(page)).locator('[data-field="lastname"] .proposal');
   await proposal.waitFor({ state: 'visible', timeout: 30_000 });
-  assert.equal((await proposal.innerText()).replace(/\s+/g, ' ').trim(), 'Mustermann → Schmidt Proposed by the agent');
+  assert.equal((await proposal.innerText()).replace(/\s+/g, ' ').trim(), 'Mustermann → Schmidt Proposed by the agent Accept Revert');
   await screenshot(page, 'chat-2-preview');
   const beforeSave = storedPerson();
   assert.deepEqual({ lastname: beforeSave.lastname, version: beforeSave.version }, { lastname: 'Mustermann', version: 1 });

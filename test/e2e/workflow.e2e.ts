@@ -76,7 +76,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
     ].map((name) => ({ name, ok: true })),
   });
   const before = run.outcome.facts.lastnameBefore as string;
-  assert.equal(seen.preview, `${before} → Schmidt Proposed by the agent`);
+  assert.equal(seen.preview, `${before} → Schmidt Proposed by the agent Accept Revert`);
   assert.equal(seen.saveQuestion, `Save changes to Person 1? Last name: ${before} → Schmidt`);
   assert.equal(seen.discardQuestion, 'Save changes to Person 1? Last name: Schmidt → Meier');
 
