@@ -35,6 +35,8 @@ export class BoardStore {
   rowsError: string | undefined;
   detail: DetailBlock | null = null;
   mail: MailBlock | null = null;
+  /** What is wrong with the mail's recipient as the person typed it (the host checks it). */
+  mailProblem: string | null = null;
   status: protocol.StatusLine | null = null;
   history: HistoryView = { canBack: false, canForward: false, crumbs: [] };
   connection: protocol.ConnectionLine | null = null;
@@ -86,6 +88,11 @@ export class BoardStore {
     });
     hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
       this.mail = mail;
+      this.mailProblem = mail?.problem ?? null;
+      this.emit('mail');
+    });
+    hostEndpoint.onNotification(protocol.mailState, ({ problem }) => {
+      this.mailProblem = problem;
       this.emit('mail');
     });
     hostEndpoint.onNotification(protocol.formState, ({ key, problems, edited, dirty }) => {
@@ -286,7 +293,13 @@ export class BoardStore {
   }
 
   editMail(field: protocol.MailField, value: string): void {
+    // Kept here as typed, so a re-render shows it (the host does not echo edits).
+    if (this.mail) this.mail = { ...this.mail, [field]: value };
     hostEndpoint.notify(protocol.editMail, { field, value });
+  }
+
+  mailAction(action: 'send' | 'discard'): void {
+    hostEndpoint.notify(protocol.mailAction, { action });
   }
 }
 

@@ -76,6 +76,9 @@ export const save = notification<Record<string, never>>('board/save', isEmptyPar
 /** The person edited the mail draft. */
 export const editMail = notification<{ readonly field: MailField; readonly value: string }>('board/editMail',
   (v): v is { field: MailField; value: string } => isObject(v) && (v.field === 'to' || v.field === 'subject' || v.field === 'body') && isText(v.value));
+/** The person clicked Send (asked in VS Code like xos_mail_send) or Discard on the mail draft. */
+export const mailAction = notification<{ readonly action: 'send' | 'discard' }>('board/mailAction',
+  (v): v is { action: 'send' | 'discard' } => isObject(v) && (v.action === 'send' || v.action === 'discard'));
 /** The person opened a context from the Board's start page. */
 export const openContext = notification<{ readonly context: string }>('board/openContext',
   (v): v is { context: string } => isObject(v) && isText(v.context, 200));
@@ -150,6 +153,8 @@ export interface FormState {
 export const formState = notification<FormState>('board/formState');
 /** The mail draft, or null. */
 export const mail = notification<{ readonly mail: MailBlock | null }>('board/mail');
+/** The mail draft as the person's typing left it: what is wrong with the recipient, if anything. */
+export const mailState = notification<{ readonly problem: string | null }>('board/mailState');
 
 export interface StatusLine {
   readonly kind: 'info' | 'error' | 'busy';

@@ -25,6 +25,14 @@ export interface BoardTexts {
   readonly mailTo: string;
   readonly mailSubject: string;
   readonly mailBody: string;
+  /** The mail draft's sender, its two actions, and what the person is told around them. */
+  readonly mailFrom: string;
+  readonly mailSend: string;
+  readonly mailDiscard: string;
+  readonly mailSending: string;
+  readonly mailDiscarded: string;
+  readonly mailNotSetUp: string;
+  readonly mailToInvalid: string;
   readonly records: (count: number) => string;
   readonly openRow: string;
   readonly none: string;
@@ -96,6 +104,13 @@ const en: BoardTexts = {
   mailTo: 'To',
   mailSubject: 'Subject',
   mailBody: 'Message',
+  mailFrom: 'From',
+  mailSend: 'Send',
+  mailDiscard: 'Discard',
+  mailSending: 'Sending…',
+  mailDiscarded: 'The mail draft was discarded.',
+  mailNotSetUp: 'Mail is not set up: set xos.mail.host and xos.mail.from in the settings.',
+  mailToInvalid: 'Enter an address like name@example.com or Name <name@example.com>.',
   records: (count) => (count === 1 ? '1 record' : `${count} records`),
   openRow: 'Open',
   none: '—',
@@ -176,6 +191,13 @@ const de: BoardTexts = {
   mailTo: 'An',
   mailSubject: 'Betreff',
   mailBody: 'Nachricht',
+  mailFrom: 'Von',
+  mailSend: 'Senden',
+  mailDiscard: 'Verwerfen',
+  mailSending: 'Wird gesendet…',
+  mailDiscarded: 'Der E-Mail-Entwurf wurde verworfen.',
+  mailNotSetUp: 'E-Mail ist nicht eingerichtet: Setzen Sie xos.mail.host und xos.mail.from in den Einstellungen.',
+  mailToInvalid: 'Geben Sie eine Adresse wie name@example.com oder Name <name@example.com> ein.',
   records: (count) => (count === 1 ? '1 Datensatz' : `${count} Datensätze`),
   openRow: 'Öffnen',
   none: '—',

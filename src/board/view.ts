@@ -6,7 +6,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
-import type { BoardRecord, BoardSnapshot, ListQuery, ListView } from '../core/domain.ts';
+import type { BoardRecord, BoardSnapshot, ListQuery, ListView, MailDraft } from '../core/domain.ts';
+import { createDraft } from '../mail/draft.ts';
 import type { FormState } from './protocol.ts';
 import { fieldKind, refId, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
@@ -105,9 +106,15 @@ export interface DetailBlock {
 }
 
 export interface MailBlock {
+  /** The sender as configured; null when mail is not set up (Send is then disabled and says why). */
+  readonly from: string | null;
   readonly to: string;
+  /** What is wrong with the recipient, if anything (Send waits). */
+  readonly problem?: string;
   readonly subject: string;
   readonly body: string;
+  /** A send is being confirmed or transferred: the actions wait. */
+  readonly sending: boolean;
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */
@@ -136,13 +143,16 @@ export interface BoardViewInput {
   readonly listQuery: ListQuery;
   /** The form values over the loaded record (the person's edits and the agent's preview). */
   readonly form: Readonly<Record<string, unknown>>;
+  /** The configured mail sender (null or absent: mail is not set up) and whether a send is under way. */
+  readonly mailFrom?: string | null;
+  readonly mailSending?: boolean;
 }
 
 export function buildBoardView(input: BoardViewInput): BoardView {
   const view: { -readonly [K in keyof BoardView]: BoardView[K] } = { locale: input.locale, texts: webviewTexts(input.locale) };
   const list = listBlock(input);
   const detail = detailBlock(input);
-  const mail = mailBlock(input.snapshot);
+  const mail = mailBlock({ snapshot: input.snapshot, locale: input.locale, from: input.mailFrom ?? null, sending: input.mailSending ?? false });
   if (list) view.list = list;
   if (detail) view.detail = detail;
   if (mail) view.mail = mail;
@@ -268,10 +278,24 @@ export function valueProblem(entity: string, field: string, def: FieldDef, value
   }
 }
 
-export function mailBlock(snapshot: BoardSnapshot): MailBlock | undefined {
+export interface MailBlockInput {
+  readonly snapshot: BoardSnapshot;
+  readonly locale: string;
+  /** The configured sender, or null without a usable mailer. */
+  readonly from: string | null;
+  readonly sending: boolean;
+}
+
+export function mailBlock({ snapshot, locale, from, sending }: MailBlockInput): MailBlock | undefined {
   if (!snapshot.mail) return undefined;
   const { to, subject, body } = snapshot.mail;
-  return { to: to.name ? `${to.name} <${to.email}>` : to.email, subject, body };
+  const problem = mailProblem(snapshot.mail, locale);
+  return { from, to: to.name ? `${to.name} <${to.email}>` : to.email, ...(problem ? { problem } : {}), subject, body, sending };
+}
+
+/** Why the draft's recipient cannot get mail, in the Board's words; undefined when it can. */
+export function mailProblem(draft: MailDraft, locale: string): string | undefined {
+  return typeof createDraft(draft.to, draft.subject, draft.body) === 'string' ? boardTexts(locale).mailToInvalid : undefined;
 }
 
 /** `Name <mail@host>` or a bare address, as the mail surface edits it. */

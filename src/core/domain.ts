@@ -63,6 +63,16 @@ export interface ListSource {
   recordByKey(key: string): BoardRecord | undefined;
   /** The same query run again (Back to a list shows what is stored now); absent for fixed results. */
   reopen?(): Promise<ListSource>;
+  /** The query as plain data, so the list can be opened again after a restart; absent for fixed results. */
+  readonly origin?: ListOrigin;
+}
+
+/** A list context's query as the agent (or the person's Open Context) gave it. */
+export interface ListOrigin {
+  /** The root field's selection set as GraphQL text. */
+  readonly selection: string;
+  readonly where?: unknown;
+  readonly orderBy?: unknown;
 }
 
 /** A list on the Board: its context and where its rows come from (windows, never all at once). */
@@ -190,5 +200,7 @@ export interface Contacts {
 }
 
 export interface Mailer {
+  /** The sender as configured (`Name <address>` or an address), shown on the mail draft. */
+  readonly from?: string;
   send(draft: MailDraft): Promise<{ messageId: string }>;
 }

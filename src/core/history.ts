@@ -1,18 +1,31 @@
 // The Board's Back and Forward: every list and record shown (by the agent or the person)
 // is a step; Back and Forward show a step again, a list as it was (the agent's query,
 // the person's sort and filter), a record freshly loaded by id so it is never stale.
-// Lives in the host with the Board state, so hiding the panel loses nothing.
+// Lives in the host with the Board state, so hiding the panel loses nothing; `saved()` and
+// `restore()` carry it over a window reload or a crash of the extension host.
 import type { Ast } from '../ast/schema.ts';
 import { displayField } from '../ast/view.ts';
 import { appModel } from '../board/model.ts';
 import type { BoardState } from '../board/state.ts';
-import type { BoardRecord, ListView } from './domain.ts';
+import type { BoardRecord, ListOrigin, ListQuery, ListView } from './domain.ts';
+import { QueryListSource } from './listSource.ts';
 import { showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 
 type Step =
-  | { readonly kind: 'list'; view: ListView }
+  /** `view` is absent for a list restored from disk until it is shown; `origin` opens it again. */
+  | { readonly kind: 'list'; readonly context: string; view?: ListView; readonly origin?: ListOrigin; query?: ListQuery }
   /** `record` as last shown: it names the step in the breadcrumb. */
   | { readonly kind: 'detail'; readonly context: string; readonly id: string; record: BoardRecord };
+
+/** The history as plain data: lists by their query, records by id (what `restore` takes back). */
+export interface SavedHistory {
+  readonly index: number;
+  readonly steps: readonly SavedStep[];
+}
+
+export type SavedStep =
+  | { readonly kind: 'list'; readonly context: string; readonly origin: ListOrigin; readonly query?: ListQuery }
+  | { readonly kind: 'detail'; readonly context: string; readonly id: string; readonly record: BoardRecord };
 
 /** One entry of the breadcrumb, oldest first. */
 export interface Crumb {
@@ -54,7 +67,7 @@ export class BoardHistory {
     const snapshot = this.state.snapshot();
     const list = this.state.list();
     let step: Step | undefined;
-    if (snapshot.kind === 'list' && list) step = { kind: 'list', view: list };
+    if (snapshot.kind === 'list' && list) step = { kind: 'list', context: list.context, view: list };
     else if (snapshot.kind === 'detail' && snapshot.detail) {
       const id = snapshot.detail.record.id;
       // Rendered records without an id cannot be loaded again; they are not a step.
@@ -75,9 +88,9 @@ export class BoardHistory {
     const model = appModel(ast, locale);
     const first = Math.max(0, this.index - MAX_CRUMBS + 1);
     const crumbs = this.steps.slice(first, this.index + 1).map((step, i): Crumb => {
-      const context = model.context(step.kind === 'list' ? step.view.context : step.context);
+      const context = model.context(step.context);
       const label = step.kind === 'list'
-        ? context?.label ?? step.view.context
+        ? context?.label ?? step.context
         : `${context?.label ?? step.context} ${this.recordName(ast, step)}`;
       return { label, current: first + i === this.index };
     });
@@ -107,8 +120,8 @@ export class BoardHistory {
     try {
       if (step.kind === 'list') {
         // The agent's query again, so records created or deleted meanwhile show; the person's sort and filter stay.
-        const query = this.state.queryOf(step.view);
-        const fresh: ListView = step.view.source.reopen ? { context: step.view.context, source: await step.view.source.reopen() } : step.view;
+        const query = step.view ? this.state.queryOf(step.view) : step.query ?? {};
+        const fresh = await this.reopened(deps, step);
         this.state.showList(fresh, query);
         step.view = fresh;
         this.index = target;
@@ -125,6 +138,58 @@ export class BoardHistory {
     } finally {
       this.moving = false;
     }
+  }
+
+  /** A list step's query run again (or its fixed rows as they were). */
+  private async reopened(deps: CoreDeps, step: Extract<Step, { kind: 'list' }>): Promise<ListView> {
+    if (step.view) return step.view.source.reopen ? { context: step.context, source: await step.view.source.reopen() } : step.view;
+    const ast = deps.client.ast();
+    const context = appModel(ast, deps.locale ?? ast.locales[0]).context(step.context);
+    if (!context || !step.origin) throw new Error(`The list ${step.context} is no longer in the app.`);
+    return { context: step.context, source: await QueryListSource.open({ client: deps.client, context, ...step.origin }) };
+  }
+
+  /** The steps as plain data; lists of fixed rows (xos_render) cannot be opened again and are left out. */
+  saved(): SavedHistory {
+    const steps: SavedStep[] = [];
+    let index = -1;
+    this.steps.forEach((step, i) => {
+      const saved = this.savedStep(step);
+      if (saved) steps.push(saved);
+      if (i <= this.index) index = steps.length - 1;
+    });
+    return { index, steps };
+  }
+
+  private savedStep(step: Step): SavedStep | undefined {
+    if (step.kind === 'detail') return { kind: 'detail', context: step.context, id: step.id, record: step.record };
+    const origin = step.view?.source.origin ?? step.origin;
+    if (!origin) return undefined;
+    const query = step.view ? this.state.queryOf(step.view) : step.query;
+    return { kind: 'list', context: step.context, origin, ...(query && (query.sort || query.filter) ? { query } : {}) };
+  }
+
+  /** Takes back a saved history (after a restart), steps of contexts the app no longer has left out; nothing is shown yet. */
+  restore(saved: SavedHistory, ast: Ast): void {
+    const steps: Step[] = [];
+    let index = -1;
+    saved.steps.forEach((step, i) => {
+      if (ast.contexts[step.context]) steps.push(step.kind === 'list' ? { ...step } : { ...step, record: structuredClone(step.record) });
+      if (i <= saved.index) index = steps.length - 1;
+    });
+    this.steps = steps.slice(-MAX_STEPS);
+    this.index = Math.min(index, this.steps.length - 1);
+    this.emit();
+  }
+
+  /** Shows the current step again (a restored Board that shows nothing yet). */
+  showCurrent(deps: CoreDeps): Promise<Outcome> {
+    return this.go(deps, this.index);
+  }
+
+  /** Whether there is a step to show (e.g. after `restore`). */
+  get hasCurrent(): boolean {
+    return this.index >= 0 && this.index < this.steps.length;
   }
 
   onChange(listener: () => void): { dispose(): void } {

@@ -6,7 +6,7 @@
 // the agent limited itself) with the same filter rules.
 import { fieldKind } from '../board/fieldKinds.ts';
 import type { ContextModel, FieldModel } from '../board/model.ts';
-import type { BoardRecord, GraphQLResult, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
+import type { BoardRecord, GraphQLResult, ListOrigin, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
 
 /** Records kept by key for navigation (`board/open` names a row by its key). */
 const KEPT_RECORDS = 5_000;
@@ -94,6 +94,11 @@ export class QueryListSource implements ListSource {
 
   reopen(): Promise<QueryListSource> {
     return QueryListSource.open(this.input);
+  }
+
+  get origin(): ListOrigin {
+    const { selection, where, orderBy } = this.input;
+    return { selection, ...(where === undefined ? {} : { where }), ...(orderBy === undefined ? {} : { orderBy }) };
   }
 
   async window(offset: number, limit: number, query: ListQuery): Promise<ListWindow> {

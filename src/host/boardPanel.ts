@@ -18,8 +18,9 @@ import * as protocol from '../board/protocol.ts';
 import type { MessageEndpoint } from '../board/protocol.ts';
 import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
-import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
-import type { Board, BoardChange, ListQuery, XosClient } from '../core/domain.ts';
+import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, mailProblem, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
+import type { Board, BoardChange, ListQuery, Mailer, XosClient } from '../core/domain.ts';
+import { sendMailDraft } from '../core/mailSend.ts';
 import { connectWebview } from './boardTransport.ts';
 
 export const boardViewType = 'xos.board';
@@ -31,7 +32,7 @@ export interface BoardPanelOptions {
   readonly client: XosClient;
   readonly locale: () => string;
   /** What the use cases need for the person's actions (the same the tools get). */
-  readonly deps: () => CoreDeps;
+  readonly deps: () => CoreDeps & { readonly mailer?: Mailer };
   readonly output: vscode.LogOutputChannel;
 }
 
@@ -43,6 +44,8 @@ export class BoardPanel implements vscode.Disposable {
   /** A new list gets a new id, so windows of an old one are not mixed in. */
   private listId = 0;
   private saving = false;
+  private sendingMail = false;
+  private resuming = false;
   private status: protocol.StatusLine | null = null;
   private connection: protocol.ConnectionLine | null = null;
   /** Set while the host applies the webview's own edit, so it is not echoed back mid-typing. */
@@ -127,6 +130,7 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
+    endpoint.onNotification(protocol.mailAction, ({ action }) => void (action === 'send' ? this.sendMail() : this.discardMail()));
     endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
       if (listId === this.listId) void this.openFromList(key, () => openRow(this.options.deps(), key));
     });
@@ -183,6 +187,7 @@ export class BoardPanel implements vscode.Disposable {
     const { state, client } = this.options;
     return buildBoardView({
       ast: client.ast(), locale: this.options.locale(), snapshot: state.snapshot(), list: state.list(), listId: this.listId, listQuery: state.listQuery(), form: state.formValues(),
+      mailFrom: this.mailFrom(), mailSending: this.sendingMail,
     });
   }
 
@@ -202,7 +207,7 @@ export class BoardPanel implements vscode.Disposable {
       if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales });
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
-      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock(state.snapshot()) ?? null });
+      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.sendingMail }) ?? null });
       if (parts.status) endpoint.notify(protocol.status, { status: this.status });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
       if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
@@ -316,6 +321,50 @@ export class BoardPanel implements vscode.Disposable {
     } finally {
       this.applyingWebviewEdit = false;
     }
+    // Not echoed while typing; only what is wrong with the recipient goes back.
+    if (field === 'to' && this.ready && this.endpoint) this.endpoint.notify(protocol.mailState, { problem: mailProblem(next, this.options.locale()) ?? null });
+  }
+
+  /** The configured sender, or null when mail is not set up. */
+  private mailFrom(): string | null {
+    return this.options.deps().mailer?.from ?? null;
+  }
+
+  /** Send on the mail draft: the use case xos_mail_send runs, confirmation included. */
+  private async sendMail(): Promise<void> {
+    const { output, locale } = this.options;
+    if (this.sendingMail) return;
+    const texts = boardTexts(locale());
+    const deps = this.options.deps();
+    if (!deps.mailer) {
+      this.setStatus({ kind: 'error', text: texts.mailNotSetUp });
+      return;
+    }
+    this.sendingMail = true;
+    this.status = { kind: 'busy', text: texts.mailSending };
+    this.send({ mail: true, status: true });
+    try {
+      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer }, new AbortController().signal);
+      output.info(`Board send: ${outcome.text}`);
+      this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
+      if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
+      else void vscode.window.showWarningMessage(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board send failed: ${error instanceof Error ? error.stack ?? message : message}`);
+      this.status = { kind: 'error', text: message };
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not send the mail: {0}', message));
+    } finally {
+      this.sendingMail = false;
+      this.send({ mail: true, status: true });
+    }
+  }
+
+  /** Discard on the mail draft: it leaves the Board (not while it is being sent). */
+  private discardMail(): void {
+    if (this.sendingMail || !this.options.state.snapshot().mail) return;
+    this.options.state.clearMail();
+    this.setStatus({ kind: 'info', text: boardTexts(this.options.locale()).mailDiscarded });
   }
 
   /** The person's form: the webview flushes their latest edits first; when hidden, the host state is current. */
@@ -393,6 +442,21 @@ export class BoardPanel implements vscode.Disposable {
       output.error(`Board delete failed: ${message}`);
       this.setStatus({ kind: 'error', text: message });
       void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not delete: {0}', message));
+    }
+  }
+
+  /** A Board that shows nothing yet (a restored tab after a restart) shows where the person was. */
+  async resume(): Promise<void> {
+    if (this.resuming || this.options.state.snapshot().kind !== undefined || !this.history.hasCurrent) return;
+    this.resuming = true;
+    try {
+      const outcome = await this.history.showCurrent(this.options.deps());
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      // The start page stays; Back and Forward still lead to the other steps.
+      this.options.output.warn(`the Board could not show where it was: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.resuming = false;
     }
   }
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { ConnectionLine } from '../board/protocol.ts';
 import type { DsnStatus } from '../core/domain.ts';
-import { DraftFile, keepDrafts, type KeptDraft } from '../board/drafts.ts';
+import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
 import { ConnectionWatch } from '../core/connectionWatch.ts';
 import { checkRestored } from '../core/restore.ts';
 import { BoardState } from '../board/state.ts';
@@ -76,7 +76,11 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   context.subscriptions.push(...contextsView.disposables);
   // After a window reload the Board's tab comes back showing what the host has (kept drafts included).
   context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(boardViewType, {
-    deserializeWebviewPanel: async (restored) => panel.restore(restored),
+    deserializeWebviewPanel: async (restored) => {
+      panel.restore(restored);
+      // Where the Board was, once the backend answers.
+      void ready.then(() => panel.resume());
+    },
   }));
 
   const status = async (): Promise<Record<string, unknown>> => {
@@ -162,11 +166,19 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const kept = drafts.read();
   const keeper = keepDrafts(state, drafts, { onError: (error) => output.warn(`XOS could not keep the Board's unsaved work: ${String(error)}`) });
   context.subscriptions.push({ dispose: () => keeper.dispose() });
+  // Back, Forward and the current list or record, kept the same way.
+  const historyFile = new HistoryFile(join(draftDir, 'board-history.json'));
+  const keptHistory = historyFile.read();
+  const historyKeeper = keepHistory(panel.history, historyFile, { onError: (error) => output.warn(`XOS could not keep the Board's history: ${String(error)}`) });
+  context.subscriptions.push({ dispose: () => historyKeeper.dispose() });
 
   const ready = (async () => {
     await backend.restart();
     await restartMcp();
+    if (keptHistory) panel.history.restore(keptHistory, backend.client.ast());
     if (kept) await restoreDraft(kept);
+    // A Board tab VS Code brought back shows where the person was.
+    if (panel.isOpen) await panel.resume();
   })();
 
   async function restoreDraft(found: KeptDraft): Promise<void> {

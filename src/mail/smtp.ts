@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { MailDraft, Mailer } from '../mcp/ports.ts';
-import { parseAddress, type MailAddress } from './address.ts';
+import { formatAddress, parseAddress, type MailAddress } from './address.ts';
 import { headerProblem } from './draft.ts';
 import { MailSendError } from './errors.ts';
 import { isLoopbackHost } from './loopback.ts';
@@ -65,6 +65,7 @@ export function createSmtpMailer(settings: SmtpSettings, options: SmtpMailerOpti
   const from = parseAddress(settings.from) as MailAddress;
   const now = options.now ?? (() => new Date());
   return {
+    from: formatAddress(from),
     async send(draft: MailDraft) {
       const problem = headerProblem(draft, from);
       if (problem) throw new MailSendError(`Not sent: ${problem}`, 'no');

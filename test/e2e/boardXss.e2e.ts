@@ -69,7 +69,7 @@ function hostileMessages(): { messages: Array<{ method: string; params: unknown 
   const snapshot = board.snapshot();
   const detail = detailBlock({ ast, locale, snapshot, form: board.formValues() });
   board.showMail({ to: { name: take(), email: 'max@nordlicht.example' }, subject: take(), body: vectors.map((v) => v.text).join('\n') });
-  const mail = mailBlock(board.snapshot());
+  const mail = mailBlock({ snapshot: board.snapshot(), locale, from: take(), sending: false });
   // The rest of the vectors go to the status line, one after another.
   const statuses = vectors.slice(next % vectors.length).map((v) => ({ method: 'board/status', params: { status: { kind: 'error', text: v.text } } }));
   return {

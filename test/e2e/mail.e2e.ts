@@ -14,7 +14,7 @@ import { screenshot } from './support/artifacts.ts';
 import type { Locator, Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { answerNotification } from './support/notifications.ts';
-import { boardFrame, runSteppedHostSuite } from './board.support.ts';
+import { attributeOf, boardFrame, runSteppedHostSuite } from './board.support.ts';
 
 const RECIPIENT = 'max.mustermann@nordlicht-software.example';
 const SENDER = 'xos-test@xos.example';
@@ -28,6 +28,16 @@ const DRAFTS = {
     to: 'Max Mustermann',
     subject: 'Termin naechste Woche',
     body: 'Hallo Herr Mustermann,\n\npasst Ihnen Dienstag um 10 Uhr?',
+  },
+  third: {
+    to: 'Max Mustermann',
+    subject: 'Angebot',
+    body: 'Hallo Herr Mustermann,\n\nanbei das Angebot.',
+  },
+  fourth: {
+    to: 'Max Mustermann',
+    subject: 'Doch nicht',
+    body: 'Dieser Entwurf wird verworfen.',
   },
 };
 
@@ -77,7 +87,7 @@ async function boardDraft(page: Page): Promise<{ to: string; subject: string; bo
 
 
 
-test('a mail composed for a CRM contact goes out once after Send, and not at all after Cancel', { timeout: 330_000 }, async () => {
+test('a mail composed for a CRM contact goes out once after Send, and not at all after Cancel; the Board sends and discards its draft', { timeout: 400_000 }, async () => {
   const seen: Record<string, unknown> = {};
   const onStep = async (step: string, page: Page) => {
     switch (step) {
@@ -121,6 +131,41 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
         seen.draftAfterCancel = await boardDraft(page);
         await screenshot(page, 'mail-8-cancelled');
         return;
+      case 'mail-board-send': {
+        const frame = await boardFrame(page);
+        const section = frame.locator('section.mail');
+        await section.waitFor({ state: 'visible', timeout: 30_000 });
+        seen.from = (await section.locator('.from').innerText()).trim();
+        // A recipient that is no address: said at the field, and Send waits.
+        const to = section.locator('#mail-to');
+        await to.click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('max(at)nordlicht');
+        await section.locator('#mail-to-problem').waitFor({ state: 'visible', timeout: 10_000 });
+        seen.toProblem = { text: (await section.locator('#mail-to-problem').innerText()).trim(), invalid: await attributeOf(to, 'aria-invalid'), sendDisabled: (await attributeOf(section.locator('vscode-button.send'), 'disabled')) !== null };
+        await screenshot(page, 'mail-9-board-invalid-recipient');
+        await to.click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(`Max Mustermann <${RECIPIENT}>`);
+        await section.locator('#mail-to-problem').waitFor({ state: 'hidden', timeout: 10_000 });
+        await section.locator('vscode-button.send:not([disabled])').click();
+        seen.boardSendQuestion = await answerNotification(page, /Send this mail to/, 'Send', 'mail-10-board-send-question');
+        await section.waitFor({ state: 'hidden', timeout: 30_000 });
+        // The draft leaves the Board before the transfer starts; the status line says when the server took it.
+        const sent = frame.locator('[role="status"]', { hasText: /^Sent to / });
+        await sent.waitFor({ state: 'visible', timeout: 30_000 });
+        seen.boardSendStatus = (await sent.innerText()).trim();
+        seen.receivedAfterBoardSend = smtp.received.length;
+        return;
+      }
+      case 'mail-board-discard': {
+        const section = (await boardFrame(page)).locator('section.mail');
+        await section.waitFor({ state: 'visible', timeout: 30_000 });
+        await section.locator('vscode-button.discard').click();
+        await section.waitFor({ state: 'hidden', timeout: 30_000 });
+        seen.receivedAfterDiscard = smtp.received.length;
+        return;
+      }
       default:
         throw new Error(`unknown step ${step}`);
     }
@@ -161,6 +206,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
       'xos_mail_compose shows the draft on the Board',
       'xos_mail_send sends after Send was clicked, and only once',
       'a new draft is not sent when Cancel is clicked',
+      'the person sends a draft with the Board\'s Send button (asked like xos_mail_send) and discards another',
     ].map((name) => ({ name, ok: true })),
   });
   const facts = run.outcome.facts;
@@ -173,7 +219,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.equal(facts.composeReply, `Draft on the Board, not sent: To: ${recipient}; Subject: ${DRAFTS.first.subject}. `
     + 'Ask the person whether to send it; call xos_mail_send only after they said so.');
   const shown = { to: recipient, subject: DRAFTS.first.subject, body: DRAFTS.first.body };
-  assert.deepEqual(facts.boardMail, shown);
+  assert.deepEqual(facts.boardMail, { from: `XOS Test <${SENDER}>`, ...shown, sending: false });
   assert.deepEqual(seen.draft, shown);
 
   // The question names the address first, then the display name.
@@ -181,9 +227,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.equal(seen.sendQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.first.subject}. `
     + 'Hallo Herr Mustermann, / die Lizenzen laufen Ende des Monats aus. Sollen wir verlaengern? / Viele Gruesse …');
 
-  // Exactly one message, to exactly that recipient, with that subject and body.
-  assert.equal(smtp.received.length, 1);
-  assert.equal(smtp.dataCount(), 1);
+  // Exactly one message (counted when it was sent), to exactly that recipient, with that subject and body.
   const [mail] = smtp.received;
   assert.deepEqual({ from: mail.from, to: mail.to, secure: mail.secure, user: mail.user }, { from: SENDER, to: [RECIPIENT], secure: true, user: 'xos' });
   assert.equal(header(mail.raw, 'To'), recipient);
@@ -206,8 +250,20 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.deepEqual(seen.secondDraft, second);
   assert.equal(seen.cancelQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.second.subject}. Hallo Herr Mustermann, / passt Ihnen Dienstag um 10 Uhr?`);
   assert.equal(facts.cancelReply, 'Not sent: the person chose Cancel. The draft stays on the Board.');
-  assert.deepEqual(facts.boardMailAfterCancel, second);
+  assert.deepEqual(facts.boardMailAfterCancel, { from: `XOS Test <${SENDER}>`, ...second, sending: false });
   assert.deepEqual(seen.draftAfterCancel, second);
-  assert.equal(smtp.received.length, 1);
-  assert.equal(smtp.dataCount(), 1);
+
+  // The Board's own Send: the sender shown, a wrong recipient stopped at the field, the same question, one more message.
+  assert.equal(seen.from, `XOS Test <${SENDER}>`);
+  assert.deepEqual(seen.toProblem, { text: 'Enter an address like name@example.com or Name <name@example.com>.', invalid: 'true', sendDisabled: true });
+  assert.equal(seen.boardSendQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.third.subject}. Hallo Herr Mustermann, / anbei das Angebot.`);
+  assert.match(String(seen.boardSendStatus), new RegExp(`^Sent to ${RECIPIENT.replace(/\./g, '\\.')} \\(message id <`));
+  assert.equal(seen.receivedAfterBoardSend, 2);
+  assert.equal(smtp.received[1].to[0], RECIPIENT);
+  assert.equal(header(smtp.received[1].raw, 'Subject'), DRAFTS.third.subject);
+  assert.match(facts.againAfterBoardSend, new RegExp(`^Already sent to ${RECIPIENT.replace(/\./g, '\\.')} at `));
+  // Discard sends nothing.
+  assert.equal(seen.receivedAfterDiscard, 2);
+  assert.equal(smtp.received.length, 2);
+  assert.equal(smtp.dataCount(), 2);
 });

@@ -11,8 +11,8 @@ import { invoke, runChecks, step, until, type Check } from './support/suite.ts';
 declare const XOS_HOST_OUTCOME_PATH: string;
 
 interface MailInput { readonly to: string; readonly subject: string; readonly body: string }
-/** The two mails to compose, given by the driving test (it checks them against the SMTP server). */
-declare const XOS_MAIL_DRAFTS: { readonly first: MailInput; readonly second: MailInput };
+/** The mails to compose, given by the driving test (it checks them against the SMTP server). */
+declare const XOS_MAIL_DRAFTS: { readonly first: MailInput; readonly second: MailInput; readonly third: MailInput; readonly fourth: MailInput };
 
 interface XosApi {
   ready(): Promise<void>;
@@ -77,6 +77,16 @@ const checks: Check[] = [
     facts.cancelReply = await invoke('xos_mail_send');
     facts.boardMailAfterCancel = api().boardView().mail ?? null;
     await step('mail-cancelled');
+  }],
+  ['the person sends a draft with the Board\'s Send button (asked like xos_mail_send) and discards another', async () => {
+    await compose(XOS_MAIL_DRAFTS.third);
+    // The person corrects the recipient on the Board, clicks Send there and confirms in VS Code.
+    await step('mail-board-send');
+    await until('the Board to drop the sent draft', () => api().boardView().mail === undefined);
+    facts.againAfterBoardSend = await invoke('xos_mail_send');
+    await compose(XOS_MAIL_DRAFTS.fourth);
+    await step('mail-board-discard');
+    await until('the Board to drop the discarded draft', () => api().boardView().mail === undefined);
   }],
 ];
 

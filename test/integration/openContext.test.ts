@@ -3,6 +3,12 @@
 // xos_query path on the real embedded backend.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HistoryFile, keepHistory } from '../../src/board/drafts.ts';
+import { appModel } from '../../src/board/model.ts';
+import { MemoryListSource } from '../../src/core/listSource.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
@@ -127,6 +133,73 @@ describe('Back, Forward and the breadcrumb', () => {
     assert.equal(history.view(demoApp(), 'en').crumbs.length, steps);
     await history.back(deps);
     assert.equal(deps.board.snapshot().context, 'company_list');
+  });
+});
+
+describe('the history after a restart', () => {
+  let backend: Backend;
+  let dir: string;
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: 30 });
+    dir = mkdtempSync(join(tmpdir(), 'xos-history-'));
+  });
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await backend.close();
+  });
+
+  const fresh = (): CoreDeps & { board: BoardState } => ({ client: embeddedClient(backend), board: new BoardState(), confirmer: neverAsked, locale: 'en' });
+
+  test('kept on disk on every step, it brings back the current record, and Back the list with its query and the person\'s sort and filter', async () => {
+    const earlier = fresh();
+    const history = new BoardHistory(earlier.board);
+    const file = new HistoryFile(join(dir, 'board-history.json'));
+    const keeper = keepHistory(history, file, { delayMs: 0 });
+    await openContext(earlier, 'person_list');
+    earlier.board.setListQuery({ sort: { field: 'lastname', direction: 'asc' }, filter: 'e' });
+    const people = earlier.board.list()!.source;
+    const id = String(people.first.records[0].id);
+    assert.equal((await openRow(earlier, id)).ok, true);
+    // A rendered list of fixed rows cannot be opened again: left out of what is kept.
+    earlier.board.showList({ context: 'company_list', source: new MemoryListSource(appModel(demoApp(), 'en').context('company_list')!, [{ id: '1', name: 'Fixed' }]) });
+    await history.back(earlier);
+    keeper.flush();
+    const crumbsBefore = history.view(demoApp(), 'en').crumbs;
+    keeper.dispose();
+    history.dispose();
+
+    // Restarted: a new Board state and history from the file.
+    const later = fresh();
+    const restored = new BoardHistory(later.board);
+    const saved = new HistoryFile(file.path).read();
+    assert.ok(saved, 'the history file is read back');
+    restored.restore(JSON.parse(JSON.stringify(saved)), demoApp());
+    assert.deepEqual(restored.view(demoApp(), 'en').crumbs, crumbsBefore.filter((c) => c.label !== 'Companies'));
+    assert.equal(later.board.snapshot().kind, undefined, 'nothing is shown before the Board asks');
+    assert.equal((await restored.showCurrent(later)).ok, true);
+    assert.equal(later.board.snapshot().context, 'person_detail');
+    assert.equal(String(later.board.snapshot().detail!.record.id), id);
+    assert.equal((await restored.back(later)).ok, true);
+    assert.equal(later.board.list()!.context, 'person_list');
+    assert.equal(later.board.list()!.source.total, people.total);
+    assert.deepEqual(later.board.listQuery(), { sort: { field: 'lastname', direction: 'asc' }, filter: 'e' });
+    restored.dispose();
+  });
+
+  test('a damaged history file is set aside, and steps of contexts the app no longer has are dropped', () => {
+    const path = join(dir, 'damaged.json');
+    writeFileSync(path, '{"format":1,"history":{"index":0,"steps":[{"kind":"list"}]}}');
+    assert.equal(new HistoryFile(path).read(), undefined);
+    assert.equal(existsSync(`${path}.unreadable`), true);
+
+    const history = new BoardHistory(new BoardState());
+    history.restore({ index: 1, steps: [
+      { kind: 'list', context: 'person_list', origin: { selection: '{ id }' } },
+      { kind: 'detail', context: 'gone_detail', id: '1', record: { id: '1' } },
+    ] }, demoApp());
+    assert.deepEqual(history.view(demoApp(), 'en'), { canBack: false, canForward: false, crumbs: [{ label: 'People', current: true }] });
+    history.dispose();
   });
 });
 

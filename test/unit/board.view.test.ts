@@ -5,7 +5,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { fieldKind } from '../../src/board/fieldKinds.ts';
 import { appModel } from '../../src/board/model.ts';
 import { BoardState } from '../../src/board/state.ts';
-import { buildBoardView, detailBlock, parseMailbox } from '../../src/board/view.ts';
+import { buildBoardView, detailBlock, mailProblem, parseMailbox } from '../../src/board/view.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 
 const ast = demoApp();
@@ -109,7 +109,17 @@ describe('Board view model', () => {
   test('the mail draft shows the recipient with name', () => {
     const state = new BoardState();
     state.showMail({ to: { name: 'Anna Müller', email: 'anna@example.org' }, subject: 'Hallo', body: 'Zeile 1\nZeile 2' });
-    assert.deepEqual(view(state, 'en').mail, { to: 'Anna Müller <anna@example.org>', subject: 'Hallo', body: 'Zeile 1\nZeile 2' });
+    assert.deepEqual(view(state, 'en').mail, { from: null, to: 'Anna Müller <anna@example.org>', subject: 'Hallo', body: 'Zeile 1\nZeile 2', sending: false });
+  });
+
+  test('the mail draft names its sender, and says in the Board\'s language when the recipient is no address', () => {
+    const state = new BoardState();
+    state.showMail({ to: { email: 'anna(at)example.org' }, subject: 'Hallo', body: '' });
+    const shown = buildBoardView({ ast, locale: 'de', snapshot: state.snapshot(), list: undefined, listId: 1, listQuery: {}, form: {}, mailFrom: 'XOS <xos@example.org>', mailSending: true });
+    assert.deepEqual(shown.mail, {
+      from: 'XOS <xos@example.org>', to: 'anna(at)example.org', problem: 'Geben Sie eine Adresse wie name@example.com oder Name <name@example.com> ein.', subject: 'Hallo', body: '', sending: true,
+    });
+    assert.equal(mailProblem({ to: { name: 'Anna', email: 'anna@example.org' }, subject: 'Hallo', body: '' }, 'en'), undefined);
   });
 
   test('the view survives structured cloning (postMessage)', () => {

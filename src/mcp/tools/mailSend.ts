@@ -1,27 +1,7 @@
 // xos_mail_send: sends the composed draft once, after the person confirmed exactly that draft.
-import { isDeepStrictEqual } from 'node:util';
-import { MailSendError } from '../../mail/errors.ts';
-import { defineTool, type Board, type MailDraft } from '../ports.ts';
+import { sendMailDraft } from '../../core/mailSend.ts';
+import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
-
-/** What happened to the Board's last drafts; kept per Board so every MCP session sees the same. */
-interface SendRecord {
-  /** A send of this draft is being confirmed or transferred right now. */
-  busy?: MailDraft;
-  /** The last draft that went out (or may have: `uncertain`). */
-  sent?: { draft: MailDraft; messageId?: string; at: string; uncertain: boolean; onBoard: boolean };
-}
-
-const records = new WeakMap<Board, SendRecord>();
-
-function recordOf(board: Board): SendRecord {
-  let record = records.get(board);
-  if (!record) {
-    record = {};
-    records.set(board, record);
-  }
-  return record;
-}
 
 export const mailSendTool = defineTool({
   name: 'xos_mail_send',
@@ -36,68 +16,7 @@ export const mailSendTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true },
   requires: ['mailer'],
   async handler(_args, deps, _session, signal) {
-    const record = recordOf(deps.board);
-    const draft = deps.board.snapshot().mail;
-    if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return ok(alreadySent(record.sent));
-    if (!draft) return fail('There is no draft to send. Prepare one with xos_mail_compose first.');
-    if (record.busy) return fail('This draft is already being sent (the person is being asked or it is on its way). Wait for that answer.');
-
-    record.busy = draft;
-    try {
-      const changed = new AbortController();
-      const subscription = deps.board.onChange((change) => {
-        if (change === 'mail') changed.abort();
-      });
-      let answer;
-      try {
-        answer = await deps.confirmer.confirmSend(draft, AbortSignal.any([changed.signal, signal]));
-      } finally {
-        subscription.dispose();
-      }
-      if (changed.signal.aborted || !isDeepStrictEqual(deps.board.snapshot().mail, draft)) {
-        return fail('Not sent: the draft changed while the person was asked. Check the Board and call xos_mail_send again when the person wants to send it.');
-      }
-      if (answer !== 'send') {
-        return fail(`Not sent: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}. The draft stays on the Board.`);
-      }
-      return await sendOnce(deps.board, record, draft, () => deps.mailer!.send(draft));
-    } finally {
-      record.busy = undefined;
-    }
+    const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer! }, signal);
+    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
 });
-
-async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send: () => Promise<{ messageId: string }>) {
-  // Take the draft away before sending so it can never go out twice.
-  board.clearMail();
-  const at = new Date().toISOString();
-  try {
-    const { messageId } = await send();
-    record.sent = { draft, messageId, at, uncertain: false, onBoard: false };
-    return ok(`Sent to ${draft.to.email} (message id ${messageId}).`);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    board.showMail(draft);
-    if (error instanceof MailSendError && error.accepted === 'no') {
-      return fail(`Not sent: the mail server refused or could not be reached: ${message}. The draft stays on the Board; fix the mail settings and call xos_mail_send again when the person wants to send it.`);
-    }
-    // The server may have taken the message: sending again could deliver it twice.
-    const sent = { draft, at, uncertain: true, onBoard: true };
-    record.sent = sent;
-    // Composing again (even the same text) is the person's decision to send anew.
-    const subscription = board.onChange((change) => {
-      if (change !== 'mail') return;
-      sent.onBoard = false;
-      subscription.dispose();
-    });
-    return fail(`The connection to the mail server broke while the mail was being transferred: ${message}. It may have been delivered, so it is not sent again. `
-      + 'The draft stays on the Board; ask the recipient or check the sent folder, and compose it again only if it did not arrive.');
-  }
-}
-
-function alreadySent(sent: NonNullable<SendRecord['sent']>): string {
-  if (sent.uncertain) {
-    return `Already sent to ${sent.draft.to.email} at ${sent.at}, but the server did not confirm it, so it is not sent again. Compose it again only if it did not arrive.`;
-  }
-  return `Already sent to ${sent.draft.to.email} at ${sent.at} (message id ${sent.messageId}). Compose a new mail with xos_mail_compose to send another.`;
-}
