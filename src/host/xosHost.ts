@@ -39,6 +39,8 @@ export interface XosExtensionApi {
   boardVisible(): boolean;
   /** Where unsaved Board work is kept (for tests and support). */
   keptDraftPath(): string;
+  /** Where the Board's history (Back, Forward, the current list or record) is kept. */
+  keptHistoryPath(): string;
   locale(): string;
 }
 
@@ -217,6 +219,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     boardView: () => panel.view(),
     boardVisible: () => panel.isVisible,
     keptDraftPath: () => drafts.path,
+    keptHistoryPath: () => historyFile.path,
     locale,
   };
 }

@@ -16,7 +16,7 @@ import { answerNotification } from './support/notifications.ts';
 
 const browser = fileBrowser();
 
-test('a SIGKILL of the extension host loses no unsaved Board work: after a reload XOS offers it back and the Board shows it', { timeout: 300_000 }, async () => {
+test('a SIGKILL of the extension host loses no unsaved Board work: after a reload XOS offers it back, the Board shows it, and Back leads to the list shown before', { timeout: 300_000 }, async () => {
   buildExtension();
   const dir = mkdtempSync(join(tmpdir(), 'xos-crash-'));
   const workspace = join(dir, 'workspace');
@@ -55,6 +55,13 @@ test('a SIGKILL of the extension host loses no unsaved Board work: after a reloa
     // The person sees the proposal again (old → new) on the form.
     await board.locator('xos-board', { hasText: 'Nach-dem-Absturz' }).waitFor({ state: 'visible', timeout: 60_000 });
     await screenshot(page, 'crash-2-board');
+    // Where the Board was came back too: the breadcrumb, and Back to the list the agent showed first.
+    const crumbs = board.locator('nav[aria-label="Breadcrumb"] li');
+    await crumbs.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual((await crumbs.allInnerTexts()).map((text) => text.trim()), ['People', 'Person Max']);
+    await board.locator('button.back:not([disabled])').click();
+    await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'crash-3-back-to-list');
     // Only now may the suite end (its end stops the extension host, and the Board with it).
     writeFileSync(join(marks, 'restored.done'), '');
     const outcome = await vscodeServer.waitFor(() => (existsSync(outcomePath) ? JSON.parse(readFileSync(outcomePath, 'utf8')) as { passed: boolean; checks: unknown[] } : undefined),

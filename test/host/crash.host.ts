@@ -17,6 +17,7 @@ interface XosApi {
   ready(): Promise<void>;
   boardView(): { detail?: { readonly key: string; readonly fields: readonly BoardField[] } };
   keptDraftPath(): string;
+  keptHistoryPath(): string;
 }
 
 const extensionId = 'xos.xos-vscode';
@@ -38,10 +39,13 @@ const beforeCrash: Check[] = [
     const api = await xos();
     await liveMcpTools(['xos_schema', 'xos_query', 'xos_ui_change_required']);
     await invoke('xos_schema');
+    // The list first: after the reload, Back leads to it.
+    assert.match(await invoke('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' }), /^All data was successfully displayed/);
     assert.match(await invoke('xos_query', { context: 'person_detail', query: `{ person_detail(id: "1") { ${DETAIL} } }` }), /^All data was successfully displayed/);
     assert.match(await invoke('xos_ui_change_required', { context: 'person_detail', changes: { lastname: PROPOSED } }), /^Preview on the Board/);
     // Kept means written: wait for the file, not for a time.
     await until('the unsaved work on disk', () => existsSync(api.keptDraftPath()) && readFileSync(api.keptDraftPath(), 'utf8').includes(PROPOSED), 10_000);
+    await until('the history on disk', () => existsSync(api.keptHistoryPath()) && readFileSync(api.keptHistoryPath(), 'utf8').includes('person_detail'), 10_000);
     // The driving test kills this process now; the step never comes back.
     await step(`kill-${process.pid}`, { timeoutMs: 60_000 });
     throw new Error('the extension host was not killed');
