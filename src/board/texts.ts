@@ -1,6 +1,10 @@
-// The Board's own texts (the AST brings the labels of contexts and fields).
+// The Board's own texts (the AST brings the labels of contexts and fields). English is
+// written here; other languages come from the extension's l10n bundles (l10n/bundle.l10n.<lang>.json,
+// the same files vscode.l10n reads for the host's messages). The webview cannot use vscode.l10n,
+// and the Board follows the app's locale rather than VS Code's, so the host picks the bundle by
+// the Board's locale and sends the texts.
 import type { ValueProblem } from '../backend/values.ts';
-// The webview cannot use vscode.l10n, so the host picks these by locale and sends them.
+import german from '../../l10n/bundle.l10n.de.json' with { type: 'json' };
 
 export interface BoardTexts {
   readonly title: string;
@@ -85,181 +89,120 @@ export interface BoardTexts {
   readonly exported: (count: number, file: string) => string;
 }
 
-const en: BoardTexts = {
-  title: 'XOS Board',
-  empty: 'Nothing is shown yet. Open a list below, or ask the agent in the chat.',
-  openContexts: 'Open a list',
-  back: 'Back',
-  forward: 'Forward',
-  breadcrumb: 'Breadcrumb',
-  language: 'Language of the Board',
-  connected: 'connected, {ms} ms',
-  unreachable: 'not reachable',
-  remote: 'XOS server',
-  production: 'Production data: every save and send is asked for in a dialog.',
-  proposed: 'Proposed by the agent',
-  proposedHint: 'Not saved yet: the agent proposed this change.',
-  save: 'Save',
-  mail: 'Mail draft',
-  mailTo: 'To',
-  mailSubject: 'Subject',
-  mailBody: 'Message',
-  mailFrom: 'From',
-  mailSend: 'Send',
-  mailDiscard: 'Discard',
-  mailSending: 'Sending…',
-  mailDiscarded: 'The mail draft was discarded.',
-  mailNotSetUp: 'Mail is not set up: set xos.mail.host and xos.mail.from in the settings.',
-  mailToInvalid: 'Enter an address like name@example.com or Name <name@example.com>.',
-  records: (count) => (count === 1 ? '1 record' : `${count} records`),
-  openRow: 'Open',
-  none: '—',
-  yes: 'Yes',
-  no: 'No',
-  version: (version) => `Version ${version}`,
-  filter: 'Filter',
-  filterPlaceholder: 'Filter the shown columns',
-  exportCsv: 'Export CSV',
-  loading: 'Loading…',
-  noRows: 'No records.',
-  noMatches: 'No records match the filter.',
-  rowsFailed: 'The rows could not be loaded: {error}',
-  countOne: '1 record',
-  countMany: '{count} records',
-  countFiltered: '{count} of {total} records',
-  resizeColumn: 'Resize column',
-  sortHint: 'Click a column header to sort. Enter opens a row.',
-  copyHint: 'Ctrl+C copies the cell, Ctrl+Shift+C the row.',
-  problem: (p) => {
-    switch (p.code) {
-      case 'required': return 'Required.';
-      case 'integer': return 'Enter a whole number.';
-      case 'decimal': return 'Enter a number like 1234.50 (no thousands separators).';
-      case 'scale': return 'Too many digits after the decimal point.';
-      case 'date': return 'Enter a real date.';
-      case 'datetime': return 'Enter a real date and time.';
-      case 'enum': return 'Choose one of the options.';
-      case 'email': return 'Enter an email address like name@example.com.';
-      case 'phone': return 'Enter a phone number: digits, spaces and - / ( ), optionally a leading +.';
-      case 'url': return 'Enter a web address starting with https:// or http://.';
-      case 'min': return `At least ${p.limit}.`;
-      case 'max': return `At most ${p.limit}.`;
-      case 'minLength': return `At least ${p.limit} characters.`;
-      case 'maxLength': return `At most ${p.limit} characters.`;
-      default: return 'This value cannot be saved.';
-    }
-  },
-  fixProblems: 'Correct the marked fields to save.',
-  edited: 'Changed by you',
-  accept: 'Accept',
-  revert: 'Revert',
-  acceptAll: 'Accept all proposals',
-  revertAll: 'Revert all proposals',
-  discard: 'Discard changes',
-  unsaved: 'Unsaved changes',
-  conflictTitle: 'Changed by someone else meanwhile',
-  conflictBase: 'When loaded',
-  conflictTheirs: 'Stored now',
-  conflictMine: 'Yours',
-  keepMine: 'Keep yours',
-  keepTheirs: 'Keep stored',
-  settleConflicts: 'Someone else saved this record meanwhile: choose per marked field which value to keep, then save.',
-  newRecord: 'New record, not saved yet',
-  create: 'New',
-  delete: 'Delete',
-  saving: 'Saving…',
-  openFailed: (what, reason) => `Could not open ${what}: ${reason}`,
-  exported: (count, file) => `${count} records exported to ${file}.`,
-};
+/** Translates an English text (placeholders `{0}`, `{1}` filled from `args`). */
+export type Translate = (english: string, ...args: ReadonlyArray<string | number>) => string;
 
-const de: BoardTexts = {
-  title: 'XOS-Board',
-  empty: 'Noch wird nichts angezeigt. Öffnen Sie unten eine Liste oder fragen Sie den Agenten im Chat.',
-  openContexts: 'Liste öffnen',
-  back: 'Zurück',
-  forward: 'Vor',
-  breadcrumb: 'Navigationspfad',
-  language: 'Sprache des Boards',
-  connected: 'verbunden, {ms} ms',
-  unreachable: 'nicht erreichbar',
-  remote: 'XOS-Server',
-  production: 'Produktivdaten: Jedes Speichern und Senden wird in einem Dialog bestätigt.',
-  proposed: 'Vom Agenten vorgeschlagen',
-  proposedHint: 'Noch nicht gespeichert: der Agent hat diese Änderung vorgeschlagen.',
-  save: 'Speichern',
-  mail: 'E-Mail-Entwurf',
-  mailTo: 'An',
-  mailSubject: 'Betreff',
-  mailBody: 'Nachricht',
-  mailFrom: 'Von',
-  mailSend: 'Senden',
-  mailDiscard: 'Verwerfen',
-  mailSending: 'Wird gesendet…',
-  mailDiscarded: 'Der E-Mail-Entwurf wurde verworfen.',
-  mailNotSetUp: 'E-Mail ist nicht eingerichtet: Setzen Sie xos.mail.host und xos.mail.from in den Einstellungen.',
-  mailToInvalid: 'Geben Sie eine Adresse wie name@example.com oder Name <name@example.com> ein.',
-  records: (count) => (count === 1 ? '1 Datensatz' : `${count} Datensätze`),
-  openRow: 'Öffnen',
-  none: '—',
-  yes: 'Ja',
-  no: 'Nein',
-  version: (version) => `Version ${version}`,
-  filter: 'Filter',
-  filterPlaceholder: 'Angezeigte Spalten filtern',
-  exportCsv: 'CSV exportieren',
-  loading: 'Wird geladen…',
-  noRows: 'Keine Datensätze.',
-  noMatches: 'Keine Datensätze passen zum Filter.',
-  rowsFailed: 'Die Zeilen konnten nicht geladen werden: {error}',
-  countOne: '1 Datensatz',
-  countMany: '{count} Datensätze',
-  countFiltered: '{count} von {total} Datensätzen',
-  resizeColumn: 'Spaltenbreite ändern',
-  sortHint: 'Zum Sortieren auf einen Spaltenkopf klicken. Eingabe öffnet eine Zeile.',
-  copyHint: 'Strg+C kopiert die Zelle, Strg+Umschalt+C die Zeile.',
-  problem: (p) => {
-    switch (p.code) {
-      case 'required': return 'Pflichtfeld.';
-      case 'integer': return 'Geben Sie eine ganze Zahl ein.';
-      case 'decimal': return 'Geben Sie eine Zahl wie 1234.50 ein (ohne Tausendertrennzeichen).';
-      case 'scale': return 'Zu viele Nachkommastellen.';
-      case 'date': return 'Geben Sie ein gültiges Datum ein.';
-      case 'datetime': return 'Geben Sie ein gültiges Datum mit Uhrzeit ein.';
-      case 'enum': return 'Wählen Sie eine der Möglichkeiten.';
-      case 'email': return 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.';
-      case 'phone': return 'Geben Sie eine Telefonnummer ein: Ziffern, Leerzeichen und - / ( ), optional ein führendes +.';
-      case 'url': return 'Geben Sie eine Webadresse ein, die mit https:// oder http:// beginnt.';
-      case 'min': return `Mindestens ${p.limit}.`;
-      case 'max': return `Höchstens ${p.limit}.`;
-      case 'minLength': return `Mindestens ${p.limit} Zeichen.`;
-      case 'maxLength': return `Höchstens ${p.limit} Zeichen.`;
-      default: return 'Dieser Wert kann nicht gespeichert werden.';
-    }
-  },
-  fixProblems: 'Korrigieren Sie die markierten Felder, um zu speichern.',
-  edited: 'Von Ihnen geändert',
-  accept: 'Übernehmen',
-  revert: 'Zurücksetzen',
-  acceptAll: 'Alle Vorschläge übernehmen',
-  revertAll: 'Alle Vorschläge verwerfen',
-  discard: 'Änderungen verwerfen',
-  unsaved: 'Ungespeicherte Änderungen',
-  conflictTitle: 'Inzwischen von jemand anderem geändert',
-  conflictBase: 'Beim Laden',
-  conflictTheirs: 'Jetzt gespeichert',
-  conflictMine: 'Ihrer',
-  keepMine: 'Ihren behalten',
-  keepTheirs: 'Gespeicherten behalten',
-  settleConflicts: 'Jemand anderes hat diesen Datensatz inzwischen gespeichert: Wählen Sie je markiertem Feld, welcher Wert bleibt, und speichern Sie dann.',
-  newRecord: 'Neuer Datensatz, noch nicht gespeichert',
-  create: 'Neu',
-  delete: 'Löschen',
-  saving: 'Wird gespeichert…',
-  openFailed: (what, reason) => `${what} konnte nicht geöffnet werden: ${reason}`,
-  exported: (count, file) => `${count} Datensätze nach ${file} exportiert.`,
-};
+/** Every Board text through `t`: the one list of English texts. */
+export function textsThrough(t: Translate): BoardTexts {
+  return {
+    title: t('XOS Board'),
+    empty: t('Nothing is shown yet. Open a list below, or ask the agent in the chat.'),
+    openContexts: t('Open a list'),
+    back: t('Back'),
+    forward: t('Forward'),
+    breadcrumb: t('Breadcrumb'),
+    language: t('Language of the Board'),
+    connected: t('connected, {ms} ms'),
+    unreachable: t('not reachable'),
+    remote: t('XOS server'),
+    production: t('Production data: every save and send is asked for in a dialog.'),
+    proposed: t('Proposed by the agent'),
+    proposedHint: t('Not saved yet: the agent proposed this change.'),
+    save: t('Save'),
+    mail: t('Mail draft'),
+    mailTo: t('To'),
+    mailSubject: t('Subject'),
+    mailBody: t('Message'),
+    mailFrom: t('From'),
+    mailSend: t('Send'),
+    mailDiscard: t('Discard'),
+    mailSending: t('Sending…'),
+    mailDiscarded: t('The mail draft was discarded.'),
+    mailNotSetUp: t('Mail is not set up: set xos.mail.host and xos.mail.from in the settings.'),
+    mailToInvalid: t('Enter an address like name@example.com or Name <name@example.com>.'),
+    openRow: t('Open'),
+    none: t('—'),
+    yes: t('Yes'),
+    no: t('No'),
+    filter: t('Filter'),
+    filterPlaceholder: t('Filter the shown columns'),
+    exportCsv: t('Export CSV'),
+    loading: t('Loading…'),
+    noRows: t('No records.'),
+    noMatches: t('No records match the filter.'),
+    rowsFailed: t('The rows could not be loaded: {error}'),
+    countOne: t('1 record'),
+    countMany: t('{count} records'),
+    countFiltered: t('{count} of {total} records'),
+    resizeColumn: t('Resize column'),
+    sortHint: t('Click a column header to sort. Enter opens a row.'),
+    copyHint: t('Ctrl+C copies the cell, Ctrl+Shift+C the row.'),
+    fixProblems: t('Correct the marked fields to save.'),
+    edited: t('Changed by you'),
+    accept: t('Accept'),
+    revert: t('Revert'),
+    acceptAll: t('Accept all proposals'),
+    revertAll: t('Revert all proposals'),
+    discard: t('Discard changes'),
+    unsaved: t('Unsaved changes'),
+    conflictTitle: t('Changed by someone else meanwhile'),
+    conflictBase: t('When loaded'),
+    conflictTheirs: t('Stored now'),
+    conflictMine: t('Yours'),
+    keepMine: t('Keep yours'),
+    keepTheirs: t('Keep stored'),
+    settleConflicts: t('Someone else saved this record meanwhile: choose per marked field which value to keep, then save.'),
+    newRecord: t('New record, not saved yet'),
+    create: t('New'),
+    delete: t('Delete'),
+    saving: t('Saving…'),
+    records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
+    version: (version) => t('Version {0}', version),
+    problem: (p) => {
+      switch (p.code) {
+        case 'required': return t('Required.');
+        case 'integer': return t('Enter a whole number.');
+        case 'decimal': return t('Enter a number like 1234.50 (no thousands separators).');
+        case 'scale': return t('Too many digits after the decimal point.');
+        case 'date': return t('Enter a real date.');
+        case 'datetime': return t('Enter a real date and time.');
+        case 'enum': return t('Choose one of the options.');
+        case 'email': return t('Enter an email address like name@example.com.');
+        case 'phone': return t('Enter a phone number: digits, spaces and - / ( ), optionally a leading +.');
+        case 'url': return t('Enter a web address starting with https:// or http://.');
+        case 'min': return t('At least {0}.', p.limit);
+        case 'max': return t('At most {0}.', p.limit);
+        case 'minLength': return t('At least {0} characters.', p.limit);
+        case 'maxLength': return t('At most {0} characters.', p.limit);
+        default: return t('This value cannot be saved.');
+      }
+    },
+    openFailed: (what, reason) => t('Could not open {0}: {1}', what, reason),
+    exported: (count, file) => t('{0} records exported to {1}.', count, file),
+  };
+}
 
-/** Texts for a locale tag (`de`, `de-AT`, `en-US`); English for anything else. */
+/** The l10n bundles by language; English is the source and needs none. */
+const bundles: Readonly<Record<string, Readonly<Record<string, string>>>> = { de: german };
+
+/** The languages the Board speaks. */
+export const boardLanguages: readonly string[] = ['en', ...Object.keys(bundles)];
+
+function fill(text: string, args: ReadonlyArray<string | number>): string {
+  return text.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole));
+}
+
+const cache = new Map<string, BoardTexts>();
+
+/** Texts for a locale tag (`de`, `de-AT`, `en-US`); English for a language without a bundle. */
 export function boardTexts(locale: string): BoardTexts {
-  return locale.toLowerCase().split('-')[0] === 'de' ? de : en;
+  const language = locale.toLowerCase().split('-')[0];
+  const bundle = Object.hasOwn(bundles, language) ? bundles[language] : undefined;
+  const key = bundle ? language : 'en';
+  let texts = cache.get(key);
+  if (!texts) {
+    texts = textsThrough((english, ...args) => fill(bundle && Object.hasOwn(bundle, english) ? bundle[english] : english, args));
+    cache.set(key, texts);
+  }
+  return texts;
 }
