@@ -69,6 +69,9 @@ export interface FormField {
   /** Shown next to a read-only value or a ref id (e.g. the company's name). */
   readonly display: string;
   readonly options?: readonly SelectOption[];
+  /** A number's bounds from the AST (the input's min and max; the backend's rule says the same as the person types). */
+  readonly min?: number;
+  readonly max?: number;
   /** The agent's proposal: the stored value struck through, the new one shown. */
   readonly pending?: { readonly from: string; readonly to: string };
   /** A ref whose stored related record opens on a click (its name is a link). */
@@ -220,6 +223,8 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
+    if (kind.numeric && f.def?.min !== undefined) out.min = f.def.min;
+    if (kind.numeric && f.def?.max !== undefined) out.max = f.def.max;
     const changed = !isDeepStrictEqual(f.type === 'ref' ? refId(current) : current, f.type === 'ref' ? refId(stored) : stored);
     if (changed && snapshot.edited?.includes(f.field)) out.edited = true;
     if (out.editable && f.def && changed) {

@@ -275,6 +275,27 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await vscodeServer.waitFor(async () => ((await gridRowCount(board)) === peopleBefore + 1 ? true : undefined),
       { timeoutMs: 15_000, describe: () => 'the list does not show the stored count' }), true);
+
+    // A form with its sections in the light, high-contrast and dark themes (docs/screenshots/board-theme-*.png).
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="3"]').click();
+    await page.keyboard.press('Enter');
+    await board.locator('xos-detail-form fieldset.section').first().waitFor({ state: 'visible', timeout: 30_000 });
+    for (const [theme, workbenchClass, webviewClass, shot] of [
+      ['Default Light Modern', 'vs', 'vscode-light', 'light'],
+      ['Default High Contrast', 'hc-black', 'vscode-high-contrast', 'high-contrast'],
+      ['Default Dark Modern', 'vs-dark', 'vscode-dark', 'dark'],
+    ] as const) {
+      await runCommand(page, 'Preferences: Color Theme');
+      const pick = page.locator('.quick-input-widget .quick-input-box input');
+      await pick.waitFor({ state: 'visible', timeout: 30_000 });
+      await page.keyboard.type(theme);
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: new RegExp(`^\\s*${theme}\\s*$`) }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ state: 'attached', timeout: 30_000 });
+      // The webview takes the theme's colours after the workbench.
+      await (await boardFrame(page)).locator(`body.${webviewClass}`).waitFor({ state: 'attached', timeout: 30_000 });
+      await screenshot(page, `board-theme-${shot}`);
+    }
   }, dirs);
   rmSync(profile, { recursive: true, force: true });
 });

@@ -73,6 +73,8 @@ describe('Board view model', () => {
       ['status', 'select', true], ['birthday', 'date', true], ['active', 'checkbox', true], ['notes', 'textarea', true], ['company', 'text', true],
     ]);
     assert.equal(byField.age.value, '41');
+    // The AST's bounds reach the number input; other fields have none.
+    assert.deepEqual([byField.age.min, byField.age.max, byField.net_worth.min, byField.city.max], [0, 150, undefined, undefined]);
     assert.equal(byField.active.value, true);
     assert.equal(byField.company.value, '3');
     assert.equal(byField.company.display, 'Acme GmbH');

@@ -122,7 +122,7 @@ export class XosFieldEditor extends LitElement {
       case 'number':
         // Decimals keep their exact digits: a text field, since a number input would round and flag them.
         return field.type === 'int'
-          ? html`<vscode-textfield id=${id} type="number" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
+          ? html`<vscode-textfield id=${id} type="number" min=${field.min ?? nothing} max=${field.max ?? nothing} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
           : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       case 'datetime':
         return html`<vscode-textfield id=${id} type="datetime-local" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label="${field.label} (UTC)" aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield><span class="summary">UTC</span>`;
