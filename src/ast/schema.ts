@@ -31,6 +31,12 @@ export const FieldSchema = z.strictObject({
   entity: z.string().optional(),
   /** ref: name of the one-to-many list on the other entity. */
   inverse: z.string().optional(),
+  /**
+   * What the agent may know of the field: `hidden` (never reaches the model: not in the schema,
+   * no reply, not accepted from it) or `masked` (the model sees that a value exists, never the
+   * value). The person sees and edits it on the Board either way. Absent: the agent sees it.
+   */
+  agent: z.enum(['hidden', 'masked']).optional(),
 });
 export type FieldDef = z.infer<typeof FieldSchema>;
 

@@ -249,6 +249,7 @@ class SemanticCheck {
     this.checkText(def.description, [...at, 'description']);
     if (name === 'id' && type !== undefined && type !== 'id') this.add([...at, 'type'], 'the field "id" must have type "id"');
     if (name !== 'id' && type === 'id') this.add([...at, 'type'], 'only the field "id" may have type "id": use "ref" to point at another entity');
+    if (name === 'id' && Object.hasOwn(def, 'agent')) this.add([...at, 'agent'], 'the agent names records by their id, so "id" cannot be hidden or masked: remove "agent"');
     if (type === undefined) return;
     this.checkRefField(type, def, at);
     this.checkEnumField(type, def, at);

@@ -2,6 +2,7 @@
 // shows, with texts resolved to one locale and an example query to copy.
 import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schema.ts';
 import { pickLocale, resolveText } from './locale.ts';
+import { agentEditable, agentListFields, agentPolicy } from './agentPolicy.ts';
 
 export interface FieldView {
   /** The field type, or `list` for an inverse list. */
@@ -17,6 +18,8 @@ export interface FieldView {
   entity?: string;
   /** inverse lists: the entity of the listed records. */
   list?: string;
+  /** The person sees this value on the Board; the agent never does (replies show •••). */
+  masked?: true;
 }
 
 export interface ContextView {
@@ -73,16 +76,17 @@ export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
   const contexts: Record<string, ContextView> = {};
   for (const [name, context] of Object.entries(ast.contexts)) {
     const fields: Record<string, FieldView> = {};
-    for (const field of context.list_fields) fields[field] = fieldView(ast, context.entity, field, text);
+    const listFields = agentListFields(ast, name);
+    for (const field of listFields) fields[field] = fieldView(ast, context.entity, field, text);
     contexts[name] = {
       kind: context.kind,
       entity: context.entity,
       label: text(context.label) ?? name,
       fields,
-      list_fields: [...context.list_fields],
-      ...(context.kind === 'detail' ? { editable: [...(context.editable ?? [])] } : {}),
+      list_fields: listFields,
+      ...(context.kind === 'detail' ? { editable: agentEditable(ast, context) } : {}),
       prompts: (context.prompts ?? []).map((p) => text(p) ?? ''),
-      navigate: structuredClone(context.navigate ?? {}),
+      navigate: agentNavigate(ast, context.entity, context.navigate ?? {}),
       query: exampleQuery(ast, name),
     };
   }
@@ -99,11 +103,12 @@ export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
 
 function fieldView(ast: Ast, entity: string, name: string, text: (t: FieldDef['label']) => string | undefined): FieldView {
   const def = ast.entities[entity].fields[name];
+  const masked = agentPolicy(ast, entity, name) === 'masked' ? { masked: true as const } : {};
   if (!def) {
     const inverse = findInverse(ast, entity, name);
-    return { type: 'list', label: name, list: inverse?.entity };
+    return { type: 'list', label: name, list: inverse?.entity, ...masked };
   }
-  const view: FieldView = { type: def.type, label: text(def.label) ?? name };
+  const view: FieldView = { type: def.type, label: text(def.label) ?? name, ...masked };
   const description = text(def.description);
   if (description !== undefined) view.description = description;
   if (def.required !== undefined) view.required = def.required;
@@ -115,11 +120,21 @@ function fieldView(ast: Ast, entity: string, name: string, text: (t: FieldDef['l
   return view;
 }
 
-/** The selection of each of a context's list_fields; refs and inverse lists get `{ id <display field> }`. */
-export function listFieldSelections(ast: Ast, contextName: string): string[] {
+/** Navigation the agent may follow: none that starts at or reads a hidden field. */
+function agentNavigate(ast: Ast, entity: string, navigate: Record<string, NavigateDef>): Record<string, NavigateDef> {
+  const hidden = (path: string) => agentPolicy(ast, entity, path.split('.')[0]) === 'hidden';
+  return Object.fromEntries(Object.entries(structuredClone(navigate))
+    .filter(([key, def]) => !(key !== 'row' && hidden(key)) && !Object.values(def.params ?? {}).some(hidden)));
+}
+
+/**
+ * The selection of each of the given list_fields (all of the context's by default); refs and
+ * inverse lists get `{ id <display field> }`.
+ */
+export function listFieldSelections(ast: Ast, contextName: string, names: readonly string[] = ast.contexts[contextName].list_fields): string[] {
   const context = ast.contexts[contextName];
   const fields = ast.entities[context.entity].fields;
-  return context.list_fields.map((name) => {
+  return names.map((name) => {
     const def = fields[name];
     const related = def ? (def.type === 'ref' ? def.entity : undefined) : findInverse(ast, context.entity, name)?.entity;
     if (related === undefined) return name;
@@ -128,10 +143,10 @@ export function listFieldSelections(ast: Ast, contextName: string): string[] {
   });
 }
 
-/** `{ person_list { id firstname company { id name } } }`; detail contexts select by id. */
+/** The agent's query of a context, `{ person_list { id firstname company { id name } } }`; detail contexts select by id. */
 export function exampleQuery(ast: Ast, contextName: string): string {
   const context = ast.contexts[contextName];
-  const selection = listFieldSelections(ast, contextName);
+  const selection = listFieldSelections(ast, contextName, agentListFields(ast, contextName));
   const args = context.kind === 'detail' ? '(id: "1")' : '';
   return `{ ${contextName}${args} { ${selection.join(' ')} } }`;
 }
@@ -140,7 +155,7 @@ function relations(ast: Ast): RelationView[] {
   const out: RelationView[] = [];
   for (const [entity, def] of Object.entries(ast.entities)) {
     for (const [field, fieldDef] of Object.entries(def.fields)) {
-      if (fieldDef.type !== 'ref') continue;
+      if (fieldDef.type !== 'ref' || fieldDef.agent === 'hidden') continue;
       out.push({ entity, field, target: fieldDef.entity!, inverse: fieldDef.inverse ?? null, cardinality: 'many-to-one' });
     }
   }

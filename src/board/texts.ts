@@ -63,6 +63,8 @@ export interface BoardTexts {
   readonly problem: (problem: ValueProblem) => string;
   /** The person's own change of a field, and what they can do with the agent's proposals and their edits. */
   readonly edited: string;
+  readonly hiddenFromAgent: string;
+  readonly maskedForAgent: string;
   readonly accept: string;
   readonly revert: string;
   readonly acceptAll: string;
@@ -139,6 +141,8 @@ export function textsThrough(t: Translate): BoardTexts {
     copyHint: t('Ctrl+C copies the cell, Ctrl+Shift+C the row.'),
     fixProblems: t('Correct the marked fields to save.'),
     edited: t('Changed by you'),
+    hiddenFromAgent: t('Not shown to the agent'),
+    maskedForAgent: t('The agent sees only that a value exists'),
     accept: t('Accept'),
     revert: t('Revert'),
     acceptAll: t('Accept all proposals'),

@@ -3,6 +3,7 @@
 // record id; the webview formats them per locale), the detail form (inputs by field
 // kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
 // survives postMessage.
+import { agentPolicy } from '../ast/agentPolicy.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
@@ -82,6 +83,8 @@ export interface FormField {
   readonly problem?: string;
   /** The person changed this field (their edit, or a proposal they accepted) and it differs from the stored value. */
   readonly edited?: boolean;
+  /** The AST keeps this field from the agent: it never sees it (`hidden`) or sees only •••. */
+  readonly keptFromAgent?: 'hidden' | 'masked';
   /** Someone else stored another value meanwhile: the value as loaded, as stored now (theirs) and the pending one (mine). */
   readonly conflict?: { readonly base: string; readonly theirs: string; readonly mine: string };
 }
@@ -223,6 +226,8 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
+    const policy = agentPolicy(ast, context.entity, f.field);
+    if (policy !== 'visible') out.keptFromAgent = policy;
     if (kind.numeric && f.def?.min !== undefined) out.min = f.def.min;
     if (kind.numeric && f.def?.max !== undefined) out.max = f.def.max;
     const changed = !isDeepStrictEqual(f.type === 'ref' ? refId(current) : current, f.type === 'ref' ? refId(stored) : stored);

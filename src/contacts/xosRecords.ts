@@ -2,6 +2,7 @@
 // demo CRM) is searched through its list context with an `_ilike` filter; the
 // search term travels in variables, never in the query text.
 import type { Ast } from '../ast/schema.ts';
+import { withheld } from '../ast/agentPolicy.ts';
 import type { XosClient } from '../mcp/ports.ts';
 import type { ContactProvider, ProviderContact } from './provider.ts';
 
@@ -50,11 +51,14 @@ export class XosRecordsProvider implements ContactProvider {
   }
 }
 
-/** One provider per entity with an `email` field that has a list context. */
+/**
+ * One provider per entity with an `email` field that has a list context. Contacts reach the agent,
+ * so fields the AST keeps from it (hidden or masked) are neither searched nor returned.
+ */
 export function xosRecordProviders(client: XosClient, ast: Ast = client.ast()): XosRecordsProvider[] {
   const providers: XosRecordsProvider[] = [];
   for (const [entity, definition] of Object.entries(ast.entities)) {
-    const fields = definition.fields as Record<string, { type: string }>;
+    const fields = Object.fromEntries(Object.entries(definition.fields).filter(([name]) => !withheld(ast, entity, name)));
     const emailField = Object.keys(fields).find((f) => f === 'email') ?? Object.keys(fields).find((f) => fields[f].type === 'email');
     if (!emailField) continue;
     const context = Object.entries(ast.contexts).find(([, c]) => c.kind === 'list' && c.entity === entity)?.[0];

@@ -9,7 +9,7 @@ import { FieldValueError } from '../backend/values.ts';
 import { refColumnName } from '../backend/model.ts';
 import { creatingContext } from '../board/model.ts';
 import { contextSelection } from '../graphql/mutation.ts';
-import { canonicalValue, fieldDef, fieldLabel, quote } from '../mcp/tools/fields.ts';
+import { agentProblem, canonicalValue, fieldDef, fieldLabel, serverMessage, storedText } from '../mcp/tools/fields.ts';
 import type { BoardRecord, SaveSummary } from './domain.ts';
 import { askBound, showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 
@@ -46,10 +46,10 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal): Promi
     `mutation XosCreate($object: ${context.entity}_insert_input!) { insert_${context.entity}(object: $object) ${contextSelection(ast, contextName)} }`,
     { object },
   );
-  if (result.errors?.length) return { ok: false, text: `Not created: the XOS server refused it: ${result.errors[0].message} Nothing was written.` };
+  if (result.errors?.length) return { ok: false, text: `Not created: the XOS server refused it: ${serverMessage(ast, context.entity, result.errors[0])} Nothing was written.` };
   const { version, ...record } = result.data?.[`insert_${context.entity}`] as BoardRecord;
   deps.board.showDetail({ context: contextName, record, version: version as number });
-  return { ok: true, text: `Created ${context.entity} ${String(record.id)} (version ${String(version)}). Stored: ${values.map((c) => `${c.field}: ${quote(c.to)}`).join('; ')}.` };
+  return { ok: true, text: `Created ${context.entity} ${String(record.id)} (version ${String(version)}).${storedText(ast, context.entity, values.map((c) => [c.field, c.to]))}` };
 }
 
 /** The new record's values from the form, or why it cannot be created yet. */
@@ -65,7 +65,7 @@ async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise
       if (to !== null && to !== undefined) out.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from: null, to });
     } catch (error) {
       if (!(error instanceof FieldValueError)) throw error;
-      problems.push(error.message);
+      problems.push(agentProblem(ast, error));
     }
   }
   if (problems.length) return `Not created: ${problems.join('; ')}. Fill in the form on the Board, then save.`;

@@ -5,13 +5,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Kind, parse, print, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { exampleQuery, findInverse } from '../ast/view.ts';
+import { exampleQuery, findInverse, listFieldSelections } from '../ast/view.ts';
+import { agentEditable, agentListFields, hiddenListFields, withheld } from '../ast/agentPolicy.ts';
 import { FieldValueError } from '../backend/values.ts';
 import { appModel, readPath, type ContextModel } from '../board/model.ts';
 import { buildDetailQuery, buildUpdateMutation } from '../graphql/mutation.ts';
 import { checkContextQuery, withIdAndVersion } from '../graphql/queryRules.ts';
 import {
-  canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, quote, recordsText, unknownContextText,
+  agentProblem, agentQuote, canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
 } from '../mcp/tools/fields.ts';
 import type { Board, BoardRecord, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
@@ -50,7 +51,7 @@ export async function showQuery(deps: CoreDeps, context: string, query: string):
   const ast = deps.client.ast();
   const check = checkContextQuery(ast, context, query);
   if (!check.ok) return refused(check.message);
-  const fullQuery = withIdAndVersion(check.document);
+  const fullQuery = withIdAndVersion(check.document, listFieldSelections(ast, context, hiddenListFields(ast, context)));
   const serverRefused = (message: string) => refused(`The XOS server refused the query: ${message} Fix the query and call xos_query again.`);
 
   if (check.kind === 'list') {
@@ -115,13 +116,14 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
   }
   const checked: BoardRecord[] = [];
   const problems: string[] = [];
+  const allowed = agentListFields(ast, context).filter((field) => !withheld(ast, def.entity, field));
   records.forEach((record, index) => {
-    const result = checkRecord(ast, def, record);
+    const result = checkRecord(ast, def, allowed, record);
     if (typeof result === 'string') problems.push(`record ${index}: ${result}`);
     else checked.push(result);
   });
   if (problems.length) {
-    return refused(`Nothing was displayed. ${problems.slice(0, 10).join('; ')}. Allowed fields of ${context}: ${def.list_fields.join(', ')}.`);
+    return refused(`Nothing was displayed. ${problems.slice(0, 10).join('; ')}. Allowed fields of ${context}: ${allowed.join(', ')}.`);
   }
   if (def.kind === 'list') deps.board.showList({ context, source: new MemoryListSource(contextModel(deps, context), checked) });
   else deps.board.showDetail({ context, record: checked[0] });
@@ -129,10 +131,10 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
 }
 
 /** The record with canonical scalar values, or why it does not fit the context. */
-function checkRecord(ast: Ast, context: ContextDef, record: unknown): BoardRecord | string {
+function checkRecord(ast: Ast, context: ContextDef, allowed: readonly string[], record: unknown): BoardRecord | string {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'is not a JSON object';
   const entries = Object.entries(record as Record<string, unknown>);
-  const unknown = entries.map(([k]) => k).filter((k) => !context.list_fields.includes(k));
+  const unknown = entries.map(([k]) => k).filter((k) => !allowed.includes(k));
   if (unknown.length) return `unknown fields ${unknown.join(', ')}`;
   const out: BoardRecord = {};
   for (const [field, value] of entries) {
@@ -223,7 +225,7 @@ export async function proposeChanges(deps: CoreDeps, context: string, changes: u
     return refused('changes must be a JSON object with at least one field, such as {"lastname": "Schmidt"}.');
   }
 
-  const editable = def.editable ?? [];
+  const editable = agentEditable(ast, def);
   const names = Object.keys(proposed);
   const notEditable = names.filter((n) => !editable.includes(n));
   if (notEditable.length) {
@@ -243,7 +245,9 @@ export async function proposeChanges(deps: CoreDeps, context: string, changes: u
 
   deps.board.preview(canonical);
   const pending = deps.board.snapshot().pending;
-  const lines = Object.entries(pending).map(([field, to]) => `${field}: ${quote(storedValue(ast, def, field, detail.record))} -> ${quote(to)}`);
+  const shown = (field: string, value: unknown) => agentQuote(ast, def.entity, field, value);
+  const lines = Object.entries(pending).filter(([field]) => namedToAgent(ast, def.entity, field))
+    .map(([field, to]) => `${field}: ${shown(field, storedValue(ast, def, field, detail.record))} -> ${shown(field, to)}`);
   return done(`Preview on the Board, nothing saved yet. Pending changes of ${def.entity} ${String(detail.record.id)}: ${lines.join('; ')}. `
     + 'Ask the person whether to save; call xos_ui_save only after they said so.');
 }
@@ -266,7 +270,8 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
   const contextName = board.context!;
   const open = Object.keys(board.conflicts ?? {});
   if (open.length) {
-    return refused(`Not saved: ${open.length === 1 ? 'a field conflicts' : `${open.length} fields conflict`} with the version someone else stored (${open.join(', ')}). `
+    const named = open.filter((field) => namedToAgent(ast, context.entity, field));
+    return refused(`Not saved: ${open.length === 1 ? 'a field conflicts' : `${open.length} fields conflict`} with the version someone else stored${named.length ? ` (${named.join(', ')})` : ''}. `
       + 'Nothing was written. The person chooses per field on the Board which value to keep; then save again.');
   }
   const asked = await changeSet(ast, context, detail, deps);
@@ -300,12 +305,11 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
   }
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') return conflictOutcome(deps, ast, context, contextName, id, detail, asked);
-  if (error) return refused(`Not saved: the XOS server refused the change: ${error.message} Nothing was written.`);
+  if (error) return refused(`Not saved: the XOS server refused the change: ${serverMessage(ast, context.entity, error)} Nothing was written.`);
 
   const saved = await readBack(deps, ast, contextName, id);
   if (!saved) throw new Error(`${context.entity} ${id} is missing right after saving it`);
-  const stored = asked.map((c) => `${c.field}: ${quote(storedValue(ast, context, c.field, saved.record))}`);
-  return done(`Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}). Stored: ${stored.join('; ')}.`);
+  return done(`Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}).${storedText(ast, context.entity, asked.map((c) => [c.field, storedValue(ast, context, c.field, saved.record)]))}`);
 }
 
 /**
@@ -323,12 +327,13 @@ async function conflictOutcome(deps: CoreDeps, ast: Ast, context: ContextDef, co
   if (!conflicting.length) {
     return refused(`${head}The other change touched other fields; the Board now shows it under the pending changes. Call xos_ui_save again to store them against version ${current.version} (the person is asked again).`);
   }
-  const value = (field: string, record: BoardRecord) => quote(storedValue(ast, context, field, record));
-  const details = conflicting.map((field) => {
+  const value = (field: string, record: BoardRecord) => agentQuote(ast, context.entity, field, storedValue(ast, context, field, record));
+  const details = conflicting.filter((field) => namedToAgent(ast, context.entity, field)).map((field) => {
     const mine = asked.find((c) => c.field === field);
-    return `${field}: loaded ${value(field, loaded.record)}, stored now ${value(field, current.record)}, pending ${mine ? quote(mine.to) : 'unchanged'}`;
+    return `${field}: loaded ${value(field, loaded.record)}, stored now ${value(field, current.record)}, pending ${mine ? agentQuote(ast, context.entity, field, mine.to) : 'unchanged'}`;
   });
-  return refused(`${head}Both changed ${details.join('; ')}. The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`);
+  const both = details.length ? `Both changed ${details.join('; ')}.` : 'Both changed fields that only the person sees.';
+  return refused(`${head}${both} The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`);
 }
 
 /** The changed fields of the form against the loaded record, or why the form cannot be saved. */
@@ -344,7 +349,7 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
       to = canonicalValue(context.entity, field, def, form[field]);
     } catch (e) {
       if (!(e instanceof FieldValueError)) throw e;
-      problems.push(e.message);
+      problems.push(agentProblem(ast, e));
       continue;
     }
     const from = storedValue(ast, context, field, detail.record);
@@ -428,9 +433,8 @@ async function unsettledSave(deps: CoreDeps, ast: Ast, context: ContextDef, cont
     && asked.every((c) => isDeepStrictEqual(storedValue(ast, context, c.field, current.record), c.to));
   if (current && ours) {
     deps.board.showDetail({ context: contextName, record: current.record, version: current.version });
-    const stored = asked.map((c) => `${c.field}: ${quote(storedValue(ast, context, c.field, current.record))}`);
     return done(`Saved ${context.entity} ${id} (version ${loadedVersion} -> ${current.version}): the answer to the save was lost (${why}), `
-      + `but reading the record back shows exactly this change stored. Stored: ${stored.join('; ')}.`);
+      + `but reading the record back shows exactly this change stored.${storedText(ast, context.entity, asked.map((c) => [c.field, storedValue(ast, context, c.field, current.record)]))}`);
   }
   if (current && current.version === loadedVersion) {
     return refused(`Not saved: the connection to the XOS server broke while saving (${why}); the record is unchanged (version ${loadedVersion}). `

@@ -5,11 +5,12 @@
 // any depth; relations nest only a little, so a query cannot fan out without
 // end inside the extension host. Each refusal says what to send instead.
 import {
-  BREAK, Kind, parse, print, visit,
+  BREAK, Kind, parse, print, valueFromASTUntyped, visit,
   type DirectiveNode, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
+import { agentListFields, relatedEntity, withheldArgumentField } from '../ast/agentPolicy.ts';
 
 export type QueryCheck =
   | { readonly ok: true; readonly document: DocumentNode; readonly kind: 'list' | 'detail' }
@@ -67,7 +68,7 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
     const nested = field.selectionSet ? checkNested(field.selectionSet, [field.name.value], example) : undefined;
     if (nested) return refuse(nested);
   }
-  const wanted = context.list_fields;
+  const wanted = agentListFields(ast, contextName);
   const missing = wanted.filter((f) => !selected.includes(f));
   const extra = [...new Set(selected.filter((f) => !wanted.includes(f) && !TOLERATED.has(f)))];
   if (missing.length || extra.length) {
@@ -77,15 +78,39 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
     ];
     return refuse(`Select exactly the list_fields of ${contextName} (${wanted.join(', ')}); ${parts.join('; ')}. For example: ${example}`);
   }
+  const withheld = withheldArgument(ast, context.entity, root);
+  if (withheld) {
+    return refuse(`${withheld} cannot be used in where or order_by: its value is kept from the agent. Filter and sort by the fields xos_schema lists. For example: ${example}`);
+  }
   return { ok: true, document, kind: context.kind };
 }
 
-/** The same query with `id` and `version` selected on the root field, so the Board can edit what it shows. */
-export function withIdAndVersion(document: DocumentNode): string {
+/** A field that the field's or a nested relation's where/order_by names and the agent may not use. */
+function withheldArgument(ast: Ast, entity: string, field: FieldNode): string | undefined {
+  for (const argument of field.arguments ?? []) {
+    if (argument.name.value !== 'where' && argument.name.value !== 'order_by') continue;
+    const found = withheldArgumentField(ast, entity, valueFromASTUntyped(argument.value));
+    if (found) return found;
+  }
+  for (const selection of field.selectionSet?.selections ?? []) {
+    const child = asField(selection);
+    const related = child && relatedEntity(ast, entity, child.name.value);
+    const found = related ? withheldArgument(ast, related, child) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The same query with `id` and `version` selected on the root field, so the Board can edit what
+ * it shows, and with the given selections the agent does not make (the hidden list_fields).
+ */
+export function withIdAndVersion(document: DocumentNode, boardSelections: readonly string[] = []): string {
   const operation = document.definitions[0] as OperationDefinitionNode;
   const root = operation.selectionSet.selections[0] as FieldNode;
   const names = new Set(root.selectionSet!.selections.map((s) => (s as FieldNode).name.value));
-  const added = ['id', 'version'].filter((name) => !names.has(name)).map(fieldNode);
+  const boardOnly = boardSelections.length ? rootSelections(`{ board { ${boardSelections.join(' ')} } }`) : [];
+  const added = [...['id', 'version'].filter((name) => !names.has(name)).map(fieldNode), ...boardOnly.filter((f) => !names.has(f.name.value))];
   const newRoot: FieldNode = { ...root, selectionSet: { ...root.selectionSet!, selections: [...root.selectionSet!.selections, ...added] } };
   const newOperation: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections: [newRoot] } };
   return print({ ...document, definitions: [newOperation] });
@@ -120,6 +145,11 @@ function checkNested(set: SelectionSetNode, path: readonly string[], example: st
     }
   }
   return undefined;
+}
+
+function rootSelections(query: string): FieldNode[] {
+  const operation = parse(query).definitions[0] as OperationDefinitionNode;
+  return (operation.selectionSet.selections[0] as FieldNode).selectionSet!.selections as FieldNode[];
 }
 
 function fieldNode(name: string): FieldNode {

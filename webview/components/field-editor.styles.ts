@@ -38,6 +38,8 @@ export const fieldEditorStyles = css`
   .conflict-actions { display: flex; gap: 6px; }
   .problem { color: var(--vscode-errorForeground); }
   .required { color: var(--vscode-errorForeground); }
+  .kept { margin-left: 4px; font-size: 0.85em; opacity: 0.8; cursor: help; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   a.opens { color: var(--vscode-textLink-foreground); text-decoration: none; }
   a.opens:hover, a.opens:focus-visible { color: var(--vscode-textLink-activeForeground); text-decoration: underline; }
   a.opens:focus-visible { outline: 1px solid var(--vscode-focusBorder); }

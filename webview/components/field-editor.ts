@@ -77,7 +77,7 @@ export class XosFieldEditor extends LitElement {
         </div>`
       : nothing;
     return html`
-      <label for=${id}>${field.label}${field.required && field.editable ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}</label>
+      <label for=${id}>${field.label}${field.required && field.editable ? html`<span class="required" aria-hidden="true"> *</span>` : nothing}${this.kept(field, texts)}</label>
       <div class="value field ${field.pending ? 'pending' : ''} ${store.edited.has(field.field) ? 'edited' : ''} ${field.conflict ? 'conflicting' : ''}" data-field=${field.field}>
         ${field.editable ? this.renderInput(id, field) : field.opens && field.type === 'ref'
           ? html`<span class="readonly" id=${id}>${this.link(field.display, field.field)}</span>`
@@ -95,6 +95,13 @@ export class XosFieldEditor extends LitElement {
   }
 
   /** A link to a related record; the host looks the id up in the loaded record. */
+  /** A lock on fields the AST keeps from the agent; its text is part of the label for screen readers. */
+  private kept(field: FormField, texts: NonNullable<typeof store.texts>): TemplateResult | typeof nothing {
+    if (!field.keptFromAgent) return nothing;
+    const text = field.keptFromAgent === 'hidden' ? texts.hiddenFromAgent : texts.maskedForAgent;
+    return html`<span class="kept ${field.keptFromAgent}" title=${text}><span class="codicon-lock" aria-hidden="true">🔒</span><span class="visually-hidden">${text}</span></span>`;
+  }
+
   private link(label: string, field: string, item?: string): TemplateResult {
     const open = (event: Event) => {
       event.preventDefault();

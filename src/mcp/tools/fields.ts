@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { Ast, ContextDef, FieldDef } from '../../ast/schema.ts';
 import { resolveText } from '../../ast/locale.ts';
-import { coerceFieldValue, describeValue } from '../../backend/values.ts';
+import { agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
+import { coerceFieldValue, describeValue, type FieldValueError } from '../../backend/values.ts';
 
 export function findContext(ast: Ast, name: string): ContextDef | undefined {
   return Object.hasOwn(ast.contexts, name) ? ast.contexts[name] : undefined;
@@ -41,6 +42,37 @@ export const QUOTE_LIMIT = 300;
 export function quote(value: unknown): string {
   const text = describeValue(value);
   return text.length > QUOTE_LIMIT ? `${text.slice(0, QUOTE_LIMIT)}… (${text.length} characters in all)` : text;
+}
+
+/** Whether a reply may name the field at all (hidden fields never reach the agent). */
+export function namedToAgent(ast: Ast, entity: string, field: string): boolean {
+  return agentPolicy(ast, entity, field) !== 'hidden';
+}
+
+/** A value as a reply quotes it to the agent: masked fields as •••. Hidden fields are left out by the caller. */
+export function agentQuote(ast: Ast, entity: string, field: string, value: unknown): string {
+  return agentPolicy(ast, entity, field) === 'visible' ? quote(value) : MASKED_VALUE;
+}
+
+/** ` Stored: field: value; …` as the agent may read it: masked values as •••, hidden fields left out ('' when none is left). */
+export function storedText(ast: Ast, entity: string, values: ReadonlyArray<readonly [string, unknown]>): string {
+  const parts = values.filter(([field]) => namedToAgent(ast, entity, field)).map(([field, value]) => `${field}: ${agentQuote(ast, entity, field, value)}`);
+  return parts.length ? ` Stored: ${parts.join('; ')}.` : '';
+}
+
+/** A value problem as the agent may read it: without the value of a masked field, without a hidden field's name. */
+export function agentProblem(ast: Ast, error: Pick<FieldValueError, 'entity' | 'field'> & { message?: string }): string {
+  const policy = agentPolicy(ast, error.entity, error.field);
+  if (policy === 'hidden') return 'a field only the person sees on the Board has an invalid value';
+  if (policy === 'masked') return `${error.entity}.${error.field} has an invalid value (only the person sees it, on the Board)`;
+  return error.message ?? `${error.entity}.${error.field} is invalid`;
+}
+
+/** A server error about a value, without the value or name of a field kept from the agent. */
+export function serverMessage(ast: Ast, entity: string, error: { message: string; extensions?: Record<string, unknown> }): string {
+  const field = error.extensions?.field;
+  if (typeof field !== 'string' || !Object.hasOwn(ast.entities[entity]?.fields ?? {}, field)) return error.message;
+  return agentPolicy(ast, entity, field) === 'visible' ? error.message : `${agentProblem(ast, { entity, field })}.`;
 }
 
 export function recordsText(count: number, context: string): string {

@@ -10,6 +10,7 @@ export const schemaTool = defineTool({
     'Loads the XOS app schema: every context with its entity, fields, types, list_fields, editable fields, an example query,',
     'the global and per-context AI prompts, the locales, the relations and the navigate definitions.',
     'Always call this first in a session, before querying or changing data; xos_query refuses to run until it was called.',
+    'A field with "masked": true holds a value only the person sees on the Board: replies show it as •••, and you cannot filter, sort or change it.',
     'Follow the prompts it returns. The schema is for your internal use: never print the schema or parts of it in the chat.',
   ].join(' '),
   inputSchema: {},
