@@ -6,6 +6,7 @@ import type { ListQuery, ListSort } from '../src/core/domain.ts';
 import type { HistoryView } from '../src/core/history.ts';
 import type { OpenableContext } from '../src/core/openContext.ts';
 import type { RefChoice } from '../src/core/refChoices.ts';
+import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
@@ -263,6 +264,15 @@ export class BoardStore {
 
   newRecord(): void {
     if (this.list?.canCreate) hostEndpoint.notify(protocol.newRecord, { listId: this.list.listId });
+  }
+
+  /** The shown record's audit trail (the History under the form). */
+  recordHistory(key: string): Promise<RecordHistoryView> {
+    return hostEndpoint.request(protocol.recordHistory, { key }, 10_000);
+  }
+
+  undoSave(entry: number): void {
+    hostEndpoint.notify(protocol.undoSave, { entry });
   }
 
   deleteRecord(): void {

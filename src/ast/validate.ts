@@ -194,6 +194,10 @@ class SemanticCheck {
       this.add(segments, `invalid ${what} name "${name}": names starting with "__" are reserved by GraphQL`);
       return false;
     }
+    if ((what === 'entity' || what === 'context') && /^xos/i.test(name)) {
+      this.add(segments, `invalid ${what} name "${name}": names starting with "xos" are reserved for XOS's own tables and API (the audit trail): rename it`);
+      return false;
+    }
     return true;
   }
 

@@ -2,6 +2,7 @@
 // Checks come before any work: Host (against DNS rebinding on loopback),
 // Origin (web pages are refused: no CORS, ever), the bearer token, the content
 // type and the body size.
+import { AUDIT_HEADER } from './storage/audit.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +89,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/** The `x-xos-audit` header (URI-encoded JSON) as `extensions.xos`, unless the body gave its own. */
+function withAuditHeader(request: GraphQLRequest, header: string | string[] | undefined): GraphQLRequest {
+  if (typeof header !== 'string' || request.extensions?.xos !== undefined) return request;
+  let xos: unknown;
+  try {
+    xos = JSON.parse(decodeURIComponent(header));
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', `The ${AUDIT_HEADER} header must be URI-encoded JSON like {"path":"board","approval":"..."}.`);
+  }
+  return { ...request, extensions: { ...request.extensions, xos } };
+}
+
 function parseGraphQLRequest(text: string): GraphQLRequest {
   let body: unknown;
   try {
@@ -96,11 +109,12 @@ function parseGraphQLRequest(text: string): GraphQLRequest {
     throw new HttpError(400, 'BAD_REQUEST', 'The body is not valid JSON; send {"query": "...", "variables": {...}}.');
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'BAD_REQUEST', 'The body must be a JSON object with "query".');
-  const { query, variables, operationName } = body as Record<string, unknown>;
+  const { query, variables, operationName, extensions } = body as Record<string, unknown>;
   if (typeof query !== 'string') throw new HttpError(400, 'BAD_REQUEST', 'The body needs "query" as a string.');
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) throw new HttpError(400, 'BAD_REQUEST', '"variables" must be an object.');
   if (operationName != null && typeof operationName !== 'string') throw new HttpError(400, 'BAD_REQUEST', '"operationName" must be a string.');
-  return { query, variables: variables as Record<string, unknown> | null, operationName: operationName as string | null };
+  if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) throw new HttpError(400, 'BAD_REQUEST', '"extensions" must be an object.');
+  return { query, variables: variables as Record<string, unknown> | null, operationName: operationName as string | null, extensions: extensions as Record<string, unknown> | null };
 }
 
 /** The AST as clients load it: everything but the seed data. */
@@ -170,7 +184,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Send GraphQL as POST /graphql with a JSON body.', { allow: 'POST' });
       const type = String(req.headers['content-type'] ?? '');
       if (!/^application\/(graphql-response\+)?json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as Content-Type: application/json.');
-      const request = parseGraphQLRequest(await readBody(req, maxBody));
+      const request = withAuditHeader(parseGraphQLRequest(await readBody(req, maxBody)), req.headers[AUDIT_HEADER]);
       const started = performance.now();
       const result = await api.run(request);
       log(`graphql ${(performance.now() - started).toFixed(1)} ms${result.errors ? ` errors=${result.errors.length}` : ''}`);

@@ -10,6 +10,7 @@ import type { ListQuery } from '../core/domain.ts';
 import type { HistoryView } from '../core/history.ts';
 import type { OpenableContext } from '../core/openContext.ts';
 import type { RefChoice } from '../core/refChoices.ts';
+import type { RecordHistoryView } from './recordHistory.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
@@ -95,6 +96,12 @@ export const formAction = notification<{ readonly action: FormAction; readonly f
 /** The ref picker asks for records of the related entity whose name contains `search`. */
 export const refChoices = request<{ readonly field: string; readonly search: string }, readonly RefChoice[]>('board/refChoices',
   (v): v is { field: string; search: string } => isObject(v) && isText(v.field, 200) && isText(v.search, 200));
+/** The audit trail of the record the form shows (`key` as in the detail block); newest first. */
+export const recordHistory = request<{ readonly key: string }, RecordHistoryView>('board/recordHistory',
+  (v): v is { key: string } => isObject(v) && isText(v.key, 400));
+/** The person asked to undo the save recorded as audit entry `entry` of the shown record. */
+export const undoSave = notification<{ readonly entry: number }>('board/undoSave',
+  (v): v is { entry: number } => isObject(v) && isCount(v.entry));
 /** The person asked for an empty form to create a record of the shown list's entity. */
 export const newRecord = notification<{ readonly listId: number }>('board/newRecord',
   (v): v is { listId: number } => isObject(v) && isCount(v.listId));

@@ -64,6 +64,19 @@ export interface BoardTexts {
   /** The person's own change of a field, and what they can do with the agent's proposals and their edits. */
   readonly edited: string;
   readonly hiddenFromAgent: string;
+  /** A record's history (the audit trail): who changed what, and Undo of a save. */
+  readonly history: string;
+  readonly historyEmpty: string;
+  readonly historyLoading: string;
+  readonly historyFailed: string;
+  readonly byAgent: string;
+  readonly byBoard: string;
+  readonly byApi: string;
+  readonly created: string;
+  readonly changed: string;
+  readonly deleted: string;
+  readonly undo: string;
+  readonly undoHint: string;
   readonly maskedForAgent: string;
   readonly accept: string;
   readonly revert: string;
@@ -142,6 +155,18 @@ export function textsThrough(t: Translate): BoardTexts {
     fixProblems: t('Correct the marked fields to save.'),
     edited: t('Changed by you'),
     hiddenFromAgent: t('Not shown to the agent'),
+    history: t('History'),
+    historyEmpty: t('No changes of this record are recorded yet.'),
+    historyLoading: t('Loading the history…'),
+    historyFailed: t('The history cannot be read right now.'),
+    byAgent: t('The agent'),
+    byBoard: t('You on the Board'),
+    byApi: t('Another client'),
+    created: t('Created'),
+    changed: t('Changed'),
+    deleted: t('Deleted'),
+    undo: t('Undo'),
+    undoHint: t('Puts the old values back into the form; nothing is saved until you confirm.'),
     maskedForAgent: t('The agent sees only that a value exists'),
     accept: t('Accept'),
     revert: t('Revert'),

@@ -1,6 +1,7 @@
 // The domain types XOS works with, whoever drives it (the MCP tools, the Board,
 // commands): the backend client, the Board port, records, mail, contacts and the
 // person's confirmations. No MCP, no VS Code.
+import type { AuditMeta } from '../backend/storage/audit.ts';
 import type { Ast } from '../ast/schema.ts';
 
 export interface GraphQLErrorShape {
@@ -22,7 +23,8 @@ export interface DsnStatus {
 
 /** The XOS backend, embedded or remote. */
 export interface XosClient {
-  run(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult>;
+  /** Runs a query or mutation; a write names its path and the approval that allowed it (the audit trail). */
+  run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta): Promise<GraphQLResult>;
   ast(): Ast;
   status(): Promise<DsnStatus>;
 }
@@ -129,6 +131,8 @@ export interface Board {
   clearMail(): void;
   /** Merges agent changes into the form as a preview; nothing is saved. */
   preview(changes: Readonly<Record<string, unknown>>): void;
+  /** The person's own value for a field of the form (typed, or an undo they asked for); nothing is saved. */
+  edit(field: string, value: unknown): void;
   /**
    * A save met a newer version: the stored record replaces the loaded one, every unsaved edit and
    * proposal stays, and the fields both sides changed become conflicts (returned) for the person to settle.

@@ -2,13 +2,16 @@
 // The person confirms exactly the draft that goes out; it goes out once.
 import { isDeepStrictEqual } from 'node:util';
 import { MailSendError } from '../mail/errors.ts';
-import type { Board, Confirmer, MailDraft, Mailer } from './domain.ts';
+import type { Board, Confirmer, MailDraft, Mailer, XosClient } from './domain.ts';
+import type { AuditPath } from '../backend/storage/audit.ts';
 import type { Outcome } from './useCases.ts';
 
 export interface MailSendDeps {
   readonly board: Board;
   readonly confirmer: Confirmer;
   readonly mailer: Mailer;
+  /** Where a sent mail is recorded in the audit trail (absent: not recorded). */
+  readonly client?: XosClient;
 }
 
 /** What happened to the Board's last drafts; kept per Board so every MCP session and the Board see the same. */
@@ -34,7 +37,7 @@ const done = (text: string): Outcome => ({ ok: true, text });
 const refused = (text: string): Outcome => ({ ok: false, text });
 
 /** Asks the person to confirm the Board's draft and sends it once; the outcome's words are for the agent and the person. */
-export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal): Promise<Outcome> {
+export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, path: AuditPath = 'agent'): Promise<Outcome> {
   const record = recordOf(deps.board);
   const draft = deps.board.snapshot().mail;
   if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return done(alreadySent(record.sent));
@@ -59,7 +62,9 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal): Pr
     if (answer !== 'send') {
       return refused(`Not sent: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}. The draft stays on the Board.`);
     }
-    return await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
+    const outcome = await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
+    if (outcome.ok && deps.client && record.sent?.messageId) await recordSent(deps.client, draft, record.sent.messageId, path);
+    return outcome;
   } finally {
     record.busy = undefined;
   }
@@ -103,4 +108,15 @@ function alreadySent(sent: NonNullable<SendRecord['sent']>): string {
     return `Already sent to ${sent.draft.to.email} at ${sent.at}, but the server did not confirm it, so it is not sent again. Compose it again only if it did not arrive.`;
   }
   return `Already sent to ${sent.draft.to.email} at ${sent.at} (message id ${sent.messageId}). Compose a new mail with xos_mail_compose to send another.`;
+}
+
+/** Records a sent mail in the audit trail. The mail is out whatever happens here: a failure to record it never leads to a second send. */
+async function recordSent(client: XosClient, draft: MailDraft, messageId: string, path: AuditPath): Promise<void> {
+  const to = draft.to.name ? `${draft.to.name} <${draft.to.email}>` : draft.to.email;
+  try {
+    await client.run('mutation XosAuditMail($to: String!, $subject: String!, $messageId: String!) { xos_audit_mail(to: $to, subject: $subject, message_id: $messageId) { id } }',
+      { to, subject: draft.subject, messageId }, { path, approval: 'Send confirmed by the person' });
+  } catch {
+    // The backend may be unreachable; the send itself succeeded and is not repeated.
+  }
 }

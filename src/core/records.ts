@@ -11,7 +11,8 @@ import { creatingContext } from '../board/model.ts';
 import { contextSelection } from '../graphql/mutation.ts';
 import { agentProblem, canonicalValue, fieldDef, fieldLabel, serverMessage, storedText } from '../mcp/tools/fields.ts';
 import type { BoardRecord, SaveSummary } from './domain.ts';
-import { askBound, showRecord, type CoreDeps, type Outcome } from './useCases.ts';
+import { askBound, confirmedText, showRecord, type CoreDeps, type Outcome } from './useCases.ts';
+import type { AuditPath } from '../backend/storage/audit.ts';
 
 /** Shows an empty form for a new record of the context (a list names its entity's creating detail). */
 export function newRecord(deps: CoreDeps, contextName: string): Outcome {
@@ -22,7 +23,7 @@ export function newRecord(deps: CoreDeps, contextName: string): Outcome {
 }
 
 /** Creates the record the form describes, after the person confirmed exactly these values. */
-export async function createFromForm(deps: CoreDeps, signal: AbortSignal): Promise<Outcome> {
+export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const contextName = board.context;
@@ -45,6 +46,7 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal): Promi
   const result = await deps.client.run(
     `mutation XosCreate($object: ${context.entity}_insert_input!) { insert_${context.entity}(object: $object) ${contextSelection(ast, contextName)} }`,
     { object },
+    { path, approval: confirmedText('Create', values) },
   );
   if (result.errors?.length) return { ok: false, text: `Not created: the XOS server refused it: ${serverMessage(ast, context.entity, result.errors[0])} Nothing was written.` };
   const { version, ...record } = result.data?.[`insert_${context.entity}`] as BoardRecord;
@@ -74,7 +76,7 @@ async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise
 }
 
 /** Deletes the shown record after the person confirmed it; a record changed meanwhile is shown again, not deleted. */
-export async function deleteShown(deps: CoreDeps, signal: AbortSignal): Promise<Outcome> {
+export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const detail = board.detail;
@@ -99,7 +101,7 @@ export async function deleteShown(deps: CoreDeps, signal: AbortSignal): Promise<
   }
   if (changed.signal.aborted) return { ok: false, text: 'Not deleted: the Board changed while the person was asked. Nothing was deleted.' };
   if (answer !== 'delete') return { ok: false, text: `Not deleted: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}.` };
-  const result = await deps.client.run(`mutation XosDelete($id: ID!, $version: Int!) { delete_${context.entity}(id: $id, version: $version) }`, { id, version: detail.version });
+  const result = await deps.client.run(`mutation XosDelete($id: ID!, $version: Int!) { delete_${context.entity}(id: $id, version: $version) }`, { id, version: detail.version }, { path, approval: confirmedText('Delete', []) });
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') {
     await showRecord(deps, contextName, id);

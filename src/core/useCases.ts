@@ -2,6 +2,7 @@
 // given JSON, open a row, propose changes, save the form, page through a list.
 // The MCP tools and the Board's handlers are thin adapters over these functions,
 // so a click and a tool call take the same path. No MCP, no VS Code.
+import { MAX_APPROVAL_LENGTH, type AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { Kind, parse, print, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { Ast, ContextDef } from '../ast/schema.ts';
@@ -26,6 +27,15 @@ export interface CoreDeps {
   readonly confirmer: Confirmer;
   /** The Board's locale; the AST's default when absent. */
   readonly locale?: string;
+  /** Told after a save was stored (the host's "saved" notification offers Undo). */
+  readonly onSaved?: (saved: SavedRecord, text: string) => void;
+}
+
+/** A stored save: the record and the version it produced (its audit entry's `version_to`). */
+export interface SavedRecord {
+  readonly entity: string;
+  readonly id: string;
+  readonly version: number;
 }
 
 /** The result of a use case: done or not, and the words that say so (the agent reads them, the person sees them). */
@@ -258,12 +268,12 @@ type Change = SaveSummary['changes'][number];
  * Saves the Board's form (the person's edits and the agent's preview) against the loaded
  * record, after the person confirmed exactly that change set; one update with the loaded version.
  */
-export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Outcome> {
+export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<Outcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const detail = board.detail;
   const context = board.context === undefined ? undefined : findContext(ast, board.context);
-  if (detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal);
+  if (detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal, path);
   if (!detail || !context || context.kind !== 'detail' || detail.version === undefined) {
     return refused('Nothing to save: the Board shows no loaded record. Load one with xos_query on a detail context, propose changes with xos_ui_change_required, then save.');
   }
@@ -295,7 +305,7 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
   const mutation = buildUpdateMutation(ast, contextName, id, detail.version, set);
   let result: GraphQLResult;
   try {
-    result = await deps.client.run(mutation.query, mutation.variables);
+    result = await deps.client.run(mutation.query, mutation.variables, { path, approval: confirmedText(approval, asked) });
   } catch (failure) {
     if (failure instanceof BackendUnavailableError && failure.certainlyNotProcessed) {
       return refused(`Not saved: ${failure.message}; nothing was written. The form on the Board is kept; call xos_ui_save again when the server answers.`);
@@ -309,7 +319,9 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal): Promise<Out
 
   const saved = await readBack(deps, ast, contextName, id);
   if (!saved) throw new Error(`${context.entity} ${id} is missing right after saving it`);
-  return done(`Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}).${storedText(ast, context.entity, asked.map((c) => [c.field, storedValue(ast, context, c.field, saved.record)]))}`);
+  const text = `Saved ${context.entity} ${id} (version ${detail.version} -> ${saved.version}).${storedText(ast, context.entity, asked.map((c) => [c.field, storedValue(ast, context, c.field, saved.record)]))}`;
+  deps.onSaved?.({ entity: context.entity, id, version: saved.version }, text);
+  return done(text);
 }
 
 /**
@@ -401,6 +413,12 @@ function storedValue(ast: Ast, context: ContextDef, field: string, record: Board
   }
 }
 
+/** The approval an audit entry records: what the person confirmed, for which fields. */
+export function confirmedText(action: string, changes: readonly { field: string }[]): string {
+  const fields = changes.map((c) => c.field).join(', ');
+  return `${action} confirmed by the person${fields ? ` (${fields})` : ''}`.slice(0, MAX_APPROVAL_LENGTH);
+}
+
 /** Asks the person; any change of the Board while the question is open voids the answer. */
 export async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSignal): Promise<'save' | 'discard' | 'timeout' | 'void'> {
   const changed = new AbortController();
@@ -445,7 +463,7 @@ async function unsettledSave(deps: CoreDeps, ast: Ast, context: ContextDef, cont
 }
 
 /** The stored record and its version, without changing the Board. */
-async function readStored(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
+export async function readStored(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
   const request = buildDetailQuery(ast, contextName, id);
   const result: GraphQLResult = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(`reading ${contextName} ${id} back failed: ${result.errors[0].message}`);

@@ -7,14 +7,15 @@ import type { Backend } from '../backend/backend.ts';
 import { BackendUnavailableError } from '../core/unavailable.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isLoopbackHost } from '../mail/loopback.ts';
+import { AUDIT_HEADER } from '../backend/storage/audit.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../mcp/ports.ts';
 
 /** The backend started inside this process. */
 export function embeddedClient(backend: Backend): XosClient {
   const { api } = backend;
   return {
-    run: async (query, variables) => {
-      const result = await api.run({ query, variables });
+    run: async (query, variables, audit) => {
+      const result = await api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
       // graphql-js builds null-prototype objects; the tools and the Board want plain JSON values.
       return JSON.parse(JSON.stringify(result)) as GraphQLResult;
     },
@@ -102,9 +103,11 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
   const graphql = new GraphQLClient(`${base}/graphql`, { headers, fetch: doFetch, errorPolicy: 'all' });
 
   return {
-    async run(query, variables) {
+    async run(query, variables, audit) {
+      // graphql-request sends no request extensions: the audit meta travels in a header instead.
+      const requestHeaders = audit ? { [AUDIT_HEADER]: encodeURIComponent(JSON.stringify(audit)) } : undefined;
       const once = async () => {
-        const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, signal: AbortSignal.timeout(timeoutMs) });
+        const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, requestHeaders, signal: AbortSignal.timeout(timeoutMs) });
         return { data: response.data, ...(response.errors?.length ? { errors: response.errors as unknown as GraphQLErrorShape[] } : {}) };
       };
       try {

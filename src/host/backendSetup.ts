@@ -52,7 +52,7 @@ export class BackendService implements vscode.Disposable {
 
   /** Always the current backend; calls fail with a clear message while there is none. */
   readonly client: XosClient = {
-    run: (query, variables): Promise<GraphQLResult> => this.current().client.run(query, variables),
+    run: (query, variables, audit): Promise<GraphQLResult> => this.current().client.run(query, variables, audit),
     ast: (): Ast => this.current().client.ast(),
     status: (): Promise<DsnStatus> => this.current().client.status(),
   };

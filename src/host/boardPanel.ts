@@ -2,6 +2,10 @@
 // the webview can be discarded when hidden and gets every part again when shown.
 // The person's actions (open a row, save, export) run the same use cases as the
 // agent's tools; list rows are served window by window as the person scrolls.
+import type { AuditEntry } from '../backend/storage/audit.ts';
+import { recordHistoryView, type RecordHistoryView } from '../board/recordHistory.ts';
+import { auditTrail, lastSave, undoSave } from '../core/undo.ts';
+import type { SavedRecord } from '../core/useCases.ts';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as vscode from 'vscode';
@@ -68,6 +72,7 @@ export class BoardPanel implements vscode.Disposable {
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
       preview: (changes) => state.preview(changes),
+      edit: (field, value) => state.edit(field, value),
       conflict: (current) => state.conflict(current),
       formData: () => this.formData(),
       snapshot: () => state.snapshot(),
@@ -164,6 +169,8 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onRequest(protocol.rows, (params) => this.rows(params));
     endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(this.options.deps(), field, search));
+    endpoint.onRequest(protocol.recordHistory, ({ key }) => this.recordHistory(key));
+    endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.undoFromHistory(entry));
     const viewState = panel.onDidChangeViewState(() => {
       // A hidden webview is discarded; it says ready again when it comes back.
       if (!panel.visible) {
@@ -344,7 +351,7 @@ export class BoardPanel implements vscode.Disposable {
     this.status = { kind: 'busy', text: texts.mailSending };
     this.send({ mail: true, status: true });
     try {
-      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer }, new AbortController().signal);
+      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client }, new AbortController().signal, 'board');
       output.info(`Board send: ${outcome.text}`);
       this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
       if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
@@ -391,14 +398,14 @@ export class BoardPanel implements vscode.Disposable {
     this.saving = true;
     this.setStatus({ kind: 'busy', text: boardTexts(locale()).saving });
     try {
-      const outcome = await saveForm(this.options.deps(), new AbortController().signal);
+      const outcome = await saveForm(this.options.deps(), new AbortController().signal, 'board');
       output.info(`Board save: ${outcome.text}`);
       // The use case speaks to the agent; after a conflict the person gets words for the form in front of them.
       const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
       const text = !outcome.ok && conflicts ? boardTexts(locale()).settleConflicts : outcome.text;
       this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
-      if (outcome.ok) void vscode.window.showInformationMessage(text);
-      else void vscode.window.showWarningMessage(text);
+      // A stored save is announced by savedNotice (through the deps' onSaved), with Undo.
+      if (!outcome.ok) void vscode.window.showWarningMessage(text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);
@@ -407,6 +414,79 @@ export class BoardPanel implements vscode.Disposable {
     } finally {
       this.saving = false;
     }
+  }
+
+  /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
+  savedNotice(saved: SavedRecord, text: string): void {
+    const undo = vscode.l10n.t('Undo');
+    void vscode.window.showInformationMessage(text, undo).then(async (choice) => {
+      if (choice !== undo) return;
+      try {
+        const entries = await auditTrail(this.options.deps(), { entity: saved.entity, id: saved.id }, 50);
+        const entry = entries.find((e) => e.action === 'update' && e.versionTo === saved.version);
+        if (!entry) throw new Error(vscode.l10n.t('that save is not in the audit trail'));
+        await this.undo(entry);
+      } catch (error) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
+      }
+    });
+  }
+
+  /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */
+  async undo(entry: AuditEntry): Promise<void> {
+    const { output } = this.options;
+    this.open(true);
+    try {
+      const outcome = await undoSave(this.options.deps(), entry, new AbortController().signal, 'board');
+      output.info(`Board undo of audit entry ${entry.id}: ${outcome.text}`);
+      const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
+      const text = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : outcome.text;
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
+      if (!outcome.ok) void vscode.window.showWarningMessage(text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board undo failed: ${message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not undo: {0}', message));
+    }
+  }
+
+  /** "XOS: Undo Last Save": the newest save in the audit trail. */
+  async undoLastSave(): Promise<void> {
+    let entry: AuditEntry | undefined;
+    try {
+      entry = await lastSave(this.options.deps());
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    if (!entry) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to undo: no save is recorded yet.'));
+      return;
+    }
+    await this.undo(entry);
+  }
+
+  /** The audit trail of the record the form shows (the Board's History). */
+  private async recordHistory(key: string): Promise<RecordHistoryView> {
+    const snapshot = this.options.state.snapshot();
+    const detail = snapshot.detail;
+    const context = snapshot.context;
+    if (!detail || detail.isNew || !context || `${context}:${String(detail.record.id)}` !== key) return { key, entries: [] };
+    const ast = this.options.client.ast();
+    const entity = ast.contexts[context].entity;
+    const entries = await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50);
+    return recordHistoryView(ast, this.options.locale(), context, key, entries);
+  }
+
+  /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */
+  private async undoFromHistory(entryId: number): Promise<void> {
+    const snapshot = this.options.state.snapshot();
+    const detail = snapshot.detail;
+    if (!detail || !snapshot.context) return;
+    const entity = this.options.client.ast().contexts[snapshot.context].entity;
+    const entry = (await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50)).find((e) => e.id === entryId);
+    if (entry) await this.undo(entry);
   }
 
   /** Opens a list context for the person (start page, palette, XOS view): the agent's xos_query path. */

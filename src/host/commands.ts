@@ -6,6 +6,7 @@ export const commandIds = {
   showOutput: 'xos.showOutput',
   showStatus: 'xos.showStatus',
   exportCsv: 'xos.exportCsv',
+  undoLastSave: 'xos.undoLastSave',
 } as const;
 
 export interface CommandDependencies {
@@ -15,13 +16,16 @@ export interface CommandDependencies {
   readonly status: () => Promise<Record<string, unknown>>;
   /** The Board's list (with the person's sort and filter) to a CSV file. */
   readonly exportCsv: () => Promise<void>;
+  /** The newest save in the audit trail, undone like any save (the person confirms). */
+  readonly undoLastSave: () => Promise<void>;
 }
 
-export function registerCommands({ output, openBoard, status, exportCsv }: CommandDependencies): vscode.Disposable[] {
+export function registerCommands({ output, openBoard, status, exportCsv, undoLastSave }: CommandDependencies): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show()),
     vscode.commands.registerCommand(commandIds.openBoard, () => openBoard()),
     vscode.commands.registerCommand(commandIds.exportCsv, () => exportCsv()),
+    vscode.commands.registerCommand(commandIds.undoLastSave, () => undoLastSave()),
     vscode.commands.registerCommand(commandIds.showStatus, async () => {
       const shown = await status();
       const lines = statusLines(shown);

@@ -65,6 +65,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const contactsAndMail = setupContactsAndMail(context, output, () => (backend.backend ? backend.client : undefined));
   const deps = (): XosDeps => ({
     client: backend.client, board: panel.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
+    onSaved: (saved, text) => panel.savedNotice(saved, text),
   });
 
   const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
@@ -138,7 +139,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     panel,
     mcp,
     registerMcpProvider(mcp),
-    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => panel.exportCsv() }),
+    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => panel.exportCsv(), undoLastSave: () => panel.undoLastSave() }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
         await backend.restart();

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
+import type { CoreDeps } from '../core/useCases.ts';
 
 // The domain types live in src/core/domain.ts; re-exported for the modules that import them from here.
 export type {
@@ -22,6 +23,8 @@ export interface XosDeps {
   readonly sessionCount?: () => number;
   /** Board locale for the schema's texts; the AST's default when absent. */
   readonly locale?: string;
+  /** Told after a save was stored (the host's "saved" notification offers Undo). */
+  readonly onSaved?: CoreDeps['onSaved'];
 }
 
 export interface ToolAnnotations {

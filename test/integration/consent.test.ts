@@ -82,9 +82,14 @@ function recordingClient(inner: XosClient, writes: Array<{ id: string; set: Reco
   return {
     ast: () => inner.ast(),
     status: () => inner.status(),
-    async run(query, variables) {
-      if (/^\s*mutation\b/.test(query)) writes.push({ id: String(variables?.id), set: structuredClone(variables?.set as Record<string, unknown>) });
-      return inner.run(query, variables);
+    async run(query, variables, audit) {
+      // A data write (the audit trail's record of a sent mail is not one); each names the agent's path and the approval.
+      if (/^\s*mutation\b/.test(query) && !query.includes('xos_audit_mail')) {
+        assert.equal(audit?.path, 'agent');
+        assert.match(audit?.approval ?? '', /^Save confirmed by the person \(/);
+        writes.push({ id: String(variables?.id), set: structuredClone(variables?.set as Record<string, unknown>) });
+      }
+      return inner.run(query, variables, audit);
     },
   };
 }

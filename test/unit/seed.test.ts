@@ -1,4 +1,5 @@
 import { describe, it } from 'node:test';
+import type { AuditEntry } from '../../src/backend/storage/audit.ts';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AstSchema } from '../../src/ast/schema.ts';
@@ -234,6 +235,9 @@ class MemoryStorage implements Storage {
   async insert(_table: string, _values: Row): Promise<Row> { throw new Error('not used by seeding'); }
   async update(_t: string, _id: number, _v: number, _set: Row): Promise<WriteResult> { throw new Error('not used by seeding'); }
   async delete(_t: string, _id: number, _v: number): Promise<DeleteResult> { throw new Error('not used by seeding'); }
+  async recordAudit(): Promise<AuditEntry> { throw new Error('not used by seeding'); }
+  async auditEntries(): Promise<AuditEntry[]> { throw new Error('not used by seeding'); }
+  async auditCount(): Promise<number> { throw new Error('not used by seeding'); }
   async ping(): Promise<number> { return 0; }
   async close(): Promise<void> {}
 }

@@ -5,6 +5,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { store } from '../state.ts';
 import { detailFormStyles } from './detail-form.styles.ts';
 import './field-editor.ts';
+import './record-history.ts';
 
 export class XosDetailForm extends LitElement {
   static override styles = detailFormStyles;
@@ -42,6 +43,7 @@ export class XosDetailForm extends LitElement {
         })}
       </form>
       ${detail.canSave ? this.saveAction(texts.save, texts.fixProblems) : nothing}
+      <xos-record-history></xos-record-history>
     `;
   }
 

@@ -10,11 +10,14 @@ import type { Storage } from '../storage/types.ts';
 import { depthLimitRule } from './depth.ts';
 import { tryFastPath } from './fastpath.ts';
 import { buildXosSchema, createRequestContext } from './schema.ts';
+import { auditMetaOf } from './audit.ts';
 
 export interface GraphQLRequest {
   readonly query: string;
   readonly variables?: Record<string, unknown> | null;
   readonly operationName?: string | null;
+  /** `{ xos: { path, approval } }`: who writes and which approval allowed it (the audit trail). */
+  readonly extensions?: Record<string, unknown> | null;
 }
 
 export interface XosApiOptions {
@@ -75,13 +78,19 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
       if ('error' in prepared) return requestError(prepared.error);
       if (prepared.errors.length) return { errors: prepared.errors.map((e) => format(e, onInternalError)) };
       const document = prepared.document;
+      let audit;
+      try {
+        audit = auditMetaOf(request.extensions);
+      } catch (error) {
+        return requestError(error as GraphQLError);
+      }
       const variableValues = request.variables ?? undefined;
       const operationName = request.operationName ?? undefined;
       if (options.fastPath !== false) {
-        const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage));
+        const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage, audit));
         if (fast) return fast;
       }
-      const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage) });
+      const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit) });
       const formatted: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
       if (result.errors?.length) return { errors: result.errors.map((e) => format(e, onInternalError)), ...formatted };
       return formatted;

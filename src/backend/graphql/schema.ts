@@ -18,14 +18,18 @@ import { orderByToSpec, toIdNumber, whereToCondition } from './filters.ts';
 import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
+import { auditFields } from './audit.ts';
+import type { AuditMeta } from '../storage/audit.ts';
 
 export interface RequestContext {
   readonly storage: Storage;
   readonly batchers: BatcherCache;
+  /** Who writes and with which approval (the request's `extensions.xos`), for the audit trail. */
+  readonly audit?: AuditMeta;
 }
 
-export function createRequestContext(storage: Storage): RequestContext {
-  return { storage, batchers: new BatcherCache() };
+export function createRequestContext(storage: Storage, audit?: AuditMeta): RequestContext {
+  return { storage, batchers: new BatcherCache(), ...(audit ? { audit } : {}) };
 }
 
 type Args = Record<string, unknown>;
@@ -290,7 +294,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
         if (missing.length) throw fieldError(missing[0]);
         const row = inputToRow(table, input);
         await checkRefsExist(ctx, table, row);
-        return guard(() => ctx.storage.insert(table.name, row));
+        return guard(() => ctx.storage.insert(table.name, row, ctx.audit));
       },
     };
     mutationFields[`update_${entityName}`] = {
@@ -302,7 +306,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
         const set = inputToRow(table, args.set as Args);
         if (Object.keys(set).length === 0) throw badInput('set must name at least one field', 'set');
         await checkRefsExist(ctx, table, set);
-        const result = await guard(() => ctx.storage.update(table.name, id, args.version as number, set));
+        const result = await guard(() => ctx.storage.update(table.name, id, args.version as number, set, ctx.audit));
         if (result.status === 'ok') return result.row;
         if (result.status === 'conflict') throw conflict(table, result.current, args.version as number);
         throw notFound(entityName, id);
@@ -314,7 +318,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
       args: { id: idArg, version },
       resolve: async (_root, args, ctx) => {
         const id = toIdNumber(args.id, 'id');
-        const result = await guard(() => ctx.storage.delete(table.name, id, args.version as number));
+        const result = await guard(() => ctx.storage.delete(table.name, id, args.version as number, ctx.audit));
         if (result.status === 'ok') return true;
         if (result.status === 'conflict') throw conflict(table, result.current, args.version as number);
         throw notFound(entityName, id);
@@ -322,9 +326,10 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
     };
   }
 
+  const audit = auditFields();
   return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: queryFields }),
-    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutationFields }),
+    query: new GraphQLObjectType({ name: 'Query', fields: { ...queryFields, ...audit.query } }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: { ...mutationFields, ...audit.mutation } }),
   });
 }
 

@@ -1,5 +1,9 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
+import {
+  auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, writeEntry,
+  type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
+} from './audit.ts';
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
 import { performance } from 'node:perf_hooks';
@@ -125,6 +129,8 @@ export class PostgresStorage implements Storage {
           await query(client, { text: `CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(table.name)} (${quoteIdentifier(column.name)})`, params: [] });
         }
       }
+      await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'), params: [] });
+      await query(client, { text: auditIndexSql(), params: [] });
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
     return { createdTables, addedColumns };
@@ -141,10 +147,14 @@ export class PostgresStorage implements Storage {
     return Number(row.count);
   }
 
-  async insert(table: string, values: Row): Promise<Row> {
+  async insert(table: string, values: Row, audit?: AuditMeta): Promise<Row> {
     const sql = this.#sql();
-    const [raw] = await query(this.#pool, sql.insert(table, [values]));
-    return sql.decodeRow(table, raw);
+    return this.#transaction(async (client) => {
+      const [raw] = await query(client, sql.insert(table, [values]));
+      const row = sql.decodeRow(table, raw);
+      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'create', null, row, audit)));
+      return row;
+    });
   }
 
   async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
@@ -177,25 +187,51 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async update(table: string, id: number, version: number, set: Row): Promise<WriteResult> {
+  async update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
     const sql = this.#sql();
     const statement = sql.update(table, id, version, set);
     return this.#transaction(async (client): Promise<WriteResult> => {
+      const before = await this.#lockRow(client, table, id);
+      if (!before) return { status: 'missing' };
       const [raw] = await query(client, statement);
-      if (raw) return { status: 'ok', row: sql.decodeRow(table, raw) };
-      const [current] = await query(client, sql.selectById(table, id));
-      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+      if (!raw) return { status: 'conflict', current: before };
+      const row = sql.decodeRow(table, raw);
+      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'update', before, row, audit)));
+      return { status: 'ok', row };
     });
   }
 
-  async delete(table: string, id: number, version: number): Promise<DeleteResult> {
+  async delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult> {
     const sql = this.#sql();
     const statement = sql.delete(table, id, version);
     return this.#transaction(async (client): Promise<DeleteResult> => {
-      if ((await query(client, statement)).length > 0) return { status: 'ok' };
-      const [current] = await query(client, sql.selectById(table, id));
-      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+      const before = await this.#lockRow(client, table, id);
+      if (!before) return { status: 'missing' };
+      if ((await query(client, statement)).length === 0) return { status: 'conflict', current: before };
+      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'delete', before, null, audit)));
+      return { status: 'ok' };
     });
+  }
+
+  async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const [raw] = await query(this.#pool, { ...insertAuditSql(postgresDialect, entry), text: `${insertAuditSql(postgresDialect, entry).text} RETURNING *` });
+    return decodeAuditRow(raw);
+  }
+
+  async auditEntries(filter: AuditFilter): Promise<AuditEntry[]> {
+    return (await query(this.#pool, selectAuditSql(postgresDialect, filter))).map(decodeAuditRow);
+  }
+
+  async auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number> {
+    return Number((await query(this.#pool, countAuditSql(postgresDialect, filter)))[0].count);
+  }
+
+  /** The row as it is before a write, locked until the transaction ends (the audit's "before"). */
+  async #lockRow(client: PoolClient, table: string, id: number): Promise<Row | undefined> {
+    const sql = this.#sql();
+    const statement = sql.selectById(table, id);
+    const [raw] = await query(client, { ...statement, text: `${statement.text} FOR UPDATE` });
+    return raw ? sql.decodeRow(table, raw) : undefined;
   }
 
   async ping(): Promise<number> {

@@ -1,6 +1,10 @@
 // Storage on Node's built-in node:sqlite: the embedded default. One connection,
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
+import {
+  auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, writeEntry,
+  type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
+} from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
@@ -90,6 +94,8 @@ export class SqliteStorage implements Storage {
           this.#db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(table.name)} (${quoteIdentifier(column.name)})`);
         }
       }
+      this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
+      this.#db.exec(auditIndexSql());
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
     return { createdTables, addedColumns };
@@ -105,11 +111,14 @@ export class SqliteStorage implements Storage {
     return Number(row.count);
   }
 
-  async insert(table: string, values: Row): Promise<Row> {
+  async insert(table: string, values: Row, audit?: AuditMeta): Promise<Row> {
     const sql = this.#sql();
     const statement = sql.insert(table, [values]);
-    const [raw] = this.#transaction(() => this.#all(statement));
-    return sql.decodeRow(table, raw);
+    return this.#transaction(() => {
+      const row = sql.decodeRow(table, this.#all(statement)[0]);
+      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'create', null, row, audit)));
+      return row;
+    });
   }
 
   async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
@@ -125,25 +134,45 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async update(table: string, id: number, version: number, set: Row): Promise<WriteResult> {
+  async update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
     const sql = this.#sql();
     const statement = sql.update(table, id, version, set);
     return this.#transaction((): WriteResult => {
+      const [before] = this.#all(sql.selectById(table, id));
+      if (!before) return { status: 'missing' };
       const [raw] = this.#all(statement);
-      if (raw) return { status: 'ok', row: sql.decodeRow(table, raw) };
-      const [current] = this.#all(sql.selectById(table, id));
-      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+      if (!raw) return { status: 'conflict', current: sql.decodeRow(table, before) };
+      const row = sql.decodeRow(table, raw);
+      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit)));
+      return { status: 'ok', row };
     });
   }
 
-  async delete(table: string, id: number, version: number): Promise<DeleteResult> {
+  async delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult> {
     const sql = this.#sql();
     const statement = sql.delete(table, id, version);
     return this.#transaction((): DeleteResult => {
-      if (this.#all(statement).length > 0) return { status: 'ok' };
-      const [current] = this.#all(sql.selectById(table, id));
-      return current ? { status: 'conflict', current: sql.decodeRow(table, current) } : { status: 'missing' };
+      const [before] = this.#all(sql.selectById(table, id));
+      if (!before) return { status: 'missing' };
+      if (this.#all(statement).length === 0) return { status: 'conflict', current: sql.decodeRow(table, before) };
+      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'delete', sql.decodeRow(table, before), null, audit)));
+      return { status: 'ok' };
     });
+  }
+
+  async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#transaction(() => {
+      this.#run(insertAuditSql(sqliteDialect, entry));
+      return decodeAuditRow(this.#all(selectAuditSql(sqliteDialect, { limit: 1, offset: 0 }))[0]);
+    });
+  }
+
+  async auditEntries(filter: AuditFilter): Promise<AuditEntry[]> {
+    return this.#all(selectAuditSql(sqliteDialect, filter)).map(decodeAuditRow);
+  }
+
+  async auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number> {
+    return Number(this.#all(countAuditSql(sqliteDialect, filter))[0].count);
   }
 
   async ping(): Promise<number> {

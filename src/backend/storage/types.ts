@@ -5,6 +5,7 @@
 //   bool -> boolean; date -> "YYYY-MM-DD"; datetime -> ISO 8601 UTC "2024-05-01T10:00:00.000Z"
 //   string, text, email, phone, url, enum -> string; absent -> null
 import type { Model } from '../model.ts';
+import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.ts';
 
 export type Scalar = string | number | boolean | null;
 export type Row = Record<string, Scalar>;
@@ -78,8 +79,11 @@ export interface Storage {
   migrate(model: Model): Promise<MigrationReport>;
   select(spec: SelectSpec): Promise<Row[]>;
   count(table: string, where?: Condition): Promise<number>;
-  /** Inserts one row (version 1; id generated unless given) and returns it whole. */
-  insert(table: string, values: Row): Promise<Row>;
+  /**
+   * Inserts one row (version 1; id generated unless given) and returns it whole. Every single
+   * write (insert, update, delete) writes its audit entry in the same transaction.
+   */
+  insert(table: string, values: Row, audit?: AuditMeta): Promise<Row>;
   /**
    * Inserts the rows of several tables in ONE transaction (seeding); ids may
    * be given. Foreign keys are checked at commit, so rows may point at rows
@@ -87,8 +91,13 @@ export interface Storage {
    */
   insertMany(batches: readonly InsertBatch[], options?: InsertManyOptions): Promise<boolean>;
   /** Sets `set` and bumps the version, only if the stored version equals `version`. */
-  update(table: string, id: number, version: number, set: Row): Promise<WriteResult>;
-  delete(table: string, id: number, version: number): Promise<DeleteResult>;
+  update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult>;
+  delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult>;
+  /** Records what is not a row write (a sent mail). */
+  recordAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** The audit trail, newest first, of one record, one entity or everything. */
+  auditEntries(filter: AuditFilter): Promise<AuditEntry[]>;
+  auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number>;
   /** Round trip to the database in milliseconds. */
   ping(): Promise<number>;
   close(): Promise<void>;

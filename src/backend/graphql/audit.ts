@@ -1,0 +1,116 @@
+// The audit trail in the API: `xos_audit` (per record, per entity or overall,
+// newest first, paged), `xos_audit_count`, and `xos_audit_mail` for a sent mail.
+// Who writes (agent, board, api) and the approval travel in the request's
+// `extensions.xos`; the storage writes each entry in the write's transaction.
+import {
+  GraphQLError, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLString,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
+import { AUDIT_PATHS, MAX_APPROVAL_LENGTH, type AuditEntry, type AuditMeta, type AuditPath } from '../storage/audit.ts';
+import { badInput } from './errors.ts';
+import type { RequestContext } from './schema.ts';
+
+export const MAX_AUDIT_PAGE = 500;
+
+/** A stored value as it is: string, number, boolean or null. */
+const XosValue = new GraphQLScalarType({
+  name: 'XosValue',
+  description: 'A field value as stored: a string, a number, a boolean or null.',
+  serialize: (value) => value,
+  parseValue: () => {
+    throw new GraphQLError('XosValue is output only', { extensions: { code: 'BAD_USER_INPUT' } });
+  },
+});
+
+const AuditChangeType = new GraphQLObjectType({
+  name: 'XosAuditChange',
+  fields: {
+    field: { type: new GraphQLNonNull(GraphQLString) },
+    from: { type: XosValue },
+    to: { type: XosValue },
+  },
+});
+
+const AuditEntryType = new GraphQLObjectType<AuditEntry>({
+  name: 'XosAuditEntry',
+  description: 'One write (create, update, delete) or one sent mail.',
+  fields: {
+    id: { type: new GraphQLNonNull(GraphQLID), resolve: (e) => String(e.id) },
+    at: { type: new GraphQLNonNull(GraphQLString), description: 'When, ISO 8601 UTC.' },
+    path: { type: new GraphQLNonNull(GraphQLString), description: 'agent (an MCP tool), board (the person) or api (another client).' },
+    action: { type: new GraphQLNonNull(GraphQLString), description: 'create, update, delete or mail.' },
+    entity: { type: GraphQLString },
+    record_id: { type: GraphQLID, resolve: (e) => e.recordId },
+    version_from: { type: GraphQLInt, resolve: (e) => e.versionFrom },
+    version_to: { type: GraphQLInt, resolve: (e) => e.versionTo },
+    approval: { type: GraphQLString, description: 'The confirmation that allowed it.' },
+    changes: {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AuditChangeType))),
+      resolve: (e) => Object.entries(e.changes).map(([field, change]) => ({ field, ...change })),
+    },
+  },
+});
+
+/** The query fields `xos_audit` and `xos_audit_count`, and the mutation `xos_audit_mail`. */
+export function auditFields(): { query: GraphQLFieldConfigMap<unknown, RequestContext>; mutation: GraphQLFieldConfigMap<unknown, RequestContext> } {
+  const filterArgs = { entity: { type: GraphQLString }, id: { type: GraphQLID } };
+  const filter = (args: Record<string, unknown>) => ({
+    ...(typeof args.entity === 'string' ? { entity: args.entity } : {}),
+    ...(args.id !== undefined && args.id !== null ? { recordId: String(args.id) } : {}),
+  });
+  return {
+    query: {
+      xos_audit: {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AuditEntryType))),
+        description: 'The audit trail, newest first: of one record (entity and id), of an entity, or everything.',
+        args: { ...filterArgs, limit: { type: GraphQLInt, defaultValue: 50 }, offset: { type: GraphQLInt, defaultValue: 0 } },
+        resolve: (_root, args, ctx) => {
+          const limit = args.limit as number;
+          const offset = args.offset as number;
+          if (limit < 0 || limit > MAX_AUDIT_PAGE) throw badInput(`limit must be between 0 and ${MAX_AUDIT_PAGE}; page with offset`, 'limit');
+          if (offset < 0) throw badInput('offset must not be negative', 'offset');
+          return ctx.storage.auditEntries({ ...filter(args), limit, offset });
+        },
+      },
+      xos_audit_count: {
+        type: new GraphQLNonNull(GraphQLInt),
+        args: filterArgs,
+        resolve: (_root, args, ctx) => ctx.storage.auditCount(filter(args)),
+      },
+    },
+    mutation: {
+      xos_audit_mail: {
+        type: new GraphQLNonNull(AuditEntryType),
+        description: 'Records a sent mail (recipient, subject, message id) with the request\'s path and approval.',
+        args: { to: { type: new GraphQLNonNull(GraphQLString) }, subject: { type: new GraphQLNonNull(GraphQLString) }, message_id: { type: new GraphQLNonNull(GraphQLString) } },
+        resolve: (_root, args, ctx) => {
+          const text = (name: string, max: number) => {
+            const value = args[name] as string;
+            if (value.length > max) throw badInput(`${name} is longer than ${max} characters`, name);
+            return value;
+          };
+          return ctx.storage.recordAudit({
+            path: ctx.audit?.path ?? 'api', action: 'mail', entity: null, recordId: null, versionFrom: null, versionTo: null,
+            changes: { to: { from: null, to: text('to', 2000) }, subject: { from: null, to: text('subject', 998) }, message_id: { from: null, to: text('message_id', 998) } },
+            approval: ctx.audit?.approval ?? null,
+          });
+        },
+      },
+    },
+  };
+}
+
+/** The request's `extensions.xos` as audit meta; a malformed one is the client's error. */
+export function auditMetaOf(extensions: unknown): AuditMeta | undefined {
+  if (extensions === undefined || extensions === null) return undefined;
+  if (typeof extensions !== 'object' || Array.isArray(extensions)) throw badInput('"extensions" must be an object', 'extensions');
+  const xos = (extensions as Record<string, unknown>).xos;
+  if (xos === undefined) return undefined;
+  if (xos === null || typeof xos !== 'object' || Array.isArray(xos)) throw badInput('"extensions.xos" must be an object like {"path": "board", "approval": "..."}', 'extensions');
+  const { path, approval } = xos as Record<string, unknown>;
+  if (!AUDIT_PATHS.includes(path as AuditPath)) throw badInput(`"extensions.xos.path" must be one of ${AUDIT_PATHS.join(', ')}`, 'extensions');
+  if (approval !== undefined && (typeof approval !== 'string' || approval.length > MAX_APPROVAL_LENGTH)) {
+    throw badInput(`"extensions.xos.approval" must be a text of at most ${MAX_APPROVAL_LENGTH} characters`, 'extensions');
+  }
+  return { path: path as AuditPath, ...(approval === undefined ? {} : { approval: approval as string }) };
+}

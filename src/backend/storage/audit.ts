@@ -1,0 +1,147 @@
+// The audit trail: one row per write (create, update, delete) and per sent mail,
+// written by the storage in the SAME transaction as the write it describes, so a
+// write without its audit row (or the reverse) cannot exist. Both stores use the
+// same table and statements; only the id column's type differs.
+import type { Column, Table } from '../model.ts';
+import type { Dialect, SqlParam, Statement } from './sql.ts';
+import type { Row, Scalar } from './types.ts';
+
+/** The table's name; entity and context names starting with `xos_` are reserved for XOS. */
+export const AUDIT_TABLE = 'xos_audit';
+
+export const AUDIT_PATHS = ['agent', 'board', 'api'] as const;
+/** Who wrote: the agent through an MCP tool, the person on the Board, or another API client. */
+export type AuditPath = (typeof AUDIT_PATHS)[number];
+export type AuditAction = 'create' | 'update' | 'delete' | 'mail';
+
+/** What the writer says about a write: its path and the approval that allowed it. */
+export interface AuditMeta {
+  readonly path: AuditPath;
+  /** The person's confirmation (`Save confirmed in VS Code`, an undo of entry 12, ...), at most 500 characters. */
+  readonly approval?: string;
+}
+
+export interface AuditChange {
+  readonly from: Scalar;
+  readonly to: Scalar;
+}
+
+export interface AuditEntry {
+  readonly id: number;
+  /** ISO 8601 UTC. */
+  readonly at: string;
+  readonly path: AuditPath;
+  readonly action: AuditAction;
+  readonly entity: string | null;
+  readonly recordId: string | null;
+  readonly versionFrom: number | null;
+  readonly versionTo: number | null;
+  /** Per field (AST field names): the value before and after. A mail: recipient, subject, message id. */
+  readonly changes: Readonly<Record<string, AuditChange>>;
+  readonly approval: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
+
+export interface AuditFilter {
+  readonly entity?: string;
+  readonly recordId?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export const MAX_APPROVAL_LENGTH = 500;
+
+/** The HTTP header a client may send the audit meta in instead of `extensions.xos` (URI-encoded JSON). */
+export const AUDIT_HEADER = 'x-xos-audit';
+
+const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval'] as const;
+
+export function createAuditTableSql(idColumn: string): string {
+  return `CREATE TABLE IF NOT EXISTS "${AUDIT_TABLE}" ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
+    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT)';
+}
+
+export function auditIndexSql(): string {
+  return `CREATE INDEX IF NOT EXISTS "${AUDIT_TABLE}_record_idx" ON "${AUDIT_TABLE}" ("entity", "record_id")`;
+}
+
+export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, at: Date = new Date()): Statement {
+  const values: SqlParam[] = [
+    at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
+    JSON.stringify(entry.changes), entry.approval,
+  ];
+  const placeholders = values.map((_, i) => dialect.placeholder(i + 1));
+  return { text: `INSERT INTO "${AUDIT_TABLE}" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`, params: values };
+}
+
+function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, params: SqlParam[]): string {
+  const parts: string[] = [];
+  if (filter.entity !== undefined) {
+    params.push(filter.entity);
+    parts.push(`"entity" = ${dialect.placeholder(params.length)}`);
+  }
+  if (filter.recordId !== undefined) {
+    params.push(filter.recordId);
+    parts.push(`"record_id" = ${dialect.placeholder(params.length)}`);
+  }
+  return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
+}
+
+/** The newest entries first. */
+export function selectAuditSql(dialect: Dialect, filter: AuditFilter): Statement {
+  const params: SqlParam[] = [];
+  const condition = where(dialect, filter, params);
+  params.push(filter.limit, filter.offset);
+  const text = `SELECT "id", ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "${AUDIT_TABLE}"${condition} ORDER BY "id" DESC `
+    + `LIMIT ${dialect.placeholder(params.length - 1)} OFFSET ${dialect.placeholder(params.length)}`;
+  return { text, params };
+}
+
+export function countAuditSql(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>): Statement {
+  const params: SqlParam[] = [];
+  return { text: `SELECT COUNT(*) AS "count" FROM "${AUDIT_TABLE}"${where(dialect, filter, params)}`, params };
+}
+
+export function decodeAuditRow(raw: Record<string, unknown>): AuditEntry {
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    id: Number(raw.id),
+    at: String(raw.at),
+    path: String(raw.path) as AuditPath,
+    action: String(raw.action) as AuditAction,
+    entity: raw.entity === null ? null : String(raw.entity),
+    recordId: raw.record_id === null ? null : String(raw.record_id),
+    versionFrom: number(raw.version_from),
+    versionTo: number(raw.version_to),
+    changes: JSON.parse(String(raw.changes)) as Record<string, AuditChange>,
+    approval: raw.approval === null || raw.approval === undefined ? null : String(raw.approval),
+  };
+}
+
+function writable(table: Table): Column[] {
+  return table.columns.filter((c) => c.type !== 'id' && c.type !== 'version');
+}
+
+/** The audit entry of a write: per AST field the value before and after (only changed fields for an update). */
+export function writeEntry(table: Table, action: Exclude<AuditAction, 'mail'>, before: Row | null, after: Row | null, meta: AuditMeta | undefined): NewAuditEntry {
+  const changes: Record<string, AuditChange> = {};
+  for (const column of writable(table)) {
+    const from = before?.[column.name] ?? null;
+    const to = after?.[column.name] ?? null;
+    if (action === 'update' && from === to) continue;
+    if (action !== 'update' && from === null && to === null) continue;
+    changes[column.field] = { from, to };
+  }
+  const row = after ?? before!;
+  return {
+    path: meta?.path ?? 'api',
+    action,
+    entity: table.name,
+    recordId: String(row.id),
+    versionFrom: before ? Number(before.version) : null,
+    versionTo: after ? Number(after.version) : null,
+    changes,
+    approval: meta?.approval ?? null,
+  };
+}

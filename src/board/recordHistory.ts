@@ -1,0 +1,66 @@
+// A record's audit entries as the Board shows them: when, who (the agent, the person on the
+// Board, another client), what (created, changed, deleted) and each field old -> new, in the
+// Board's locale; saves carry an Undo.
+import type { Ast } from '../ast/schema.ts';
+import type { AuditEntry } from '../backend/storage/audit.ts';
+import { fieldKind } from './fieldKinds.ts';
+import { appModel } from './model.ts';
+import { boardTexts } from './texts.ts';
+
+export interface HistoryChangeView {
+  readonly label: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface HistoryEntryView {
+  readonly id: number;
+  /** ISO 8601 UTC (a `<time datetime>`), and as the person reads it. */
+  readonly at: string;
+  readonly when: string;
+  readonly who: string;
+  readonly what: string;
+  readonly approval?: string;
+  readonly changes: readonly HistoryChangeView[];
+  /** A save: the person may undo it (asked first; a newer version becomes a conflict). */
+  readonly canUndo: boolean;
+}
+
+export interface RecordHistoryView {
+  /** The record (`person_detail:12`) the entries belong to. */
+  readonly key: string;
+  readonly entries: readonly HistoryEntryView[];
+}
+
+export function recordHistoryView(ast: Ast, locale: string, contextName: string, key: string, entries: readonly AuditEntry[]): RecordHistoryView {
+  const texts = boardTexts(locale);
+  const context = appModel(ast, locale).context(contextName);
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const who = { agent: texts.byAgent, board: texts.byBoard, api: texts.byApi } as const;
+  const what = { create: texts.created, update: texts.changed, delete: texts.deleted, mail: texts.mail } as const;
+  return {
+    key,
+    entries: entries.map((entry) => ({
+      id: entry.id,
+      at: entry.at,
+      when: when.format(new Date(entry.at)),
+      who: who[entry.path] ?? entry.path,
+      what: what[entry.action] ?? entry.action,
+      ...(entry.approval ? { approval: entry.approval } : {}),
+      changes: Object.entries(entry.changes).map(([field, change]) => {
+        const model = context?.fields.find((f) => f.field === field);
+        if (!model) return { label: field, from: plain(change.from, texts.none), to: plain(change.to, texts.none) };
+        const format = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: model.enumLabels, widget: model.widget };
+        const kind = fieldKind(model.type);
+        // A ref is stored as the related id; the trail keeps ids, not names.
+        const show = (value: unknown) => (model.type === 'ref' ? (value === null ? texts.none : `#${String(value)}`) : kind.format(value, format));
+        return { label: model.label, from: show(change.from), to: show(change.to) };
+      }),
+      canUndo: entry.action === 'update',
+    })),
+  };
+}
+
+function plain(value: unknown, none: string): string {
+  return value === null || value === undefined || value === '' ? none : String(value);
+}

@@ -1,0 +1,85 @@
+// The audit trail as the person uses it: a record's history on the Board, and undoing
+// a save. An undo is a compensating save: the old values go into the form against the
+// version the save produced, the person confirms it like any save, and a record that
+// changed since becomes a conflict side by side, never an overwrite. It is audited too.
+import type { Ast } from '../ast/schema.ts';
+import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
+import type { Scalar } from '../backend/storage/types.ts';
+import type { BoardRecord } from './domain.ts';
+import { readStored, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
+
+/** An entry as the API sends it. */
+interface ApiAuditEntry {
+  readonly id: string;
+  readonly at: string;
+  readonly path: AuditEntry['path'];
+  readonly action: AuditEntry['action'];
+  readonly entity: string | null;
+  readonly record_id: string | null;
+  readonly version_from: number | null;
+  readonly version_to: number | null;
+  readonly approval: string | null;
+  readonly changes: ReadonlyArray<{ readonly field: string; readonly from: Scalar; readonly to: Scalar }>;
+}
+
+/** A record's audit entries, or the whole trail's, newest first (as the API gives them). */
+export async function auditTrail(deps: Pick<CoreDeps, 'client'>, filter: { entity?: string; id?: string }, limit = 50): Promise<AuditEntry[]> {
+  const result = await deps.client.run(
+    'query XosAudit($entity: String, $id: ID, $limit: Int) { xos_audit(entity: $entity, id: $id, limit: $limit) '
+      + '{ id at path action entity record_id version_from version_to approval changes { field from to } } }',
+    { entity: filter.entity ?? null, id: filter.id ?? null, limit },
+  );
+  if (result.errors?.length) throw new Error(`reading the audit trail failed: ${result.errors[0].message}`);
+  const rows = (result.data?.xos_audit ?? []) as ApiAuditEntry[];
+  return rows.map((row) => ({
+    id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id,
+    versionFrom: row.version_from, versionTo: row.version_to, approval: row.approval,
+    changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])),
+  }));
+}
+
+/** The newest save (an update) in the trail, if any. */
+export async function lastSave(deps: Pick<CoreDeps, 'client'>): Promise<AuditEntry | undefined> {
+  return (await auditTrail(deps, {}, 100)).find((entry) => entry.action === 'update');
+}
+
+/** The detail context in which every field of the save can be edited. */
+function undoContext(ast: Ast, entity: string, fields: readonly string[]): string | undefined {
+  return Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity && fields.every((f) => (c.editable ?? []).includes(f)))?.[0];
+}
+
+/**
+ * Puts the save's old values into the Board's form against the version it produced and asks
+ * the person to save that. Nothing is written without their Save; a newer version is a conflict.
+ */
+export async function undoSave(deps: CoreDeps, entry: AuditEntry, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
+  if (entry.action !== 'update' || !entry.entity || !entry.recordId || entry.versionTo === null) {
+    return { ok: false, text: `Only a save can be undone; entry ${entry.id} is a ${entry.action}.` };
+  }
+  const board = deps.board.snapshot();
+  if (Object.keys(board.pending).length || board.edited?.length || Object.keys(board.conflicts ?? {}).length) {
+    return { ok: false, text: 'The Board has unsaved changes. Save or discard them first, then undo; nothing was changed.' };
+  }
+  const ast = deps.client.ast();
+  const fields = Object.keys(entry.changes);
+  const contextName = undoContext(ast, entry.entity, fields);
+  if (!contextName) {
+    return { ok: false, text: `This save changed ${fields.join(', ')} of ${entry.entity}, which no detail context lets the person edit together, so it cannot be undone on the Board.` };
+  }
+  const current = await readStored(deps, ast, contextName, entry.recordId);
+  if (!current) return { ok: false, text: `${entry.entity} ${entry.recordId} was deleted since; there is nothing to undo.` };
+  const refs = new Set(fields.filter((f) => ast.entities[entry.entity!].fields[f]?.type === 'ref'));
+  // As the save left it: a later change of these fields then shows as a conflict.
+  const asSaved: BoardRecord = { ...current.record };
+  if (current.version !== entry.versionTo) {
+    for (const field of fields) asSaved[field] = refValue(refs.has(field), entry.changes[field].to);
+  }
+  deps.board.showDetail({ context: contextName, record: asSaved, version: entry.versionTo });
+  for (const field of fields) deps.board.edit(field, refValue(refs.has(field), entry.changes[field].from));
+  return saveForm(deps, signal, path, `Undo of audit entry ${entry.id}`);
+}
+
+/** A stored ref id as the form holds it (`{ id }`), other values as they are. */
+function refValue(isRef: boolean, value: unknown): unknown {
+  return isRef && value !== null && value !== undefined ? { id: String(value) } : value;
+}

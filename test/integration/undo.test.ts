@@ -1,0 +1,141 @@
+// Undo of a save, through the same path as the Board's Undo and "XOS: Undo Last Save": the
+// save's old values go into the form against the version it produced, the person confirms,
+// and the compensating write is audited. A record changed since is never overwritten: the
+// same field becomes a conflict side by side, another field's change is kept.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { BoardState } from '../../src/board/state.ts';
+import { recordHistoryView } from '../../src/board/recordHistory.ts';
+import { auditTrail, lastSave, undoSave } from '../../src/core/undo.ts';
+import { saveForm, showRecord, type CoreDeps, type SavedRecord } from '../../src/core/useCases.ts';
+import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/mcp/ports.ts';
+
+class Person implements Confirmer {
+  answer: SaveAnswer = 'save';
+  asked: SaveSummary[] = [];
+  async confirmSave(summary: SaveSummary): Promise<SaveAnswer> {
+    this.asked.push(structuredClone(summary));
+    return this.answer;
+  }
+  async confirmSend(): Promise<SendAnswer> {
+    return 'cancel';
+  }
+}
+
+describe('undo a save', () => {
+  let backend: Backend;
+  let board: BoardState;
+  let person: Person;
+  let deps: CoreDeps;
+  const saved: SavedRecord[] = [];
+  const signal = new AbortController().signal;
+
+  const stored = async (id: string) => {
+    const result = await backend.api.run({ query: 'query($id: ID!) { person_detail(id: $id) { lastname city version } }', variables: { id } });
+    return JSON.parse(JSON.stringify((result.data as Record<string, unknown>).person_detail)) as { lastname: string; city: string; version: number };
+  };
+  const externalWrite = async (id: string, set: Record<string, unknown>) => {
+    const { version } = await stored(id);
+    const result = await backend.api.run({ query: 'mutation($id: ID!, $v: Int!, $set: person_set_input!) { update_person(id: $id, version: $v, set: $set) { version } }', variables: { id, v: version, set } });
+    assert.equal(result.errors, undefined);
+  };
+  /** The person opens the record, types a last name and saves (confirmed). */
+  const saveLastname = async (id: string, lastname: string) => {
+    assert.equal((await showRecord(deps, 'person_detail', id)).ok, true);
+    board.edit('lastname', lastname);
+    const outcome = await saveForm(deps, signal, 'board');
+    assert.equal(outcome.ok, true, outcome.text);
+  };
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+  });
+  after(() => backend?.close());
+  beforeEach(() => {
+    board = new BoardState();
+    person = new Person();
+    deps = { client: embeddedClient(backend), board, confirmer: person, locale: 'en', onSaved: (s) => saved.push(s) };
+  });
+
+  test('the newest save comes back after the person confirms, and the undo is audited', async () => {
+    await saveLastname('1', 'Schmidt');
+    assert.deepEqual(saved.at(-1), { entity: 'person', id: '1', version: 2 });
+    const entry = await lastSave(deps);
+    assert.ok(entry);
+    assert.deepEqual([entry.entity, entry.recordId, entry.versionTo, entry.changes], ['person', '1', 2, { lastname: { from: 'Mustermann', to: 'Schmidt' } }]);
+    person.asked = [];
+
+    const outcome = await undoSave(deps, entry, signal);
+    assert.equal(outcome.ok, true, outcome.text);
+    assert.deepEqual(person.asked.map((s) => s.changes.map((c) => [c.field, c.from, c.to])), [[['lastname', 'Schmidt', 'Mustermann']]]);
+    assert.deepEqual(await stored('1'), { lastname: 'Mustermann', city: 'Berlin', version: 3 });
+    const [undone] = await auditTrail(deps, { entity: 'person', id: '1' });
+    assert.deepEqual([undone.path, undone.approval, undone.versionFrom, undone.versionTo, undone.changes],
+      ['board', `Undo of audit entry ${entry.id} confirmed by the person (lastname)`, 2, 3, { lastname: { from: 'Schmidt', to: 'Mustermann' } }]);
+
+    // The Board's History shows both, newest first, with Undo on each save.
+    const view = recordHistoryView(backend.api.ast, 'de', 'person_detail', 'person_detail:1', await auditTrail(deps, { entity: 'person', id: '1' }));
+    assert.deepEqual(view.entries.map((e) => [e.who, e.what, e.changes.map((c) => `${c.label}: ${c.from} → ${c.to}`), e.canUndo]), [
+      ['Sie im Board', 'Geändert', ['Nachname: Schmidt → Mustermann'], true],
+      ['Sie im Board', 'Geändert', ['Nachname: Mustermann → Schmidt'], true],
+    ]);
+  });
+
+  test('Discard writes nothing', async () => {
+    await saveLastname('2', 'Weber-Neu');
+    const before = await stored('2');
+    person.answer = 'discard';
+    const outcome = await undoSave(deps, (await lastSave(deps))!, signal);
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.text, /the person chose Discard/);
+    assert.deepEqual(await stored('2'), before);
+  });
+
+  test('the same field changed since: a conflict side by side, nothing overwritten', async () => {
+    await saveLastname('3', 'Erste');
+    const entry = (await lastSave(deps))!;
+    await externalWrite('3', { lastname: 'Fremd' });
+    const outcome = await undoSave(deps, entry, signal);
+    assert.equal(outcome.ok, false);
+    assert.match(outcome.text, /changed by someone else/);
+    assert.equal((await stored('3')).lastname, 'Fremd', 'the newer value is not overwritten');
+    assert.deepEqual(Object.keys(board.snapshot().conflicts ?? {}), ['lastname']);
+    assert.equal(board.snapshot().conflicts!.lastname.theirs, 'Fremd');
+    // The person keeps the undo's value on purpose, and saves (asked again).
+    board.settle('lastname', 'mine');
+    const again = await saveForm(deps, signal, 'board');
+    assert.equal(again.ok, true, again.text);
+    assert.equal((await stored('3')).lastname, (entry.changes.lastname.from as string));
+  });
+
+  test('another field changed since: that change is kept, the undo applies on top after a second Save', async () => {
+    await saveLastname('4', 'Zweite');
+    const entry = (await lastSave(deps))!;
+    await externalWrite('4', { city: 'Rostock' });
+    const first = await undoSave(deps, entry, signal);
+    assert.equal(first.ok, false);
+    assert.match(first.text, /The other change touched other fields/);
+    assert.equal((await stored('4')).lastname, 'Zweite');
+    const second = await saveForm(deps, signal, 'board');
+    assert.equal(second.ok, true, second.text);
+    const now = await stored('4');
+    assert.deepEqual([now.lastname, now.city], [entry.changes.lastname.from, 'Rostock']);
+  });
+
+  test('unsaved work on the Board is never dropped by an undo; a create cannot be undone as a save', async () => {
+    await saveLastname('5', 'Dritte');
+    const entry = (await lastSave(deps))!;
+    board.edit('city', 'Halle');
+    const refused = await undoSave(deps, entry, signal);
+    assert.equal(refused.ok, false);
+    assert.match(refused.text, /unsaved changes/);
+    assert.equal(board.formValues().city, 'Halle');
+    const created = await backend.api.run({ query: 'mutation { insert_person(object: { firstname: "A", lastname: "B" }) { id } }' });
+    const id = (created.data as { insert_person: { id: string } }).insert_person.id;
+    const [create] = await auditTrail(deps, { entity: 'person', id });
+    assert.match((await undoSave(deps, create, signal)).text, /Only a save can be undone; entry \d+ is a create/);
+  });
+});
