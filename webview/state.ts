@@ -308,7 +308,7 @@ export class BoardStore {
     hostEndpoint.notify(protocol.editMail, { field, value });
   }
 
-  mailAction(action: 'send' | 'discard'): void {
+  mailAction(action: protocol.MailAction): void {
     hostEndpoint.notify(protocol.mailAction, { action });
   }
 }

@@ -77,9 +77,10 @@ export const save = notification<Record<string, never>>('board/save', isEmptyPar
 /** The person edited the mail draft. */
 export const editMail = notification<{ readonly field: MailField; readonly value: string }>('board/editMail',
   (v): v is { field: MailField; value: string } => isObject(v) && (v.field === 'to' || v.field === 'subject' || v.field === 'body') && isText(v.value));
-/** The person clicked Send (asked in VS Code like xos_mail_send) or Discard on the mail draft. */
-export const mailAction = notification<{ readonly action: 'send' | 'discard' }>('board/mailAction',
-  (v): v is { action: 'send' | 'discard' } => isObject(v) && (v.action === 'send' || v.action === 'discard'));
+/** The person clicked Send (asked in VS Code like xos_mail_send), Discard, or Undo while a confirmed mail waits to go out. */
+export type MailAction = 'send' | 'discard' | 'undo';
+export const mailAction = notification<{ readonly action: MailAction }>('board/mailAction',
+  (v): v is { action: MailAction } => isObject(v) && (v.action === 'send' || v.action === 'discard' || v.action === 'undo'));
 /** The person opened a context from the Board's start page. */
 export const openContext = notification<{ readonly context: string }>('board/openContext',
   (v): v is { context: string } => isObject(v) && isText(v.context, 200));

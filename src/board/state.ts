@@ -14,6 +14,8 @@ export interface BoardDraft {
   readonly detail?: DetailView;
   readonly form: ReadonlyArray<{ readonly field: string; readonly value: unknown; readonly by: Author }>;
   readonly mail?: MailDraft;
+  /** The draft was confirmed and waiting to go out at this time (ISO) when it was kept: it was never sent. */
+  readonly mailSendAt?: string;
 }
 
 export class BoardState implements Board {
@@ -26,6 +28,7 @@ export class BoardState implements Board {
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
   private mail: MailDraft | undefined;
+  private mailSendAt: string | undefined;
   /** Fields both the form and someone else changed, after a save met a newer version. */
   private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
   private readonly listeners = new Set<(change: BoardChange) => void>();
@@ -81,11 +84,19 @@ export class BoardState implements Board {
 
   showMail(draft: MailDraft): void {
     this.mail = structuredClone(draft);
+    this.mailSendAt = undefined;
     this.emit('mail');
   }
 
   clearMail(): void {
     this.mail = undefined;
+    this.mailSendAt = undefined;
+    this.emit('mail');
+  }
+
+  scheduleMail(sendAt: string | undefined): void {
+    if (!this.mail) return;
+    this.mailSendAt = sendAt;
     this.emit('mail');
   }
 
@@ -190,7 +201,7 @@ export class BoardState implements Board {
       else edited.push(field);
     }
     const conflicts = Object.fromEntries([...this.conflicts].map(([field, c]) => [field, structuredClone(c)]));
-    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, conflicts, mail: this.mail };
+    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, conflicts, mail: this.mail, ...(this.mailSendAt ? { mailSendAt: this.mailSendAt } : {}) };
   }
 
   /** What is worth keeping across a crash: the loaded record with its unsaved edits and proposals, and the mail draft. */
@@ -199,6 +210,7 @@ export class BoardState implements Board {
       ...(this.kind === 'detail' && this.detail && this.context ? { detail: structuredClone(this.detail) } : {}),
       form: [...this.form].map(([field, { value, by }]) => ({ field, value: structuredClone(value), by })),
       ...(this.mail ? { mail: structuredClone(this.mail) } : {}),
+      ...(this.mail && this.mailSendAt ? { mailSendAt: this.mailSendAt } : {}),
     };
   }
 

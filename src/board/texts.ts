@@ -35,6 +35,10 @@ export interface BoardTexts {
   readonly mailDiscard: string;
   readonly mailSending: string;
   readonly mailDiscarded: string;
+  /** A confirmed mail waiting out its undo window: when it goes out, and its Undo. */
+  readonly mailGoesOut: (time: string) => string;
+  readonly mailUndo: string;
+  readonly mailUndone: string;
   readonly mailNotSetUp: string;
   readonly mailToInvalid: string;
   readonly records: (count: number) => string;
@@ -133,6 +137,9 @@ export function textsThrough(t: Translate): BoardTexts {
     mailDiscard: t('Discard'),
     mailSending: t('Sending…'),
     mailDiscarded: t('The mail draft was discarded.'),
+    mailGoesOut: (time) => t('Goes out at {0} unless you undo it.', time),
+    mailUndo: t('Undo Send'),
+    mailUndone: t('Not sent: the mail draft is back on the Board.'),
     mailNotSetUp: t('Mail is not set up: set xos.mail.host and xos.mail.from in the settings.'),
     mailToInvalid: t('Enter an address like name@example.com or Name <name@example.com>.'),
     openRow: t('Open'),

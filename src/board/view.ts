@@ -121,13 +121,16 @@ export interface MailBlock {
   readonly body: string;
   /** A send is being confirmed or transferred: the actions wait. */
   readonly sending: boolean;
+  /** The person confirmed Send: it goes out then (ISO, and as the person reads it) unless they click Undo. */
+  readonly sendAt?: string;
+  readonly sendAtText?: string;
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem'>;
+export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut'>;
 
 export function webviewTexts(locale: string): WebviewTexts {
-  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, ...texts } = boardTexts(locale);
+  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, ...texts } = boardTexts(locale);
   return texts;
 }
 
@@ -300,7 +303,10 @@ export function mailBlock({ snapshot, locale, from, sending }: MailBlockInput): 
   if (!snapshot.mail) return undefined;
   const { to, subject, body } = snapshot.mail;
   const problem = mailProblem(snapshot.mail, locale);
-  return { from, to: to.name ? `${to.name} <${to.email}>` : to.email, ...(problem ? { problem } : {}), subject, body, sending };
+  const waiting = snapshot.mailSendAt
+    ? { sendAt: snapshot.mailSendAt, sendAtText: boardTexts(locale).mailGoesOut(new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(snapshot.mailSendAt))) }
+    : {};
+  return { from, to: to.name ? `${to.name} <${to.email}>` : to.email, ...(problem ? { problem } : {}), subject, body, sending, ...waiting };
 }
 
 /** Why the draft's recipient cannot get mail, in the Board's words; undefined when it can. */

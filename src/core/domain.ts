@@ -116,6 +116,8 @@ export interface BoardSnapshot {
    */
   readonly conflicts?: Readonly<Record<string, { readonly base: unknown; readonly theirs: unknown }>>;
   readonly mail: MailDraft | undefined;
+  /** When the confirmed mail draft goes out (ISO), while it waits out its undo window. */
+  readonly mailSendAt?: string;
 }
 
 export interface Board {
@@ -129,6 +131,8 @@ export interface Board {
   showMail(draft: MailDraft): void;
   /** Removes the mail draft (after it was sent). */
   clearMail(): void;
+  /** The confirmed draft waits until `sendAt` (ISO) with Undo; undefined: it no longer waits. */
+  scheduleMail(sendAt: string | undefined): void;
   /** Merges agent changes into the form as a preview; nothing is saved. */
   preview(changes: Readonly<Record<string, unknown>>): void;
   /** The person's own value for a field of the form (typed, or an undo they asked for); nothing is saved. */

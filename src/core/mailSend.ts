@@ -12,12 +12,31 @@ export interface MailSendDeps {
   readonly mailer: Mailer;
   /** Where a sent mail is recorded in the audit trail (absent: not recorded). */
   readonly client?: XosClient;
+  /** The undo window after Send (absent or 0 seconds: the mail goes out at once). */
+  readonly window?: SendWindow;
+}
+
+/**
+ * After the person's Send the mail waits `seconds` on the Board with Undo; the SMTP transaction
+ * starts only when the window ends. If the process stops inside it, nothing is sent and the
+ * kept draft says so at the next start.
+ */
+export interface SendWindow {
+  readonly seconds: number;
+  /** Starts the wait and returns how to cancel it (setTimeout unless a test drives it). */
+  readonly schedule?: (ms: number, run: () => void) => () => void;
+  /** The mail is waiting: the host offers Undo. */
+  readonly onScheduled?: (draft: MailDraft, sendAt: Date) => void;
+  /** How the wait ended: sent, or not and why (in words for the person). */
+  readonly onSettled?: (outcome: Outcome) => void;
 }
 
 /** What happened to the Board's last drafts; kept per Board so every MCP session and the Board see the same. */
 interface SendRecord {
   /** A send of this draft is being confirmed or transferred right now. */
   busy?: MailDraft;
+  /** A confirmed draft waiting out its undo window. */
+  scheduled?: { draft: MailDraft; sendAt: Date; cancel: () => void };
   /** The last draft that went out (or may have: `uncertain`). */
   sent?: { draft: MailDraft; messageId?: string; at: string; uncertain: boolean; onBoard: boolean };
 }
@@ -42,6 +61,9 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
   const draft = deps.board.snapshot().mail;
   if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return done(alreadySent(record.sent));
   if (!draft) return refused('There is no draft to send. Prepare one with xos_mail_compose first.');
+  if (record.scheduled) {
+    return done(`Already confirmed: the mail to ${record.scheduled.draft.to.email} goes out at ${record.scheduled.sendAt.toISOString()} unless the person clicks Undo. Nothing more to do.`);
+  }
   if (record.busy) return refused('This draft is already being sent (the person is being asked or it is on its way). Wait for that answer.');
 
   record.busy = draft;
@@ -62,12 +84,65 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
     if (answer !== 'send') {
       return refused(`Not sent: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}. The draft stays on the Board.`);
     }
-    const outcome = await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
-    if (outcome.ok && deps.client && record.sent?.messageId) await recordSent(deps.client, draft, record.sent.messageId, path);
-    return outcome;
+    const seconds = deps.window?.seconds ?? 0;
+    if (seconds > 0) return schedule(deps, record, draft, seconds, path);
+    return await sendNow(deps, record, draft, path);
   } finally {
     record.busy = undefined;
   }
+}
+
+async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<Outcome> {
+  const outcome = await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
+  if (outcome.ok && deps.client && record.sent?.messageId) await recordSent(deps.client, draft, record.sent.messageId, path);
+  return outcome;
+}
+
+/** The confirmed draft waits on the Board (kept with the Board's drafts) until the window ends. */
+function schedule(deps: MailSendDeps, record: SendRecord, draft: MailDraft, seconds: number, path: AuditPath): Outcome {
+  const window = deps.window!;
+  const sendAt = new Date(Date.now() + seconds * 1000);
+  const start = window.schedule ?? ((ms: number, run: () => void) => {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  });
+  const cancel = start(seconds * 1000, () => {
+    if (record.scheduled?.draft !== draft) return;
+    record.scheduled = undefined;
+    void settle(deps, record, draft, path).then((outcome) => window.onSettled?.(outcome));
+  });
+  record.scheduled = { draft, sendAt, cancel };
+  deps.board.scheduleMail(sendAt.toISOString());
+  window.onScheduled?.(draft, sendAt);
+  return done(`Send confirmed: the mail to ${draft.to.email} goes out at ${sendAt.toISOString()} (in ${seconds} s) unless the person clicks Undo; `
+    + 'until then it waits on the Board. Nothing more to do.');
+}
+
+/** The window ended: the draft goes out only if it is still exactly the one the person confirmed. */
+async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<Outcome> {
+  const shown = deps.board.snapshot().mail;
+  if (!shown || !isDeepStrictEqual(shown, draft)) {
+    return refused(`Not sent to ${draft.to.email}: the draft was changed or replaced before it went out.`);
+  }
+  return sendNow(deps, record, draft, path);
+}
+
+/** Undo within the window: nothing goes out and the draft stays on the Board. False when nothing was waiting. */
+export function undoSend(board: Board): boolean {
+  const record = records.get(board);
+  const scheduled = record?.scheduled;
+  if (!record || !scheduled) return false;
+  scheduled.cancel();
+  record.scheduled = undefined;
+  board.scheduleMail(undefined);
+  return true;
+}
+
+/** Stops a waiting send without touching the Board (the process is ending): nothing is sent, the kept draft says so next time. */
+export function abandonScheduledSend(board: Board): void {
+  const record = records.get(board);
+  record?.scheduled?.cancel();
+  if (record) record.scheduled = undefined;
 }
 
 /** Whether a send of the Board's draft is being confirmed or transferred now (the Board disables its buttons). */

@@ -6,6 +6,7 @@ import type { AuditEntry } from '../backend/storage/audit.ts';
 import { recordHistoryView, type RecordHistoryView } from '../board/recordHistory.ts';
 import { auditTrail, lastSave, undoSave } from '../core/undo.ts';
 import type { SavedRecord } from '../core/useCases.ts';
+import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as vscode from 'vscode';
@@ -23,7 +24,7 @@ import type { MessageEndpoint } from '../board/protocol.ts';
 import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
 import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, mailProblem, parseMailbox, webviewTexts, type BoardView } from '../board/view.ts';
-import type { Board, BoardChange, ListQuery, Mailer, XosClient } from '../core/domain.ts';
+import type { Board, BoardChange, ListQuery, MailDraft, Mailer, XosClient } from '../core/domain.ts';
 import { sendMailDraft } from '../core/mailSend.ts';
 import { connectWebview } from './boardTransport.ts';
 
@@ -36,7 +37,7 @@ export interface BoardPanelOptions {
   readonly client: XosClient;
   readonly locale: () => string;
   /** What the use cases need for the person's actions (the same the tools get). */
-  readonly deps: () => CoreDeps & { readonly mailer?: Mailer };
+  readonly deps: () => CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
   readonly output: vscode.LogOutputChannel;
 }
 
@@ -71,6 +72,7 @@ export class BoardPanel implements vscode.Disposable {
       showNew: (context) => state.showNew(context),
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
+      scheduleMail: (sendAt) => state.scheduleMail(sendAt),
       preview: (changes) => state.preview(changes),
       edit: (field, value) => state.edit(field, value),
       conflict: (current) => state.conflict(current),
@@ -135,7 +137,11 @@ export class BoardPanel implements vscode.Disposable {
     });
     endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
-    endpoint.onNotification(protocol.mailAction, ({ action }) => void (action === 'send' ? this.sendMail() : this.discardMail()));
+    endpoint.onNotification(protocol.mailAction, ({ action }) => {
+      if (action === 'send') void this.sendMail();
+      else if (action === 'undo') this.undoSend();
+      else this.discardMail();
+    });
     endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
       if (listId === this.listId) void this.openFromList(key, () => openRow(this.options.deps(), key));
     });
@@ -320,7 +326,8 @@ export class BoardPanel implements vscode.Disposable {
 
   private applyMailEdit(field: protocol.MailField, value: string): void {
     const draft = this.options.state.snapshot().mail;
-    if (!draft) return;
+    // A confirmed mail waiting to go out is read-only: Undo first.
+    if (!draft || this.options.state.snapshot().mailSendAt) return;
     const next = field === 'to' ? { ...draft, to: parseMailbox(value) } : { ...draft, [field]: value };
     this.applyingWebviewEdit = true;
     try {
@@ -351,7 +358,7 @@ export class BoardPanel implements vscode.Disposable {
     this.status = { kind: 'busy', text: texts.mailSending };
     this.send({ mail: true, status: true });
     try {
-      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client }, new AbortController().signal, 'board');
+      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
       output.info(`Board send: ${outcome.text}`);
       this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
       if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
@@ -367,9 +374,34 @@ export class BoardPanel implements vscode.Disposable {
     }
   }
 
+  /** Undo Send (the Board's button or the notification's) while the confirmed mail waits: it stays a draft. */
+  undoSend(): void {
+    if (!undoSend(this.board)) return;
+    const text = boardTexts(this.options.locale()).mailUndone;
+    this.options.output.info('Board mail: send undone within its window');
+    this.setStatus({ kind: 'info', text });
+  }
+
+  /** A confirmed mail waits out its window: a notification with Undo (the Board shows the same). */
+  mailScheduledNotice(draft: MailDraft, sendAt: Date): void {
+    const undo = vscode.l10n.t('Undo');
+    const time = new Intl.DateTimeFormat(this.options.locale(), { timeStyle: 'medium' }).format(sendAt);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The mail to {0} goes out at {1}.', draft.to.email, time), undo).then((choice) => {
+      if (choice === undo) this.undoSend();
+    });
+  }
+
+  /** The window ended: the mail went out, or why not. */
+  mailSettled(outcome: { ok: boolean; text: string }): void {
+    this.options.output.info(`Board mail after its undo window: ${outcome.text}`);
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+    if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
+    else void vscode.window.showWarningMessage(outcome.text);
+  }
+
   /** Discard on the mail draft: it leaves the Board (not while it is being sent). */
   private discardMail(): void {
-    if (this.sendingMail || !this.options.state.snapshot().mail) return;
+    if (this.sendingMail || !this.options.state.snapshot().mail || this.options.state.snapshot().mailSendAt) return;
     this.options.state.clearMail();
     this.setStatus({ kind: 'info', text: boardTexts(this.options.locale()).mailDiscarded });
   }
@@ -614,6 +646,8 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    // VS Code is stopping: a mail waiting out its undo window does not go out; the kept draft says so next time.
+    abandonScheduledSend(this.board);
     this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
   }

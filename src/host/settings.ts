@@ -13,6 +13,8 @@ export interface XosSettings {
   readonly locale: string;
   readonly mcpPort: number;
   readonly confirmTimeoutSeconds: number;
+  /** How long a confirmed mail waits with Undo before it goes out (0: at once). */
+  readonly mailUndoSeconds: number;
   /** `production`: a banner on the Board, and save and send ask in a modal dialog. */
   readonly environment: 'development' | 'production';
 }
@@ -32,6 +34,7 @@ export function readSettings(): XosSettings {
     locale: config.get<string>('locale', '').trim(),
     mcpPort: config.get<number>('mcp.port', 0),
     confirmTimeoutSeconds: config.get<number>('confirm.timeoutSeconds', 300),
+    mailUndoSeconds: Math.max(0, Math.min(300, Math.floor(config.get<number>('mail.undoSeconds', 10)))),
     environment: productionAnywhere(config) ? 'production' : 'development',
   };
 }

@@ -66,6 +66,11 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const deps = (): XosDeps => ({
     client: backend.client, board: panel.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
     onSaved: (saved, text) => panel.savedNotice(saved, text),
+    mailWindow: {
+      seconds: readSettings().mailUndoSeconds,
+      onScheduled: (draft, sendAt) => panel.mailScheduledNotice(draft, sendAt),
+      onSettled: (outcome) => panel.mailSettled(outcome),
+    },
   });
 
   const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
@@ -203,6 +208,11 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     }
     const open = vscode.l10n.t('Open Board');
     const discard = vscode.l10n.t('Discard');
+    if (found.draft.mail && found.draft.mailSendAt) {
+      output.warn(`a mail to ${found.draft.mail.to.email} confirmed for ${found.draft.mailSendAt} was not sent: VS Code stopped within its undo window`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('A mail to {0} was not sent: VS Code stopped before its undo window ended. The draft is on the Board.', found.draft.mail.to.email), open)
+        .then((choice) => choice === open && panel.open());
+    }
     void vscode.window.showInformationMessage(vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when) + meanwhile, open, discard).then((choice) => {
       if (choice === open) panel.open();
       if (choice === discard && found.draft.detail) state.showDetail(found.draft.detail);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { CoreDeps } from '../core/useCases.ts';
+import type { SendWindow } from '../core/mailSend.ts';
 
 // The domain types live in src/core/domain.ts; re-exported for the modules that import them from here.
 export type {
@@ -25,6 +26,8 @@ export interface XosDeps {
   readonly locale?: string;
   /** Told after a save was stored (the host's "saved" notification offers Undo). */
   readonly onSaved?: CoreDeps['onSaved'];
+  /** The undo window of a confirmed mail (absent: it goes out at once). */
+  readonly mailWindow?: SendWindow;
 }
 
 export interface ToolAnnotations {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import type { Page } from './support/browser.ts';
+import type { Locator, Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { answerNotification } from './support/notifications.ts';
@@ -14,9 +14,24 @@ import { boardFrame, gridRowCount, runXosHostSuite, screenshot, type HostRun } f
 
 const browser = fileBrowser();
 
+/** The History's entries as text, one line each: who, what, the changes (time left out). */
+async function historyText(history: Locator): Promise<string[]> {
+  const entries = history.locator('li.entry');
+  const lines: string[] = [];
+  for (let i = 0; i < await entries.count(); i++) {
+    const entry = entries.nth(i);
+    const who = (await entry.locator('.who').innerText()).trim();
+    const what = (await entry.locator('.what').innerText()).trim();
+    const change = (await entry.locator('li.change').first().innerText()).replace(/\s+/g, ' ').trim();
+    const undo = await entry.locator('vscode-button.undo').count();
+    lines.push(`${who} | ${what} | ${change}${undo ? ' | Undo' : ''}`);
+  }
+  return lines;
+}
+
 
 test('the seed workflow saves after Save is clicked and writes nothing after Discard', { timeout: 300_000 }, async () => {
-  const seen: Record<string, string> = {};
+  const seen: Record<string, string | string[]> = {};
   const onStep = async (step: string, page: Page) => {
     switch (step) {
       case 'workflow-list': {
@@ -40,6 +55,24 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
       case 'workflow-discard-asking':
         seen.discardQuestion = await answerNotification(page, /Save changes to Person 1\?/, 'Discard', 'workflow-7-discard-question');
         return;
+      case 'workflow-undo': {
+        const history = (await boardFrame(page)).locator('details.history');
+        await history.locator('summary').click();
+        const first = history.locator('li.entry').first();
+        await first.waitFor({ state: 'visible', timeout: 20_000 });
+        seen.historyBefore = await historyText(history);
+        await screenshot(page, 'workflow-9-history');
+        await first.locator('vscode-button.undo').click();
+        seen.undoQuestion = await answerNotification(page, /Save changes to Person 1\?/, 'Save', 'workflow-10-undo-question');
+        return;
+      }
+      case 'workflow-undone': {
+        const history = (await boardFrame(page)).locator('details.history');
+        await vscodeServer.waitFor(async () => (await history.locator('li.entry').count()) === 2 || undefined, { timeoutMs: 20_000, describe: () => 'the History never showed the undo' });
+        seen.historyAfter = await historyText(history);
+        await screenshot(page, 'workflow-11-undone');
+        return;
+      }
       default:
         break;
     }
@@ -73,6 +106,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
       'VS Code\'s MCP client lists the XOS server with all nine tools',
       'the seed workflow: schema, list, detail, change lastname, save (Save clicked)',
       'the same with Discard leaves the record untouched',
+      'the person undoes the save from the Board\'s History (asked, Save clicked)',
     ].map((name) => ({ name, ok: true })),
   });
   const before = run.outcome.facts.lastnameBefore as string;
@@ -80,5 +114,9 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   assert.equal(seen.saveQuestion, `Save changes to Person 1? Last name: ${before} → Schmidt`);
   assert.equal(seen.discardQuestion, 'Save changes to Person 1? Last name: Schmidt → Meier');
 
-  assert.deepEqual(stored, { lastname: 'Schmidt', version: 2 });
+  // Undo from the Board: asked like any save, then the old name is stored (a new version, audited).
+  assert.deepEqual(seen.historyBefore, [`The agent | Changed | Last name: ${before} → Schmidt | Undo`]);
+  assert.equal(seen.undoQuestion, `Save changes to Person 1? Last name: Schmidt → ${before}`);
+  assert.deepEqual(seen.historyAfter, [`You on the Board | Changed | Last name: Schmidt → ${before} | Undo`, `The agent | Changed | Last name: ${before} → Schmidt | Undo`]);
+  assert.deepEqual(stored, { lastname: before, version: 3 });
 });

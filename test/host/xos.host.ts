@@ -135,6 +135,13 @@ const workflowChecks: Check[] = [
     assert.equal(api().boardView().detail.fields.find((f: any) => f.field === 'lastname').value, 'Schmidt');
     await step('workflow-discarded');
   }],
+  ['the person undoes the save from the Board\'s History (asked, Save clicked)', async () => {
+    // The driving test opens the History, clicks Undo on the agent's save and answers the save question.
+    await step('workflow-undo');
+    const lastname = () => api().boardView().detail?.fields.find((f: any) => f.field === 'lastname');
+    await until('the old last name to be stored again', () => lastname()?.value === facts.lastnameBefore && !lastname()?.edited && api().boardView().detail?.summary === '#1 · Version 3');
+    await step('workflow-undone');
+  }],
 ];
 
 export async function run(): Promise<void> {

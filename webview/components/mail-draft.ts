@@ -41,20 +41,23 @@ export class XosMailDraft extends LitElement {
           <label for="mail-to">${texts.mailTo}</label>
           <div class="field">
             <vscode-textfield id="mail-to" .value=${mail.to} ?invalid=${problem !== null} aria-invalid=${problem !== null ? 'true' : 'false'}
-              aria-describedby=${problem !== null ? 'mail-to-problem' : nothing} ?disabled=${mail.sending} @input=${edit('to')}></vscode-textfield>
+              aria-describedby=${problem !== null ? 'mail-to-problem' : nothing} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('to')}></vscode-textfield>
             ${problem !== null ? html`<div id="mail-to-problem" class="problem" role="alert">${problem}</div>` : nothing}
           </div>
           <label for="mail-subject">${texts.mailSubject}</label>
-          <vscode-textfield id="mail-subject" .value=${mail.subject} ?disabled=${mail.sending} @input=${edit('subject')}></vscode-textfield>
+          <vscode-textfield id="mail-subject" .value=${mail.subject} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('subject')}></vscode-textfield>
           <label for="mail-body">${texts.mailBody}</label>
-          <vscode-textarea id="mail-body" rows="10" .value=${mail.body} ?disabled=${mail.sending} @input=${edit('body')}></vscode-textarea>
+          <vscode-textarea id="mail-body" rows="10" .value=${mail.body} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('body')}></vscode-textarea>
         </form>
-        <div class="actions">
+        ${mail.sendAt ? html`<div class="actions waiting" role="status">
+          <span class="goes-out">${mail.sendAtText}</span>
+          <vscode-button class="undo-send" @click=${() => store.mailAction('undo')}>${texts.mailUndo}</vscode-button>
+        </div>` : html`<div class="actions">
           <vscode-button class="send" ?disabled=${mail.sending || blocked !== null} aria-describedby=${blockedBy ?? nothing}
             @click=${() => store.mailAction('send')}>${mail.sending ? texts.mailSending : texts.mailSend}</vscode-button>
           <vscode-button secondary class="discard" ?disabled=${mail.sending} @click=${() => store.mailAction('discard')}>${texts.mailDiscard}</vscode-button>
           ${mail.from === null ? html`<span id="mail-blocked" class="blocked">${texts.mailNotSetUp}</span>` : nothing}
-        </div>
+        </div>`}
       </section>
     `;
   }

@@ -15,7 +15,7 @@ export class XosRecordHistory extends LitElement {
     .head { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
     .who { font-weight: 600; }
     .approval, .note { color: var(--vscode-descriptionForeground); }
-    ul { margin: 0.25rem 0 0; padding-left: 1rem; }
+    ul { list-style: none; margin: 0.25rem 0 0; padding-left: 0.5rem; }
     .from { text-decoration: line-through; color: var(--vscode-descriptionForeground); }
   `;
 

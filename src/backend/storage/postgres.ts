@@ -149,8 +149,10 @@ export class PostgresStorage implements Storage {
 
   async insert(table: string, values: Row, audit?: AuditMeta): Promise<Row> {
     const sql = this.#sql();
+    // Built first: an unknown table or column fails before any connection is taken.
+    const statement = sql.insert(table, [values]);
     return this.#transaction(async (client) => {
-      const [raw] = await query(client, sql.insert(table, [values]));
+      const [raw] = await query(client, statement);
       const row = sql.decodeRow(table, raw);
       await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'create', null, row, audit)));
       return row;

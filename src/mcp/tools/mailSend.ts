@@ -16,7 +16,7 @@ export const mailSendTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true },
   requires: ['mailer'],
   async handler(_args, deps, _session, signal) {
-    const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client }, signal);
+    const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal);
     return outcome.ok ? ok(outcome.text) : fail(outcome.text);
   },
 });

@@ -7,6 +7,7 @@ export interface Locator {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   first(): Locator;
   last(): Locator;
+  nth(index: number): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
