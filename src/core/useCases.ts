@@ -118,7 +118,7 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
   try {
     parsed = JSON.parse(json);
   } catch (e) {
-    return refused(`json is not valid JSON (${(e as Error).message}). Send an array of records or one record object as a JSON string.`);
+    return refused(`json is not valid JSON (${(e as Error).message}). Call xos_render again with an array of records or one record object as a JSON string.`);
   }
   const records = Array.isArray(parsed) ? parsed : [parsed];
   if (def.kind === 'detail' && records.length !== 1) {
@@ -133,7 +133,7 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
     else checked.push(result);
   });
   if (problems.length) {
-    return refused(`Nothing was displayed. ${problems.slice(0, 10).join('; ')}. Allowed fields of ${context}: ${allowed.join(', ')}.`);
+    return refused(`Nothing was displayed. ${problems.slice(0, 10).join('; ')}. Allowed fields of ${context}: ${allowed.join(', ')}. Call xos_render again with those fields.`);
   }
   if (def.kind === 'list') deps.board.showList({ context, source: new MemoryListSource(contextModel(deps, context), checked) });
   else deps.board.showDetail({ context, record: checked[0] });

@@ -24,7 +24,7 @@ export const MAX_RELATION_DEPTH = 2;
 export function checkContextQuery(ast: Ast, contextName: string, query: string): QueryCheck {
   const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
   if (!context) {
-    return refuse(`Unknown context "${contextName}". Known contexts: ${Object.keys(ast.contexts).join(', ')}.`);
+    return refuse(`Unknown context "${contextName}". Known contexts: ${Object.keys(ast.contexts).join(', ')}. Call xos_schema to see their fields.`);
   }
   const example = exampleQuery(ast, contextName);
   let document: DocumentNode;
@@ -164,6 +164,7 @@ function describeSelection(selection: SelectionNode): string {
   return selection.kind === Kind.FIELD ? selection.name.value : 'a fragment';
 }
 
+/** A refusal says what was wrong and ends with the call to make next. */
 function refuse(message: string): QueryCheck {
-  return { ok: false, message };
+  return { ok: false, message: `${message} Then call xos_query again.` };
 }

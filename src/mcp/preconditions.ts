@@ -19,10 +19,15 @@ export function configuredFor(tool: XosTool, deps: XosDeps): boolean {
   return (tool.requires ?? []).every((precondition) => precondition === 'schema' || check(precondition, tool.name, deps, undefined) === undefined);
 }
 
+/** Settings are the person's: the agent's next step is to say so, then call the tool again. */
+function setUpByPerson(tool: string): string {
+  return `Tell the person; once it is set up, call ${tool} again.`;
+}
+
 function check(precondition: Precondition, tool: string, deps: XosDeps, session: McpSession | undefined): string | undefined {
   switch (precondition) {
     case 'schema': return session?.schemaRequired(tool);
-    case 'mailer': return deps.mailer ? undefined : MAIL_NOT_CONFIGURED;
-    case 'contacts': return deps.contacts ? undefined : `${CONTACTS_NOT_CONFIGURED} ${CONTACTS_SETUP_HINT}`;
+    case 'mailer': return deps.mailer ? undefined : `${MAIL_NOT_CONFIGURED} ${setUpByPerson(tool)}`;
+    case 'contacts': return deps.contacts ? undefined : `${CONTACTS_NOT_CONFIGURED} ${CONTACTS_SETUP_HINT} ${setUpByPerson(tool)}`;
   }
 }

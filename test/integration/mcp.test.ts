@@ -185,7 +185,7 @@ describe('XOS MCP server', () => {
     await call('xos_schema');
     board.showList({ context: 'company_list', source: new MemoryListSource(appModel(demoApp(), 'en').context('company_list')!, []) });
     assert.deepEqual(await call('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname phone } }' }), {
-      text: 'Select exactly the list_fields of person_list (id, firstname, lastname, email, city, age, net_worth); missing: email, city, age, net_worth; not in list_fields: phone. For example: { person_list { id firstname lastname email city age net_worth } }',
+      text: 'Select exactly the list_fields of person_list (id, firstname, lastname, email, city, age, net_worth); missing: email, city, age, net_worth; not in list_fields: phone. For example: { person_list { id firstname lastname email city age net_worth } } Then call xos_query again.',
       isError: true,
     });
     assert.equal(board.snapshot().context, 'company_list', 'a refused query shows nothing');
@@ -195,7 +195,7 @@ describe('XOS MCP server', () => {
     const { call } = await connect(server.url);
     await call('xos_schema');
     assert.deepEqual(await call('xos_query', { context: 'person_list', query: 'mutation { update_person(id: "7", version: 1, set: { age: 1 }) { id } }' }), {
-      text: 'xos_query only reads data: a mutation is not allowed. Changes go through xos_ui_change_required and xos_ui_save.',
+      text: 'xos_query only reads data: a mutation is not allowed. Changes go through xos_ui_change_required and xos_ui_save. Then call xos_query again.',
       isError: true,
     });
     assert.equal((await stored(backend, 7)).version, 1);
@@ -353,7 +353,7 @@ describe('XOS MCP server', () => {
       { text: 'All data was successfully displayed in the UI. (1 record of person_list.)', isError: false });
     assert.deepEqual(board.shownRecords(), [{ id: 1, firstname: 'Max', lastname: 'Mustermann', net_worth: '12.50' }]);
     assert.deepEqual(await call('xos_render', { context: 'person_list', json: '[{"id":1,"nickname":"M"},{"age":"old"}]' }), {
-      text: 'Nothing was displayed. record 0: unknown fields nickname; record 1: person.age: must be an integer (got "old"). Allowed fields of person_list: id, firstname, lastname, email, city, age, net_worth.',
+      text: 'Nothing was displayed. record 0: unknown fields nickname; record 1: person.age: must be an integer (got "old"). Allowed fields of person_list: id, firstname, lastname, email, city, age, net_worth. Call xos_render again with those fields.',
       isError: true,
     });
   });
@@ -364,12 +364,12 @@ describe('XOS MCP server', () => {
       text: 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav (its password with the command "XOS: Set CardDAV Password"), then try again. '
         + 'Set one up with the command "XOS: Add CardDAV Account" (setting xos.contacts.carddav, password with "XOS: Set CardDAV Password"), '
         + '"XOS: Sign In to Google Contacts" (xos.contacts.google.enabled), "XOS: Sign In to Microsoft Contacts" (xos.contacts.microsoft.enabled), '
-        + 'or turn on xos.contacts.xos for the XOS records with an email field.',
+        + 'or turn on xos.contacts.xos for the XOS records with an email field. Tell the person; once it is set up, call xos_contacts again.',
       isError: true,
     });
     const mailHint = 'Mail is not configured yet. Set the mail server in the setting xos.mail.host (with xos.mail.port, xos.mail.security, xos.mail.user, xos.mail.from; the password with the command "XOS: Set Mail Password"), then try again.';
-    assert.deepEqual(await call('xos_mail_compose', { to: 'max@example.org', subject: 'Hi', body: 'Hello' }), { text: mailHint, isError: true });
-    assert.deepEqual(await call('xos_mail_send'), { text: mailHint, isError: true });
+    assert.deepEqual(await call('xos_mail_compose', { to: 'max@example.org', subject: 'Hi', body: 'Hello' }), { text: `${mailHint} Tell the person; once it is set up, call xos_mail_compose again.`, isError: true });
+    assert.deepEqual(await call('xos_mail_send'), { text: `${mailHint} Tell the person; once it is set up, call xos_mail_send again.`, isError: true });
   });
 
   test('xos_system_status reports context, the tools the settings allow, DSN, app and sessions', async () => {
