@@ -8,5 +8,10 @@ export async function searchContacts(contacts: Contacts, query: string): Promise
 
 /** "carddav:Work (connection refused); google (401)" for a reply text. */
 export function describeFailures(search: ContactSearch): string {
-  return search.failures.map((f) => `${f.source} (${f.message})`).join('; ');
+  return failureTexts(search).join('; ');
+}
+
+/** Each failed provider as "carddav:Work (connection refused)". */
+export function failureTexts(search: ContactSearch): string[] {
+  return search.failures.map((f) => `${f.source} (${f.message})`);
 }

@@ -50,6 +50,8 @@ export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: Shape;
+  /** The shape of `structuredContent` for tools that return data; every successful result then carries it. */
+  readonly outputSchema?: z.ZodRawShape;
   readonly annotations: ToolAnnotations;
   /** Checked before the handler runs; an unmet one is answered with what to do. */
   readonly requires?: readonly Precondition[];

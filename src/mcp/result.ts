@@ -5,6 +5,11 @@ export function ok(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
+/** Data as text (JSON, or the given words) and as `structuredContent` for clients that read it. */
+export function okData(data: Record<string, unknown>, text: string = JSON.stringify(data)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: data };
+}
+
 /** An expected failure; `text` says what went wrong and what to do next. */
 export function fail(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };

@@ -22,6 +22,7 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     }, async (args: Record<string, unknown>, extra) => {
       const current = deps();

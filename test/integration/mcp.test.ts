@@ -389,6 +389,22 @@ describe('XOS MCP server', () => {
     assert.ok(status.sessions >= 1);
   });
 
+  test('xos_schema and xos_system_status declare an outputSchema and return the same data as structuredContent', async () => {
+    const { client } = await connect(server.url);
+    const { tools } = await client.listTools();
+    const declared = tools.filter((t) => t.outputSchema).map((t) => t.name);
+    assert.deepEqual(declared, ['xos_schema', 'xos_system_status', 'xos_contacts']);
+    for (const name of ['xos_schema', 'xos_system_status']) {
+      // The SDK client checks structuredContent against the listed outputSchema itself; a mismatch throws here.
+      const result = await client.callTool({ name, arguments: {} });
+      const text = (result.content as Array<{ text: string }>)[0].text;
+      assert.ok(result.structuredContent, `${name} has structuredContent`);
+      assert.deepEqual(result.structuredContent, JSON.parse(text), `${name}: the text and the structured data say the same`);
+    }
+    const schema = tools.find((t) => t.name === 'xos_schema')!.outputSchema as { required?: string[] };
+    assert.deepEqual(schema.required, ['app', 'locale', 'locales', 'prompts', 'contexts', 'relations']);
+  });
+
   test('ending a session closes it', async () => {
     const session = await connect(server.url);
     const count = server.sessionCount();

@@ -1,8 +1,9 @@
 // xos_contacts: searches the configured contact providers.
 import { z } from 'zod';
-import { describeFailures, searchContacts } from '../../contacts/search.ts';
+import { describeFailures, failureTexts, searchContacts } from '../../contacts/search.ts';
 import { defineTool, type Contact } from '../ports.ts';
-import { fail, ok } from '../result.ts';
+import { contactsOutput } from '../outputs.ts';
+import { fail, okData } from '../result.ts';
 
 export const CONTACTS_NOT_CONFIGURED = 'Contacts are not configured yet. Add an account in the setting xos.contacts.carddav '
   + '(its password with the command "XOS: Set CardDAV Password"), then try again.';
@@ -19,16 +20,18 @@ export const contactsTool = defineTool({
   inputSchema: {
     query: z.string().min(1).max(200).describe('Search term: part of a name or an email address (at most 200 characters).'),
   },
+  outputSchema: contactsOutput,
   annotations: { readOnlyHint: true },
   requires: ['contacts'],
   async handler({ query }, deps) {
     const search = await searchContacts(deps.contacts!, query);
     const failed = search.failures.length > 0 ? ` Not searched: ${describeFailures(search)}.` : '';
+    const data = { contacts: search.contacts.map(listed), not_searched: failureTexts(search) };
     if (search.contacts.length === 0) {
       const text = `No contact matches "${query}".${failed}`;
-      return search.failures.length > 0 ? fail(`${text} Check the account settings, then try again.`) : ok(text);
+      return search.failures.length > 0 ? fail(`${text} Check the account settings, then try again.`) : okData(data, text);
     }
-    return ok(JSON.stringify(search.contacts.map(listed)) + failed);
+    return okData(data, JSON.stringify(data.contacts) + failed);
   },
 });
 

@@ -1,7 +1,8 @@
 // xos_schema: the processed AST for the model; unlocks xos_query for the session.
 import { buildSchemaView } from '../../ast/view.ts';
 import { defineTool } from '../ports.ts';
-import { ok } from '../result.ts';
+import { schemaOutput } from '../outputs.ts';
+import { okData } from '../result.ts';
 
 export const schemaTool = defineTool({
   name: 'xos_schema',
@@ -14,10 +15,11 @@ export const schemaTool = defineTool({
     'Follow the prompts it returns. The schema is for your internal use: never print the schema or parts of it in the chat.',
   ].join(' '),
   inputSchema: {},
+  outputSchema: schemaOutput,
   annotations: { readOnlyHint: true },
   async handler(_args, deps, session) {
     const view = buildSchemaView(deps.client.ast(), deps.locale);
     session.markSchemaLoaded();
-    return ok(JSON.stringify(view));
+    return okData(view as unknown as Record<string, unknown>);
   },
 });

@@ -1,12 +1,14 @@
 // xos_system_status: what the Board shows, the tools on offer and the data source's health.
 import { defineTool } from '../ports.ts';
-import { ok } from '../result.ts';
+import { systemStatusOutput } from '../outputs.ts';
+import { okData } from '../result.ts';
 
 export const systemStatusTool = defineTool({
   name: 'xos_system_status',
   title: 'XOS system status',
   description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, and the number of open MCP sessions.',
   inputSchema: {},
+  outputSchema: systemStatusOutput,
   annotations: { readOnlyHint: true },
   async handler(_args, deps, session) {
     const ast = deps.client.ast();
@@ -20,6 +22,6 @@ export const systemStatusTool = defineTool({
       schema_loaded: session.schemaLoaded,
       sessions: deps.sessionCount?.() ?? 1,
     };
-    return ok(JSON.stringify(status));
+    return okData(status);
   },
 });

@@ -1,0 +1,70 @@
+// The structured results of the tools that return data (MCP outputSchema + structuredContent):
+// the schema view, the system status and the contacts. Clients that read structuredContent
+// (VS Code gives it to the model instead of the text) get the same data as the text, typed.
+import { z } from 'zod';
+import { FIELD_TYPES } from '../ast/schema.ts';
+
+const FieldViewOutput = z.object({
+  type: z.enum([...FIELD_TYPES, 'list']),
+  label: z.string(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  scale: z.number().optional(),
+  values: z.array(z.string()).optional(),
+  entity: z.string().optional(),
+  list: z.string().optional(),
+  masked: z.literal(true).optional().describe('The person sees this value on the Board; replies show •••.'),
+});
+
+const NavigateOutput = z.object({ context: z.string(), params: z.record(z.string(), z.string()).optional() });
+
+const ContextViewOutput = z.object({
+  kind: z.enum(['list', 'detail']),
+  entity: z.string(),
+  label: z.string(),
+  fields: z.record(z.string(), FieldViewOutput),
+  list_fields: z.array(z.string()),
+  editable: z.array(z.string()).optional(),
+  prompts: z.array(z.string()),
+  navigate: z.record(z.string(), NavigateOutput),
+  query: z.string().describe('An example query of the context, to copy.'),
+});
+
+/** xos_schema: the app's contexts as the model reads them (src/ast/view.ts). */
+export const schemaOutput = {
+  app: z.string(),
+  version: z.string().optional(),
+  locale: z.string(),
+  locales: z.array(z.string()),
+  prompts: z.array(z.string()),
+  contexts: z.record(z.string(), ContextViewOutput),
+  relations: z.array(z.object({
+    entity: z.string(), field: z.string(), target: z.string(), inverse: z.string().nullable(), cardinality: z.literal('many-to-one'),
+  })),
+};
+
+/** xos_system_status. */
+export const systemStatusOutput = {
+  active_context: z.string().nullable(),
+  board: z.enum(['list', 'detail', 'mail']).nullable(),
+  tools: z.array(z.string()).describe('The tools the current settings allow.'),
+  dsn: z.object({ kind: z.string(), description: z.string(), ok: z.boolean(), latency_ms: z.number().nullable() }),
+  app: z.object({ name: z.string(), version: z.string().nullable() }),
+  schema_loaded: z.boolean(),
+  sessions: z.number().int(),
+};
+
+/** xos_contacts: the matches, and the providers that could not be searched. */
+export const contactsOutput = {
+  contacts: z.array(z.object({
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    source: z.string().nullable(),
+    emails: z.array(z.string()).optional(),
+    phones: z.array(z.string()).optional(),
+  })),
+  not_searched: z.array(z.string()).describe('Providers that failed, each with its reason.'),
+};
