@@ -149,7 +149,9 @@ export class BoardPanel implements vscode.Disposable {
       if (listId === this.listId) void this.openFromList(key, () => openRef(this.options.deps(), key, field));
     });
     endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
-    endpoint.onNotification(protocol.navigate, ({ direction }) => void this.navigate(direction));
+    endpoint.onNotification(protocol.navigate, ({ direction }) => void this.mayLeaveForm().then(async (leave) => {
+      if (leave) await this.navigate(direction);
+    }));
     endpoint.onNotification(protocol.setLocale, ({ locale }) => {
       // The setting is the one place the Board's locale lives; its change re-renders the Board.
       if (!this.options.client.ast().locales.includes(locale)) return;
@@ -448,6 +450,24 @@ export class BoardPanel implements vscode.Disposable {
     }
   }
 
+  /**
+   * Before the person leaves a form for another list or record (Back, Forward, a link, a list from
+   * the start page or the palette): unsaved edits, proposals or open conflicts are only dropped
+   * when they say so in a modal question. The agent's tools are not asked: their approvals hold.
+   */
+  private async mayLeaveForm(): Promise<boolean> {
+    const { state, client, locale } = this.options;
+    const snapshot = state.snapshot();
+    const unsaved = Object.keys(snapshot.pending).length + (snapshot.edited?.length ?? 0) + Object.keys(snapshot.conflicts ?? {}).length;
+    if (snapshot.kind !== 'detail' || !snapshot.detail || unsaved === 0) return true;
+    const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot, form: state.formValues() });
+    const name = block ? (snapshot.detail.isNew ? block.label : `${block.label} #${String(snapshot.detail.record.id)}`) : snapshot.context ?? '';
+    const discard = vscode.l10n.t('Discard Changes');
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Discard the unsaved changes to {0}?', name),
+      { modal: true, detail: vscode.l10n.t('They are not saved yet. Save them first to keep them.') }, discard);
+    return answer === discard;
+  }
+
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
   savedNotice(saved: SavedRecord, text: string): void {
     const undo = vscode.l10n.t('Undo');
@@ -524,6 +544,7 @@ export class BoardPanel implements vscode.Disposable {
   /** Opens a list context for the person (start page, palette, XOS view): the agent's xos_query path. */
   async openContext(context: string): Promise<void> {
     const { output, locale } = this.options;
+    if (!(await this.mayLeaveForm())) return;
     this.open(true);
     this.setStatus({ kind: 'busy', text: boardTexts(locale()).loading });
     try {
@@ -591,6 +612,7 @@ export class BoardPanel implements vscode.Disposable {
   private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>, from?: string): Promise<void> {
     const { output, state, locale } = this.options;
     const context = from ?? state.list()?.context ?? '';
+    if (!(await this.mayLeaveForm())) return;
     try {
       const outcome = await open();
       if (!outcome.ok) throw new Error(outcome.text);
