@@ -39,6 +39,11 @@ const DRAFTS = {
     subject: 'Doch nicht',
     body: 'Dieser Entwurf wird verworfen.',
   },
+  fifth: {
+    to: 'Max Mustermann',
+    subject: 'Lieber doch nicht',
+    body: 'Diese Mail wird nach dem Senden rueckgaengig gemacht.',
+  },
 };
 
 const browser = fileBrowser();
@@ -169,6 +174,22 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
         seen.receivedAfterBoardSend = smtp.received.length;
         return;
       }
+      case 'mail-board-undo-send': {
+        const section = (await boardFrame(page)).locator('section.mail');
+        await section.locator('vscode-button.send:not([disabled])').click();
+        seen.undoSendQuestion = await answerNotification(page, /Send this mail to/, 'Send', 'mail-11-undo-send-question');
+        const waiting = section.locator('.waiting');
+        await waiting.waitFor({ state: 'visible', timeout: 30_000 });
+        seen.goesOut = (await waiting.locator('.goes-out').innerText()).trim();
+        seen.toDisabledWhileWaiting = (await attributeOf(section.locator('#mail-to'), 'disabled')) !== null;
+        await screenshot(page, 'mail-12-waiting-with-undo');
+        await waiting.locator('vscode-button.undo-send').click();
+        await section.locator('vscode-button.send').waitFor({ state: 'visible', timeout: 30_000 });
+        seen.receivedAfterUndo = smtp.received.length;
+        seen.dataAfterUndo = smtp.dataCount();
+        await screenshot(page, 'mail-13-undone');
+        return;
+      }
       case 'mail-board-discard': {
         const section = (await boardFrame(page)).locator('section.mail');
         await section.waitFor({ state: 'visible', timeout: 30_000 });
@@ -220,6 +241,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
       'xos_mail_send sends after Send was clicked, and only once',
       'a new draft is not sent when Cancel is clicked',
       'the person sends a draft with the Board\'s Send button (asked like xos_mail_send) and discards another',
+      'with an undo window a confirmed mail waits on the Board, and Undo Send keeps it as a draft',
     ].map((name) => ({ name, ok: true })),
   });
   const facts = run.outcome.facts;
@@ -277,6 +299,13 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.match(facts.againAfterBoardSend, new RegExp(`^Already sent to ${RECIPIENT.replace(/\./g, '\\.')} at `));
   // Discard sends nothing.
   assert.equal(seen.receivedAfterDiscard, 2);
+  // With an undo window: the same question, then the mail waits with Undo Send; Undo keeps the draft and nothing is transferred.
+  assert.equal(seen.undoSendQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.fifth.subject}. Diese Mail wird nach dem Senden rueckgaengig gemacht.`);
+  assert.match(String(seen.goesOut), /^Goes out at .+ unless you undo it\.$/);
+  assert.equal(seen.toDisabledWhileWaiting, true);
+  assert.equal(seen.receivedAfterUndo, 2);
+  assert.equal(seen.dataAfterUndo, 2);
+  assert.deepEqual(facts.afterUndo, { from: `XOS Test <${SENDER}>`, to: recipient, subject: DRAFTS.fifth.subject, body: DRAFTS.fifth.body, sending: false });
   assert.equal(smtp.received.length, 2);
   assert.equal(smtp.dataCount(), 2);
 });

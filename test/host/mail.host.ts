@@ -12,11 +12,11 @@ declare const XOS_HOST_OUTCOME_PATH: string;
 
 interface MailInput { readonly to: string; readonly subject: string; readonly body: string }
 /** The mails to compose, given by the driving test (it checks them against the SMTP server). */
-declare const XOS_MAIL_DRAFTS: { readonly first: MailInput; readonly second: MailInput; readonly third: MailInput; readonly fourth: MailInput };
+declare const XOS_MAIL_DRAFTS: { readonly first: MailInput; readonly second: MailInput; readonly third: MailInput; readonly fourth: MailInput; readonly fifth: MailInput };
 
 interface XosApi {
   ready(): Promise<void>;
-  boardView(): { mail?: MailInput };
+  boardView(): { mail?: MailInput & { sendAt?: string } };
   boardVisible(): boolean;
 }
 
@@ -85,6 +85,17 @@ const checks: Check[] = [
     await until('the Board to drop the sent draft', () => api().boardView().mail === undefined);
     facts.againAfterBoardSend = await invoke('xos_mail_send');
     await compose(XOS_MAIL_DRAFTS.fourth);
+    await step('mail-board-discard');
+    await until('the Board to drop the discarded draft', () => api().boardView().mail === undefined);
+  }],
+  ['with an undo window a confirmed mail waits on the Board, and Undo Send keeps it as a draft', async () => {
+    // Long enough that the person's Undo always comes first, however slow the machine.
+    await vscode.workspace.getConfiguration('xos').update('mail.undoSeconds', 300, vscode.ConfigurationTarget.Global);
+    await compose(XOS_MAIL_DRAFTS.fifth);
+    // The person clicks Send, confirms, sees when it goes out, and clicks Undo Send.
+    await step('mail-board-undo-send');
+    await until('the draft to be back and no longer waiting', () => api().boardView().mail?.subject === XOS_MAIL_DRAFTS.fifth.subject && api().boardView().mail?.sendAt === undefined);
+    facts.afterUndo = api().boardView().mail ?? null;
     await step('mail-board-discard');
     await until('the Board to drop the discarded draft', () => api().boardView().mail === undefined);
   }],
