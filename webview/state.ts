@@ -303,10 +303,8 @@ export class BoardStore {
   }
 
   editMail(field: protocol.MailField, value: string): void {
-    // The field keeps what is typed; `mail` stays the host's block, so a re-render while the person
-    // types (a recipient check arriving) binds the same value as before and Lit leaves the field
-    // alone. Writing the typed text here made such a re-render set the field's value mid-typing,
-    // which lost keystrokes. The host has every edit and sends it with its next block.
+    // Kept here as typed, so a re-render shows it (the host does not echo edits).
+    if (this.mail) this.mail = { ...this.mail, [field]: value };
     hostEndpoint.notify(protocol.editMail, { field, value });
   }
 

@@ -460,8 +460,10 @@ export class BoardPanel implements vscode.Disposable {
     const snapshot = state.snapshot();
     const unsaved = Object.keys(snapshot.pending).length + (snapshot.edited?.length ?? 0) + Object.keys(snapshot.conflicts ?? {}).length;
     if (snapshot.kind !== 'detail' || !snapshot.detail || unsaved === 0) return true;
+    // As the breadcrumb names a stored record ("Person Max"); a new one (not a step) by its context.
     const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot, form: state.formValues() });
-    const name = block ? (snapshot.detail.isNew ? block.label : `${block.label} #${String(snapshot.detail.record.id)}`) : snapshot.context ?? '';
+    const crumb = snapshot.detail.isNew ? undefined : this.history.view(client.ast(), locale()).crumbs.at(-1)?.label;
+    const name = crumb ?? block?.label ?? snapshot.context ?? '';
     const discard = vscode.l10n.t('Discard Changes');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Discard the unsaved changes to {0}?', name),
       { modal: true, detail: vscode.l10n.t('They are not saved yet. Save them first to keep them.') }, discard);

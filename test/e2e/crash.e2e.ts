@@ -63,7 +63,7 @@ test('a SIGKILL of the extension host loses no unsaved Board work: after a reloa
     // The restored proposal is unsaved: leaving the form asks first, and only Discard Changes drops it.
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), 'Discard the unsaved changes to Person #1?');
+    assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), 'Discard the unsaved changes to Person Max?');
     await screenshot(page, 'crash-3-leave-form-question');
     await dialog.locator('.monaco-button', { hasText: /^Discard Changes$/ }).click();
     await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });

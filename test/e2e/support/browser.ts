@@ -9,7 +9,7 @@ export interface Locator {
   last(): Locator;
   nth(index: number): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
-  click(options?: { timeout?: number }): Promise<void>;
+  click(options?: { timeout?: number; clickCount?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;
   count(): Promise<number>;
