@@ -7,6 +7,7 @@ import { recordHistoryView, type RecordHistoryView } from '../board/recordHistor
 import { auditTrail, lastSave, undoSave } from '../core/undo.ts';
 import type { SavedRecord } from '../core/useCases.ts';
 import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
+import { readSettings } from './settings.ts';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as vscode from 'vscode';
@@ -362,9 +363,14 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
       output.info(`Board send: ${outcome.text}`);
-      this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
-      if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
-      else void vscode.window.showWarningMessage(outcome.text);
+      if (outcome.ok && this.options.state.snapshot().mailSendAt) {
+        // Waiting out its undo window: the draft says when it goes out, and mailScheduledNotice offers Undo.
+        this.status = null;
+      } else {
+        this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
+        if (outcome.ok) void vscode.window.showInformationMessage(outcome.text);
+        else void vscode.window.showWarningMessage(outcome.text);
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board send failed: ${error instanceof Error ? error.stack ?? message : message}`);
@@ -453,7 +459,7 @@ export class BoardPanel implements vscode.Disposable {
   /**
    * Before the person leaves a form for another list or record (Back, Forward, a link, a list from
    * the start page or the palette): unsaved edits, proposals or open conflicts are only dropped
-   * when they say so in a modal question. The agent's tools are not asked: their approvals hold.
+   * when they answer Discard Changes. The agent's tools are not asked: their approvals hold.
    */
   private async mayLeaveForm(): Promise<boolean> {
     const { state, client, locale } = this.options;
@@ -465,8 +471,12 @@ export class BoardPanel implements vscode.Disposable {
     const crumb = snapshot.detail.isNew ? undefined : this.history.view(client.ast(), locale()).crumbs.at(-1)?.label;
     const name = crumb ?? block?.label ?? snapshot.context ?? '';
     const discard = vscode.l10n.t('Discard Changes');
-    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Discard the unsaved changes to {0}?', name),
-      { modal: true, detail: vscode.l10n.t('They are not saved yet. Save them first to keep them.') }, discard);
+    const question = vscode.l10n.t('Discard the unsaved changes to {0}?', name);
+    const detail = vscode.l10n.t('They are not saved yet. Save them first to keep them.');
+    // Asked like XOS's other questions: a notification, a modal dialog in production.
+    const answer = readSettings().environment === 'production'
+      ? await vscode.window.showWarningMessage(question, { modal: true, detail }, discard)
+      : await vscode.window.showWarningMessage(`${question} ${detail}`, discard);
     return answer === discard;
   }
 

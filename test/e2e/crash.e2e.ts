@@ -61,11 +61,8 @@ test('a SIGKILL of the extension host loses no unsaved Board work: after a reloa
     assert.deepEqual((await crumbs.allInnerTexts()).map((text) => text.trim()), ['People', 'Person Max']);
     await board.locator('button.back:not([disabled])').click();
     // The restored proposal is unsaved: leaving the form asks first, and only Discard Changes drops it.
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal((await dialog.locator('.dialog-message-text').innerText()).trim(), 'Discard the unsaved changes to Person Max?');
-    await screenshot(page, 'crash-3-leave-form-question');
-    await dialog.locator('.monaco-button', { hasText: /^Discard Changes$/ }).click();
+    const leave = await answerNotification(page, /Discard the unsaved changes to/, 'Discard Changes', 'crash-3-leave-form-question');
+    assert.equal(leave, 'Discard the unsaved changes to Person Max? They are not saved yet. Save them first to keep them.');
     await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'crash-4-back-to-list');
     // Only now may the suite end (its end stops the extension host, and the Board with it).
