@@ -32,7 +32,9 @@ export interface RecordHistoryView {
   readonly entries: readonly HistoryEntryView[];
 }
 
-export function recordHistoryView(ast: Ast, locale: string, contextName: string, key: string, entries: readonly AuditEntry[]): RecordHistoryView {
+/** `names`: the referenced records' names by `entity:id` (see referencedNames); a ref without one shows its id. */
+export function recordHistoryView(ast: Ast, locale: string, contextName: string, key: string, entries: readonly AuditEntry[],
+  names: ReadonlyMap<string, string> = new Map()): RecordHistoryView {
   const texts = boardTexts(locale);
   const context = appModel(ast, locale).context(contextName);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -52,8 +54,12 @@ export function recordHistoryView(ast: Ast, locale: string, contextName: string,
         if (!model) return { label: field, from: plain(change.from, texts.none), to: plain(change.to, texts.none) };
         const format = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: model.enumLabels, widget: model.widget };
         const kind = fieldKind(model.type);
-        // A ref is stored as the related id; the trail keeps ids, not names.
-        const show = (value: unknown) => (model.type === 'ref' ? (value === null ? texts.none : `#${String(value)}`) : kind.format(value, format));
+        // A ref is stored as the related id: shown by its name where known ("Acme (#3)").
+        const refText = (value: unknown) => {
+          const name = names.get(`${model.refEntity}:${String(value)}`);
+          return name ? `${name} (#${String(value)})` : `#${String(value)}`;
+        };
+        const show = (value: unknown) => (model.type === 'ref' ? (value === null ? texts.none : refText(value)) : kind.format(value, format));
         return { label: model.label, from: show(change.from), to: show(change.to) };
       }),
       canUndo: entry.action === 'update',

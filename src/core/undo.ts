@@ -6,7 +6,7 @@ import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
 import type { Scalar } from '../backend/storage/types.ts';
 import type { BoardRecord } from './domain.ts';
-import { readStored, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
+import { readStored, refName, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
 
 /** An entry as the API sends it. */
 interface ApiAuditEntry {
@@ -36,6 +36,29 @@ export async function auditTrail(deps: Pick<CoreDeps, 'client'>, filter: { entit
     versionFrom: row.version_from, versionTo: row.version_to, approval: row.approval,
     changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])),
   }));
+}
+
+/**
+ * The names of the records the entries' references point at (`company 2` → "Nordlicht Software GmbH"),
+ * keyed `entity:id`; the trail keeps ids, the person reads names. One lookup per distinct record.
+ */
+export async function referencedNames(deps: Pick<CoreDeps, 'client'>, entries: readonly AuditEntry[]): Promise<Map<string, string>> {
+  const ast = deps.client.ast();
+  const wanted = new Map<string, { entity: string; id: unknown }>();
+  for (const entry of entries) {
+    const fields = entry.entity ? ast.entities[entry.entity]?.fields ?? {} : {};
+    for (const [field, change] of Object.entries(entry.changes)) {
+      const target = fields[field]?.type === 'ref' ? fields[field].entity : undefined;
+      if (!target) continue;
+      for (const id of [change.from, change.to]) if (id !== null) wanted.set(`${target}:${String(id)}`, { entity: target, id });
+    }
+  }
+  const names = new Map<string, string>();
+  for (const [key, { entity, id }] of wanted) {
+    const name = await refName(ast, deps, entity, id);
+    if (name) names.set(key, name);
+  }
+  return names;
 }
 
 /** The newest save (an update) in the trail, if any. */

@@ -389,7 +389,7 @@ function relatedName(value: unknown): string | undefined {
 }
 
 /** The name of the related record `id`, read through its entity's detail context (the id as a variable). */
-async function refName(ast: Ast, deps: CoreDeps, entity: string, id: unknown): Promise<string | undefined> {
+export async function refName(ast: Ast, deps: Pick<CoreDeps, 'client'>, entity: string, id: unknown): Promise<string | undefined> {
   if (id === null || id === undefined) return undefined;
   const [context] = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity) ?? [];
   const field = NAME_FIELDS.find((f) => ast.entities[entity]?.fields[f]);

@@ -4,7 +4,7 @@
 // agent's tools; list rows are served window by window as the person scrolls.
 import type { AuditEntry } from '../backend/storage/audit.ts';
 import { recordHistoryView, type RecordHistoryView } from '../board/recordHistory.ts';
-import { auditTrail, lastSave, undoSave } from '../core/undo.ts';
+import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
 import type { SavedRecord } from '../core/useCases.ts';
 import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
 import { readSettings } from './settings.ts';
@@ -540,7 +540,7 @@ export class BoardPanel implements vscode.Disposable {
     const ast = this.options.client.ast();
     const entity = ast.contexts[context].entity;
     const entries = await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50);
-    return recordHistoryView(ast, this.options.locale(), context, key, entries);
+    return recordHistoryView(ast, this.options.locale(), context, key, entries, await referencedNames(this.options.deps(), entries));
   }
 
   /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */

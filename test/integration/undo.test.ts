@@ -9,7 +9,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
-import { auditTrail, lastSave, undoSave } from '../../src/core/undo.ts';
+import { auditTrail, lastSave, referencedNames, undoSave } from '../../src/core/undo.ts';
 import { saveForm, showRecord, type CoreDeps, type SavedRecord } from '../../src/core/useCases.ts';
 import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/mcp/ports.ts';
 
@@ -82,6 +82,23 @@ describe('undo a save', () => {
       ['Sie im Board', 'Geändert', ['Nachname: Schmidt → Mustermann'], true],
       ['Sie im Board', 'Geändert', ['Nachname: Mustermann → Schmidt'], true],
     ]);
+  });
+
+  test('the History names referenced records; undo of a reference change restores the old one', async () => {
+    const read = await backend.api.run({ query: '{ person_detail(id: "6") { company { id name } } company_list(where: { id: { _in: ["1", "2"] } }, order_by: { id: asc }) { id name } }' });
+    const data = read.data as { person_detail: { company: { id: string; name: string } }; company_list: Array<{ id: string; name: string }> };
+    const was = data.person_detail.company;
+    const other = data.company_list.find((c) => c.id !== was.id)!;
+    assert.equal((await showRecord(deps, 'person_detail', '6')).ok, true);
+    board.edit('company', { id: other.id });
+    assert.equal((await saveForm(deps, signal, 'board')).ok, true);
+    const entries = await auditTrail(deps, { entity: 'person', id: '6' });
+    const view = recordHistoryView(backend.api.ast, 'en', 'person_detail', 'person_detail:6', entries, await referencedNames(deps, entries));
+    assert.deepEqual(view.entries[0].changes, [{ label: 'Company', from: `${was.name} (#${was.id})`, to: `${other.name} (#${other.id})` }]);
+    const undone = await undoSave(deps, entries[0], signal);
+    assert.equal(undone.ok, true, undone.text);
+    const stored = await backend.api.run({ query: '{ person_detail(id: "6") { company { id } } }' });
+    assert.equal((stored.data as { person_detail: { company: { id: string } } }).person_detail.company.id, was.id);
   });
 
   test('Discard writes nothing', async () => {
