@@ -192,6 +192,11 @@ export class BoardHistory {
     return this.index >= 0 && this.index < this.steps.length;
   }
 
+  /** The person sorted or filtered the shown list: what is kept of its step changes now, not with the next step. */
+  listQueryChanged(): void {
+    this.emit();
+  }
+
   onChange(listener: () => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };

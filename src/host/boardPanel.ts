@@ -2,6 +2,7 @@
 // the webview can be discarded when hidden and gets every part again when shown.
 // The person's actions (open a row, save, export) run the same use cases as the
 // agent's tools; list rows are served window by window as the person scrolls.
+import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry } from '../backend/storage/audit.ts';
 import { recordHistoryView, type RecordHistoryView } from '../board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
@@ -278,7 +279,10 @@ export class BoardPanel implements vscode.Disposable {
     const { state, client } = this.options;
     const list = state.list();
     if (listId !== this.listId || !list) throw new Error('the list changed');
+    const changed = !isDeepStrictEqual(state.listQuery(), query);
     state.setListQuery(query);
+    // Kept on disk at once, so a reload brings the list back sorted and filtered as the person left it.
+    if (changed) this.history.listQueryChanged();
     const window = await listWindow(this.board, offset, limit, query);
     const context = appModel(client.ast(), this.options.locale()).context(list.context);
     if (!window || !context || listId !== this.listId) throw new Error('the list changed');

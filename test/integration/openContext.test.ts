@@ -187,6 +187,30 @@ describe('the history after a restart', () => {
     restored.dispose();
   });
 
+  test('a sort or filter of the shown list is kept at once, not only with the next step', async () => {
+    const deps = fresh();
+    const history = new BoardHistory(deps.board);
+    const file = new HistoryFile(join(dir, 'board-history-sort.json'));
+    const keeper = keepHistory(history, file, { delayMs: 0 });
+    const keptQuery = () => (file.read()?.steps[0] as { query?: unknown } | undefined)?.query;
+    /** Lets the keeper's 0 ms timer run, up to `rounds` times, until `done`. */
+    const settle = async (done: () => boolean, rounds = 50) => {
+      for (let i = 0; i < rounds && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    await openContext(deps, 'person_list');
+    await settle(() => file.read() !== undefined);
+    assert.equal(keptQuery(), undefined);
+    // Sorting alone emits nothing to the keeper (the host tells the history): the file keeps the old step.
+    deps.board.setListQuery({ sort: { field: 'age', direction: 'desc' } });
+    await settle(() => false, 5);
+    assert.equal(keptQuery(), undefined);
+    history.listQueryChanged();
+    await settle(() => keptQuery() !== undefined);
+    assert.deepEqual(keptQuery(), { sort: { field: 'age', direction: 'desc' } });
+    keeper.dispose();
+    history.dispose();
+  });
+
   test('a damaged history file is set aside, and steps of contexts the app no longer has are dropped', () => {
     const path = join(dir, 'damaged.json');
     writeFileSync(path, '{"format":1,"history":{"index":0,"steps":[{"kind":"list"}]}}');
