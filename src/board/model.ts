@@ -5,6 +5,7 @@
 import { resolveText } from '../ast/locale.ts';
 import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { displayField, findInverse } from '../ast/view.ts';
+import { agentPolicy } from '../ast/agentPolicy.ts';
 import type { BoardFieldType } from './fieldKinds.ts';
 
 export interface SelectOption {
@@ -35,6 +36,8 @@ export interface FieldModel {
   /** From the context's layout: how the value is shown, and a list column's width in pixels. */
   readonly widget?: WidgetDef;
   readonly width?: number;
+  /** The AST keeps this field from the agent (`agent: hidden / masked`); the person sees a lock. */
+  readonly keptFromAgent?: 'hidden' | 'masked';
 }
 
 /** A part of a detail form: its label in the locale (none for the generic layout) and its fields in order. */
@@ -124,7 +127,10 @@ function resolveApp(ast: Ast, locale: string): AppModel {
     const withLayout = fields.map((f): FieldModel => {
       const widget = layout?.widgets?.[f.field];
       const width = layout?.columns?.[f.field]?.width;
-      return widget || width ? { ...f, ...(widget ? { widget } : {}), ...(width ? { width } : {}) } : f;
+      const policy = agentPolicy(ast, context.entity, f.field);
+      return widget || width || policy !== 'visible'
+        ? { ...f, ...(widget ? { widget } : {}), ...(width ? { width } : {}), ...(policy !== 'visible' ? { keptFromAgent: policy } : {}) }
+        : f;
     });
     const placed = new Set((layout?.sections ?? []).flatMap((section) => section.fields));
     const rest = context.list_fields.filter((field) => !placed.has(field));

@@ -3,7 +3,6 @@
 // record id; the webview formats them per locale), the detail form (inputs by field
 // kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
 // survives postMessage.
-import { agentPolicy } from '../ast/agentPolicy.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
 import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
@@ -229,8 +228,7 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
       display: kind.format(current, format),
     };
     if (f.type === 'enum') out.options = enumOptions(f);
-    const policy = agentPolicy(ast, context.entity, f.field);
-    if (policy !== 'visible') out.keptFromAgent = policy;
+    if (f.keptFromAgent) out.keptFromAgent = f.keptFromAgent;
     if (kind.numeric && f.def?.min !== undefined) out.min = f.def.min;
     if (kind.numeric && f.def?.max !== undefined) out.max = f.def.max;
     const changed = !isDeepStrictEqual(f.type === 'ref' ? refId(current) : current, f.type === 'ref' ? refId(stored) : stored);

@@ -129,20 +129,23 @@ async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, 
 
 /** Undo within the window: nothing goes out and the draft stays on the Board. False when nothing was waiting. */
 export function undoSend(board: Board): boolean {
-  const record = records.get(board);
-  const scheduled = record?.scheduled;
-  if (!record || !scheduled) return false;
-  scheduled.cancel();
-  record.scheduled = undefined;
+  if (!dropScheduled(board)) return false;
   board.scheduleMail(undefined);
   return true;
 }
 
 /** Stops a waiting send without touching the Board (the process is ending): nothing is sent, the kept draft says so next time. */
 export function abandonScheduledSend(board: Board): void {
+  dropScheduled(board);
+}
+
+/** Cancels the Board's waiting send, if there is one; true when there was. */
+function dropScheduled(board: Board): boolean {
   const record = records.get(board);
-  record?.scheduled?.cancel();
-  if (record) record.scheduled = undefined;
+  if (!record?.scheduled) return false;
+  record.scheduled.cancel();
+  record.scheduled = undefined;
+  return true;
 }
 
 /** Whether a send of the Board's draft is being confirmed or transferred now (the Board disables its buttons). */

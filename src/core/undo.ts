@@ -6,7 +6,7 @@ import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
 import type { Scalar } from '../backend/storage/types.ts';
 import type { BoardRecord } from './domain.ts';
-import { readStored, refName, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
+import { hasUnsavedForm, readStored, refName, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
 
 /** An entry as the API sends it. */
 interface ApiAuditEntry {
@@ -79,8 +79,7 @@ export async function undoSave(deps: CoreDeps, entry: AuditEntry, signal: AbortS
   if (entry.action !== 'update' || !entry.entity || !entry.recordId || entry.versionTo === null) {
     return { ok: false, text: `Only a save can be undone; entry ${entry.id} is a ${entry.action}.` };
   }
-  const board = deps.board.snapshot();
-  if (Object.keys(board.pending).length || board.edited?.length || Object.keys(board.conflicts ?? {}).length) {
+  if (hasUnsavedForm(deps.board.snapshot())) {
     return { ok: false, text: 'The Board has unsaved changes. Save or discard them first, then undo; nothing was changed.' };
   }
   const ast = deps.client.ast();

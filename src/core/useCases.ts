@@ -15,7 +15,7 @@ import { checkContextQuery, withIdAndVersion } from '../graphql/queryRules.ts';
 import {
   agentProblem, agentQuote, canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
 } from '../mcp/tools/fields.ts';
-import type { Board, BoardRecord, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
+import type { Board, BoardRecord, BoardSnapshot, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
 import { createFromForm } from './records.ts';
 import { BackendUnavailableError } from './unavailable.ts';
@@ -36,6 +36,12 @@ export interface SavedRecord {
   readonly entity: string;
   readonly id: string;
   readonly version: number;
+}
+
+/** Whether the Board's form holds work that is not stored: the person's edits, the agent's proposals, open conflicts. */
+export function hasUnsavedForm(snapshot: BoardSnapshot): boolean {
+  return snapshot.kind === 'detail'
+    && (Object.keys(snapshot.pending).length > 0 || (snapshot.edited?.length ?? 0) > 0 || Object.keys(snapshot.conflicts ?? {}).length > 0);
 }
 
 /** The result of a use case: done or not, and the words that say so (the agent reads them, the person sees them). */

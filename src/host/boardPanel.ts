@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry } from '../backend/storage/audit.ts';
 import { recordHistoryView, type RecordHistoryView } from '../board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
-import type { SavedRecord } from '../core/useCases.ts';
+import { hasUnsavedForm, type SavedRecord } from '../core/useCases.ts';
 import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
 import { readSettings } from './settings.ts';
 import { createWriteStream } from 'node:fs';
@@ -307,7 +307,7 @@ export class BoardPanel implements vscode.Disposable {
     if (!this.panel) return;
     const { state, locale } = this.options;
     const snapshot = state.snapshot();
-    const dirty = snapshot.kind === 'detail' && (Object.keys(snapshot.pending).length > 0 || (snapshot.edited?.length ?? 0) > 0);
+    const dirty = hasUnsavedForm(snapshot);
     const title = boardTexts(locale()).title;
     this.panel.title = dirty ? `● ${title}` : title;
   }
@@ -444,12 +444,7 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const outcome = await saveForm(this.options.deps(), new AbortController().signal, 'board');
       output.info(`Board save: ${outcome.text}`);
-      // The use case speaks to the agent; after a conflict the person gets words for the form in front of them.
-      const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
-      const text = !outcome.ok && conflicts ? boardTexts(locale()).settleConflicts : outcome.text;
-      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
-      // A stored save is announced by savedNotice (through the deps' onSaved), with Undo.
-      if (!outcome.ok) void vscode.window.showWarningMessage(text);
+      this.reportSave(outcome);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);
@@ -468,12 +463,10 @@ export class BoardPanel implements vscode.Disposable {
   private async mayLeaveForm(): Promise<boolean> {
     const { state, client, locale } = this.options;
     const snapshot = state.snapshot();
-    const unsaved = Object.keys(snapshot.pending).length + (snapshot.edited?.length ?? 0) + Object.keys(snapshot.conflicts ?? {}).length;
-    if (snapshot.kind !== 'detail' || !snapshot.detail || unsaved === 0) return true;
+    if (!snapshot.detail || !hasUnsavedForm(snapshot)) return true;
     // As the breadcrumb names a stored record ("Person Max"); a new one (not a step) by its context.
-    const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot, form: state.formValues() });
     const crumb = snapshot.detail.isNew ? undefined : this.history.view(client.ast(), locale()).crumbs.at(-1)?.label;
-    const name = crumb ?? block?.label ?? snapshot.context ?? '';
+    const name = crumb ?? (snapshot.context && appModel(client.ast(), locale()).context(snapshot.context)?.label) ?? '';
     const discard = vscode.l10n.t('Discard Changes');
     const question = vscode.l10n.t('Discard the unsaved changes to {0}?', name);
     const detail = vscode.l10n.t('They are not saved yet. Save them first to keep them.');
@@ -482,6 +475,18 @@ export class BoardPanel implements vscode.Disposable {
       ? await vscode.window.showWarningMessage(question, { modal: true, detail }, discard)
       : await vscode.window.showWarningMessage(`${question} ${detail}`, discard);
     return answer === discard;
+  }
+
+  /**
+   * A save's outcome (Save, or an undo) for the person. The use case speaks to the agent; after a
+   * conflict the person gets words for the form in front of them. A stored save is announced by
+   * savedNotice (through the deps' onSaved), with Undo.
+   */
+  private reportSave(outcome: { ok: boolean; text: string }): void {
+    const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
+    const text = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : outcome.text;
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
+    if (!outcome.ok) void vscode.window.showWarningMessage(text);
   }
 
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
@@ -507,10 +512,7 @@ export class BoardPanel implements vscode.Disposable {
     try {
       const outcome = await undoSave(this.options.deps(), entry, new AbortController().signal, 'board');
       output.info(`Board undo of audit entry ${entry.id}: ${outcome.text}`);
-      const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
-      const text = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : outcome.text;
-      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
-      if (!outcome.ok) void vscode.window.showWarningMessage(text);
+      this.reportSave(outcome);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board undo failed: ${message}`);

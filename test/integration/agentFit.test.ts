@@ -14,8 +14,10 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { ContactDirectory } from '../../src/contacts/directory.ts';
 import { xosRecordProviders } from '../../src/contacts/xosRecords.ts';
-import type { Confirmer, MailDraft, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import { createSmtpMailer } from '../../src/mail/smtp.ts';
+import type { Confirmer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
+import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 
 const REPLY_LIMIT = 8 * 1024;
 const DEMO_SCHEMA_TOKENS = 2_500;
@@ -74,18 +76,23 @@ class Person implements Confirmer {
 describe('agent fit', () => {
   let backend: Backend;
   let mcp: InMemoryMcp;
-  const sent: MailDraft[] = [];
+  let smtp: TestSmtpServer;
 
   before(async () => {
     backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+    const certificate = await testCertificate();
+    smtp = await startTestSmtpServer({ certificate });
     const client = embeddedClient(backend);
     const deps: XosDeps = {
       client, board: new BoardState(), confirmer: new Person(), contacts: new ContactDirectory(xosRecordProviders(client)),
-      mailer: { from: 'XOS <crm@xos.example>', send: async (draft) => { sent.push(draft); return { messageId: `<${sent.length}@xos>` }; } },
+      mailer: createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'starttls', user: '', from: 'XOS <crm@xos.example>', ca: certificate.cert }),
     };
     mcp = await connectInMemory(deps, 'fit');
   });
-  after(() => backend?.close());
+  after(async () => {
+    await smtp?.close();
+    await backend?.close();
+  });
 
   test('the schema: the demo under 2,500 tokens, an app with 25 contexts under 8,000', async () => {
     const demo = await mcp.call('xos_schema');
@@ -126,7 +133,7 @@ describe('agent fit', () => {
       const bytes = Buffer.byteLength(reply.text);
       assert.ok(bytes <= REPLY_LIMIT, `a reply of ${bytes} bytes: ${reply.text.slice(0, 200)}`);
     }
-    assert.equal(sent.length, 1);
+    assert.equal(smtp.received.length, 1, 'the 30,000-character mail went out once through the real SMTP server');
   });
 
   test('every refusal names the next call to make', async () => {

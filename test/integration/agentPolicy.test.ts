@@ -13,7 +13,7 @@ import { ContactDirectory } from '../../src/contacts/directory.ts';
 import { xosRecordProviders } from '../../src/contacts/xosRecords.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { buildSchemaView, exampleQuery } from '../../src/ast/view.ts';
-import { validateAst } from '../../src/ast/validate.ts';
+import { formatProblem, validateAst, type AstProblem } from '../../src/ast/validate.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import type { Confirmer, SaveAnswer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
@@ -117,9 +117,11 @@ describe('fields kept from the agent (agent: hidden / masked)', () => {
     bad.entities.person.fields.city.agent = 'secret';
     const result = validateAst(bad);
     assert.equal(result.ok, false);
-    const messages = (result as { problems: Array<{ message: string }> }).problems.map((p) => p.message).join('\n');
-    assert.match(messages, /"id" cannot be hidden or masked: remove "agent"/);
-    assert.match(messages, /hidden|masked/);
+    // Each problem at its place: an unknown policy and a policy on id.
+    assert.deepEqual((result as { problems: AstProblem[] }).problems.map(formatProblem), [
+      'entities.person.fields.city.agent: expected one of "hidden", "masked", got "secret"',
+      'entities.person.fields.id.agent: the agent names records by their id, so "id" cannot be hidden or masked: remove "agent"',
+    ]);
   });
 
   test('xos_schema: hidden fields are gone, masked ones are marked and not editable', async () => {

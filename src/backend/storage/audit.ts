@@ -66,13 +66,15 @@ export function auditIndexSql(): string {
   return `CREATE INDEX IF NOT EXISTS "${AUDIT_TABLE}_record_idx" ON "${AUDIT_TABLE}" ("entity", "record_id")`;
 }
 
-export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, at: Date = new Date()): Statement {
+/** `returning`: the stored row comes back (both stores support `RETURNING`). */
+export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returning = false, at = new Date() } = {}): Statement {
   const values: SqlParam[] = [
     at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
     JSON.stringify(entry.changes), entry.approval,
   ];
   const placeholders = values.map((_, i) => dialect.placeholder(i + 1));
-  return { text: `INSERT INTO "${AUDIT_TABLE}" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`, params: values };
+  const text = `INSERT INTO "${AUDIT_TABLE}" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`;
+  return { text: returning ? `${text} RETURNING *` : text, params: values };
 }
 
 function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, params: SqlParam[]): string {

@@ -216,7 +216,7 @@ export class PostgresStorage implements Storage {
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
-    const [raw] = await query(this.#pool, { ...insertAuditSql(postgresDialect, entry), text: `${insertAuditSql(postgresDialect, entry).text} RETURNING *` });
+    const [raw] = await query(this.#pool, insertAuditSql(postgresDialect, entry, { returning: true }));
     return decodeAuditRow(raw);
   }
 

@@ -161,10 +161,7 @@ export class SqliteStorage implements Storage {
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
-    return this.#transaction(() => {
-      this.#run(insertAuditSql(sqliteDialect, entry));
-      return decodeAuditRow(this.#all(selectAuditSql(sqliteDialect, { limit: 1, offset: 0 }))[0]);
-    });
+    return this.#transaction(() => decodeAuditRow(this.#all(insertAuditSql(sqliteDialect, entry, { returning: true }))[0]));
   }
 
   async auditEntries(filter: AuditFilter): Promise<AuditEntry[]> {
