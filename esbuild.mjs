@@ -1,4 +1,4 @@
-// Bundles the extension host, the Board webview and the xos-server CLI into dist/.
+// Bundles the extension host, the Board webview (and its browser transport), the xos-mcp and xos-server CLIs into dist/
 //   node esbuild.mjs [--production] [--watch]
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ const bundles = [
       platform: 'node',
       target: 'node20', // the Node inside VS Code's Electron
       external: ['vscode'],
+      // src/mcp/apps/card.ts finds the package root from its own folder.
+      define: { 'import.meta.dirname': '__dirname' },
     }),
   },
   {
@@ -37,6 +39,43 @@ const bundles = [
       platform: 'browser',
       target: 'es2022',
       define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+    }),
+  },
+  {
+    // The same Board in a browser (xos-mcp): its transport runs before board.js.
+    name: 'browser Board transport',
+    entry: 'webview/browser.ts',
+    options: () => ({
+      outfile: 'dist/webview/browser.js',
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+    }),
+  },
+  {
+    name: 'MCP CLI',
+    entry: 'src/standalone/cli.ts',
+    executable: true,
+    options: (entry) => ({
+      outfile: 'dist/xos-mcp.mjs',
+      format: 'esm',
+      platform: 'node',
+      target: 'node24',
+      external: ['pg-native'],
+      banner: { js: hasHashbang(entry) ? esmRequireBanner : `#!/usr/bin/env node\n${esmRequireBanner}` },
+    }),
+  },
+  {
+    // The inline card (MCP Apps): a classic script, inlined into the card's HTML by src/mcp/apps/card.ts.
+    name: 'chat card',
+    entry: 'webview/card/main.ts',
+    options: () => ({
+      outfile: 'dist/webview/card.js',
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      sourcemap: false, // inlined: a linked map would point nowhere
+      minify: true, // inlined into every card: keep it small in development builds too
     }),
   },
   {

@@ -11,7 +11,7 @@ import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
 import { hostEndpoint } from './transport.ts';
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems';
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -46,6 +46,8 @@ export class BoardStore {
   /** The fields the person changed, and whether the form holds anything unsaved (as the host counts them). */
   edited: ReadonlySet<string> = new Set();
   dirty = false;
+  /** A question the host asks on the page (the browser Board), until it is answered or withdrawn. */
+  question: (protocol.Question & { resolve(choice: string | null): void }) | null = null;
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -116,6 +118,24 @@ export class BoardStore {
       this.emit('status');
     });
     hostEndpoint.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
+    hostEndpoint.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
+      // One question at a time: a newer one replaces (and declines) the older.
+      this.answer(null);
+      this.question = { ...question, resolve: (choice) => resolve({ choice }) };
+      this.emit('question');
+    }));
+    hostEndpoint.onNotification(protocol.withdrawQuestion, ({ id }) => {
+      if (this.question?.id === id) this.answer(null);
+    });
+  }
+
+  /** The person's answer to the open question: a button's title, or null (closed). */
+  answer(choice: string | null): void {
+    const open = this.question;
+    if (!open) return;
+    this.question = null;
+    open.resolve(choice !== null && open.buttons.includes(choice) ? choice : null);
+    this.emit('question');
   }
 
   /** Says the webview listens; the host answers with every part of the Board. */

@@ -10,6 +10,12 @@ export interface BoardHtmlInput {
   readonly nonce: string;
   readonly lang: string;
   readonly title: string;
+  /** A script that runs before the Board's (the browser Board's transport). */
+  readonly preludeUri?: string;
+  /** A stylesheet with the theme's --vscode-* variables (a browser has none of its own). */
+  readonly themeUri?: string;
+  /** Where the page may connect (`'self'` for the browser Board; VS Code's webview: nowhere). */
+  readonly connectSrc?: string;
 }
 
 /** 128 random bits, base64 (what a CSP nonce needs). */
@@ -17,14 +23,16 @@ export function createNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+export function contentSecurityPolicy(cspSource: string, nonce: string, connectSrc = "'none'"): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
-    "connect-src 'none'",
+    `connect-src ${connectSrc}`,
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
 }
 
@@ -34,19 +42,19 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => escapes[c]);
 }
 
-export function boardHtml({ cspSource, scriptUri, nonce, lang, title }: BoardHtmlInput): string {
+export function boardHtml({ cspSource, scriptUri, nonce, lang, title, preludeUri, themeUri, connectSrc }: BoardHtmlInput): string {
   if (!/^[A-Za-z0-9+/=]{16,}$/.test(nonce)) throw new Error('the nonce must be at least 16 base64 characters');
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(cspSource, nonce))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(cspSource, nonce, connectSrc))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(title)}</title>
-</head>
+${themeUri ? `<link rel="stylesheet" href="${escapeHtml(themeUri)}">\n` : ''}</head>
 <body>
 <xos-board data-nonce="${escapeHtml(nonce)}"></xos-board>
-<script type="module" nonce="${escapeHtml(nonce)}" src="${escapeHtml(scriptUri)}"></script>
+${preludeUri ? `<script type="module" nonce="${escapeHtml(nonce)}" src="${escapeHtml(preludeUri)}"></script>\n` : ''}<script type="module" nonce="${escapeHtml(nonce)}" src="${escapeHtml(scriptUri)}"></script>
 </body>
 </html>
 `;

@@ -188,6 +188,22 @@ export const status = notification<{ readonly status: StatusLine | null }>('boar
 /** The person's current form values (the fields they edited), flushed from the webview. */
 export const formData = request<Record<string, never>, FormValues>('board/formData');
 
+/**
+ * A question for the person on the Board page itself (the browser Board of xos-mcp, where no
+ * VS Code notification exists): save, delete or send, or whether to drop unsaved work.
+ */
+export interface Question {
+  readonly id: number;
+  readonly kind: 'save' | 'delete' | 'send' | 'discard';
+  readonly message: string;
+  /** The buttons' titles; the first one acts (Save, Delete, Send, Discard Changes). */
+  readonly buttons: readonly string[];
+}
+/** Asks the person; the answer is the clicked button's title, or null when the dialog was closed. */
+export const ask = request<Question, { readonly choice: string | null }>('board/ask');
+/** The question is void (timed out, the Board changed, answered elsewhere): the page closes it. */
+export const withdrawQuestion = notification<{ readonly id: number }>('board/withdrawQuestion');
+
 /** What travels over postMessage. */
 export type WireMessage =
   | { readonly method: string; readonly params: unknown }

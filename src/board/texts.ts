@@ -230,14 +230,24 @@ function fill(text: string, args: ReadonlyArray<string | number>): string {
 
 const cache = new Map<string, BoardTexts>();
 
-/** Texts for a locale tag (`de`, `de-AT`, `en-US`); English for a language without a bundle. */
-export function boardTexts(locale: string): BoardTexts {
+function bundleOf(locale: string): { key: string; bundle: Readonly<Record<string, string>> | undefined } {
   const language = locale.toLowerCase().split('-')[0];
   const bundle = Object.hasOwn(bundles, language) ? bundles[language] : undefined;
-  const key = bundle ? language : 'en';
+  return { key: bundle ? language : 'en', bundle };
+}
+
+/** Any text of the l10n bundles in a locale (what vscode.l10n.t does, for front ends without VS Code). */
+export function translator(locale: string): Translate {
+  const { bundle } = bundleOf(locale);
+  return (english, ...args) => fill(bundle && Object.hasOwn(bundle, english) ? bundle[english] : english, args);
+}
+
+/** Texts for a locale tag (`de`, `de-AT`, `en-US`); English for a language without a bundle. */
+export function boardTexts(locale: string): BoardTexts {
+  const { key } = bundleOf(locale);
   let texts = cache.get(key);
   if (!texts) {
-    texts = textsThrough((english, ...args) => fill(bundle && Object.hasOwn(bundle, english) ? bundle[english] : english, args));
+    texts = textsThrough(translator(locale));
     cache.set(key, texts);
   }
   return texts;

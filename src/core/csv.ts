@@ -1,6 +1,8 @@
 // A shown list as CSV (RFC 4180): the column labels, then every row matching the
 // person's sort and filter, fetched window by window so a million rows never sit
 // in memory at once. Values are raw and locale-independent (the field kinds' csv form).
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { fieldKind } from '../board/fieldKinds.ts';
 import type { FieldModel } from '../board/model.ts';
 import type { ListQuery, ListSource } from './domain.ts';
@@ -35,4 +37,18 @@ export async function writeCsv(source: ListSource, fields: readonly FieldModel[]
     if (offset >= window.total) break;
   }
   return offset;
+}
+
+/** Runs `write` into a UTF-8 file at `path` (with a BOM so spreadsheet apps read UTF-8), waiting for the disk as it goes. */
+export async function writeCsvFile(path: string, write: (sink: (chunk: string) => Promise<void>, signal: AbortSignal) => Promise<number>, signal: AbortSignal): Promise<number> {
+  const file = createWriteStream(path, { encoding: 'utf8' });
+  try {
+    file.write('\uFEFF');
+    return await write(async (chunk) => {
+      if (!file.write(chunk)) await once(file, 'drain');
+    }, signal);
+  } finally {
+    file.end();
+    await once(file, 'close');
+  }
 }

@@ -166,6 +166,8 @@ export interface Confirmer {
   confirmSend(draft: MailDraft, signal: AbortSignal): Promise<SendAnswer>;
   /** Asks before a record is deleted; a front end without it cannot delete. */
   confirmDelete?(summary: DeleteSummary, signal: AbortSignal): Promise<DeleteAnswer>;
+  /** Why nobody can be asked now, naming where the person confirms (no Board page open); undefined when someone can. */
+  unavailable?(): string | undefined;
 }
 
 export interface DeleteSummary {

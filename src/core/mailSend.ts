@@ -66,6 +66,8 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
   }
   if (record.busy) return refused('This draft is already being sent (the person is being asked or it is on its way). Wait for that answer.');
 
+  const away = deps.confirmer.unavailable?.();
+  if (away) return refused(`Not sent: ${away} The draft stays on the Board.`);
   record.busy = draft;
   try {
     const changed = new AbortController();

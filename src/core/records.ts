@@ -34,6 +34,8 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
   const values = await newValues(ast, context, deps);
   if (typeof values === 'string') return { ok: false, text: values };
   const summary: SaveSummary = { entity: context.entity, id: '', action: 'create', changes: values };
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { ok: false, text: `Not created: ${away} Nothing was written; the form stays on the Board.` };
   const answer = await askBound(deps, summary, signal);
   if (answer === 'void' || !isDeepStrictEqual(await newValues(ast, context, deps), values)) {
     return { ok: false, text: 'Not created: the form changed while the person was asked. Nothing was written; check the Board and save again.' };
@@ -87,6 +89,8 @@ export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: Aud
   }
   if (context.delete !== true) return { ok: false, text: `Records of ${contextName} cannot be deleted here.` };
   if (!deps.confirmer.confirmDelete) return { ok: false, text: 'Not deleted: this front end cannot ask the person.' };
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { ok: false, text: `Not deleted: ${away}` };
   const id = String(detail.record.id);
   const name = detail.record[displayField(ast, context.entity)];
   const changed = new AbortController();

@@ -298,6 +298,8 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
 
   const id = String(detail.record.id);
   const summary: SaveSummary = { entity: context.entity, id, changes: asked };
+  const away = deps.confirmer.unavailable?.();
+  if (away) return refused(`Not saved: ${away} Nothing was written; the preview stays on the Board.`);
   const answer = await askBound(deps, summary, signal);
   if (answer === 'void' || !isDeepStrictEqual(await changeSet(ast, context, detail, deps), asked)) {
     return refused('Not saved: the form changed while the person was asked, so that approval no longer matches what would be written. Nothing was written. Check the Board and call xos_ui_save again when the person wants to save.');

@@ -21,7 +21,7 @@ import { BoardPanel, boardViewType } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
-import { NotificationConfirmer } from './confirmer.ts';
+import { notificationConfirmer } from './confirmer.ts';
 import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
 import { backendSettings, mcpSettings, readSettings } from './settings.ts';
 import { XosStatusBar } from './statusBar.ts';
@@ -54,7 +54,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     const requested = readSettings().locale || vscode.env.language;
     return pickLocale(requested, backend.backend ? backend.client.ast().locales : ['en']);
   };
-  const confirmer = new NotificationConfirmer({
+  const confirmer = notificationConfirmer({
     ast: () => backend.client.ast(),
     locale,
     timeoutSeconds: () => readSettings().confirmTimeoutSeconds,
@@ -64,22 +64,23 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
 
   const contactsAndMail = setupContactsAndMail(context, output, () => (backend.backend ? backend.client : undefined));
   const deps = (): XosDeps => ({
-    client: backend.client, board: panel.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
-    onSaved: (saved, text) => panel.savedNotice(saved, text),
+    client: backend.client, board: board.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
+    onSaved: (saved, text) => board.savedNotice(saved, text),
     mailWindow: {
       seconds: readSettings().mailUndoSeconds,
-      onScheduled: (draft, sendAt) => panel.mailScheduledNotice(draft, sendAt),
-      onSettled: (outcome) => panel.mailSettled(outcome),
+      onScheduled: (draft, sendAt) => board.mailScheduledNotice(draft, sendAt),
+      onSettled: (outcome) => board.mailSettled(outcome),
     },
   });
 
   const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
+  const board = panel.controller;
 
   // The app's lists in the activity bar and the palette, for the person without an agent.
   const contextsView = registerContextsView({
     ast: () => (backend.backend ? backend.client.ast() : undefined),
     locale,
-    open: (name) => panel.openContext(name),
+    open: (name) => board.openContext(name),
   });
   context.subscriptions.push(...contextsView.disposables);
   // After a window reload the Board's tab comes back showing what the host has (kept drafts included).
@@ -87,7 +88,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     deserializeWebviewPanel: async (restored) => {
       panel.restore(restored);
       // Where the Board was, once the backend answers.
-      void ready.then(() => panel.resume());
+      void ready.then(() => board.resume());
     },
   }));
 
@@ -103,14 +104,14 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     onStatus: (dsn, changed) => {
       const active = backend.backend;
       statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
-      panel.setConnection(connectionLine(dsn));
+      board.setConnection(connectionLine(dsn));
       if (!changed) return;
       if (dsn?.ok) {
         output.info('XOS data source is reachable again');
-        panel.announce({ kind: 'info', text: vscode.l10n.t('The XOS data source answers again.') });
+        board.announce({ kind: 'info', text: vscode.l10n.t('The XOS data source answers again.') });
       } else {
         output.warn(`XOS data source is not reachable: ${active?.where ?? 'no backend'}`);
-        panel.announce({ kind: 'error', text: vscode.l10n.t('The XOS data source ({0}) is not reachable. XOS keeps trying; nothing is lost.', active?.where ?? '') });
+        board.announce({ kind: 'error', text: vscode.l10n.t('The XOS data source ({0}) is not reachable. XOS keeps trying; nothing is lost.', active?.where ?? '') });
       }
     },
   });
@@ -144,22 +145,22 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     panel,
     mcp,
     registerMcpProvider(mcp),
-    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => panel.exportCsv(), undoLastSave: () => panel.undoLastSave() }),
+    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave() }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
         await backend.restart();
         await refreshStatusBar();
       }
       if (mcpSettings.some((s) => event.affectsConfiguration(s))) await restartMcp();
-      if (event.affectsConfiguration('xos.environment')) panel.setConnection(connectionLine(lastDsn));
+      if (event.affectsConfiguration('xos.environment')) board.setConnection(connectionLine(lastDsn));
       if (event.affectsConfiguration('xos.locale')) {
-        panel.setConnection(connectionLine(lastDsn));
-        panel.render();
+        board.setConnection(connectionLine(lastDsn));
+        board.render();
         contextsView.refresh();
       }
     }),
     backend.onDidChange(() => {
-      panel.render();
+      board.render();
       contextsView.refresh();
     }),
   );
@@ -177,16 +178,16 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   // Back, Forward and the current list or record, kept the same way.
   const historyFile = new HistoryFile(join(draftDir, 'board-history.json'));
   const keptHistory = historyFile.read();
-  const historyKeeper = keepHistory(panel.history, historyFile, { onError: (error) => output.warn(`XOS could not keep the Board's history: ${String(error)}`) });
+  const historyKeeper = keepHistory(board.history, historyFile, { onError: (error) => output.warn(`XOS could not keep the Board's history: ${String(error)}`) });
   context.subscriptions.push({ dispose: () => historyKeeper.dispose() });
 
   const ready = (async () => {
     await backend.restart();
     await restartMcp();
-    if (keptHistory) panel.history.restore(keptHistory, backend.client.ast());
+    if (keptHistory) board.history.restore(keptHistory, backend.client.ast());
     if (kept) await restoreDraft(kept);
     // A Board tab VS Code brought back shows where the person was.
-    if (panel.isOpen) await panel.resume();
+    if (panel.isOpen) await board.resume();
   })();
 
   async function restoreDraft(found: KeptDraft): Promise<void> {
@@ -227,7 +228,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
       return active && { mode: active.mode, where: active.where, astSource: active.astSource };
     },
     mcpPort: () => mcp.port,
-    boardView: () => panel.view(),
+    boardView: () => board.view(),
     boardVisible: () => panel.isVisible,
     keptDraftPath: () => drafts.path,
     keptHistoryPath: () => historyFile.path,

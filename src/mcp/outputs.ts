@@ -54,6 +54,7 @@ export const systemStatusOutput = {
   app: z.object({ name: z.string(), version: z.string().nullable() }),
   schema_loaded: z.boolean(),
   sessions: z.number().int(),
+  board_url: z.string().optional().describe('Where the person opens the Board and confirms (xos-mcp; absent in VS Code, which shows its own).'),
 };
 
 /** xos_contacts: the matches, and the providers that could not be searched. */

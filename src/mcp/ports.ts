@@ -28,6 +28,8 @@ export interface XosDeps {
   readonly onSaved?: CoreDeps['onSaved'];
   /** The undo window of a confirmed mail (absent: it goes out at once). */
   readonly mailWindow?: SendWindow;
+  /** The browser Board's address when there is one (the standalone server); inline cards open it. */
+  readonly boardUrl?: () => string | undefined;
 }
 
 export interface ToolAnnotations {
@@ -55,6 +57,11 @@ export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly annotations: ToolAnnotations;
   /** Checked before the handler runs; an unmet one is answered with what to do. */
   readonly requires?: readonly Precondition[];
+  /**
+   * The ui:// resource (MCP Apps) a host may show inline with this tool's results; the data it
+   * shows travels in the result's `_meta`, never in the text the model reads. A card only views.
+   */
+  readonly appResource?: string;
   handler(args: z.infer<z.ZodObject<Shape>>, deps: XosDeps, session: McpSession, signal: AbortSignal): Promise<CallToolResult>;
 }
 

@@ -27,7 +27,7 @@ export function astPrompts(ast: Ast): XosPrompt[] {
       const locale = localeOf(requested);
       return [
         `You work with the XOS app "${ast.app}". Call xos_schema first, then show data with xos_query; the person sees it on the XOS Board.`,
-        'Propose changes with xos_ui_change_required and save with xos_ui_save only after the person said so; VS Code asks them to confirm.',
+        'Propose changes with xos_ui_change_required and save with xos_ui_save only after the person said so; XOS asks them to confirm.',
         ...texts(ast.prompts, locale),
       ].join('\n');
     },

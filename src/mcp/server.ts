@@ -1,7 +1,11 @@
 // One MCP server per MCP session, with every XOS tool registered.
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { BackendUnavailableError, unavailableReply } from '../core/unavailable.ts';
+import { registerCardResource } from './apps/card.ts';
 import { configuredFor, unmetPrecondition } from './preconditions.ts';
 import { registerPrompts } from './prompts.ts';
 import type { XosDeps } from './ports.ts';
@@ -15,16 +19,17 @@ export const SERVER_INFO = { name: 'xos', title: 'XOS', version: packageJson.ver
 export function createXosMcpServer(deps: () => XosDeps, session: McpSession): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: 'XOS: call xos_schema first in every conversation and follow its prompts. Data is shown on the Board; '
-      + 'save or send only after the person said so (VS Code asks them to confirm).',
+      + 'save or send only after the person said so (XOS asks them to confirm: in VS Code, or on the XOS Board page).',
   });
   for (const tool of XOS_TOOLS) {
-    server.registerTool(tool.name, {
+    const config = {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       annotations: { title: tool.title, ...tool.annotations },
-    }, async (args: Record<string, unknown>, extra) => {
+    };
+    const handle = async (args: Record<string, unknown>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       const current = deps();
       // The tools the current settings allow, for xos_system_status; the schema rule per conversation.
       const scoped = session.forCall(extra._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
@@ -37,8 +42,12 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
         if (error instanceof BackendUnavailableError) return fail(unavailableReply(tool.name, error));
         throw error;
       }
-    });
+    };
+    // A tool that shows something links the inline card (MCP Apps): `_meta.ui.resourceUri`, and the legacy key for older hosts.
+    if (tool.appResource) registerAppTool(server, tool.name, { ...config, _meta: { ui: { resourceUri: tool.appResource } } }, handle);
+    else server.registerTool(tool.name, config, handle);
   }
+  registerCardResource(server);
   // The app's prompts, when the backend (and so the AST) is there when the session starts.
   const ast = (() => {
     try {

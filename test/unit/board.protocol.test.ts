@@ -85,7 +85,7 @@ describe('Board panel HTML', () => {
 
   test('a strict CSP with the nonce', () => {
     assert.equal(contentSecurityPolicy(cspSource, nonce),
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource} 'nonce-${nonce}'; img-src ${cspSource} data:; font-src ${cspSource}; connect-src 'none'`);
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource} 'nonce-${nonce}'; img-src ${cspSource} data:; font-src ${cspSource}; connect-src 'none'; base-uri 'none'; form-action 'none'`);
     assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-${nonce}&#39;;`), html);
   });
 

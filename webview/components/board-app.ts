@@ -7,6 +7,7 @@ import './detail-form.ts';
 import './list-grid.ts';
 import './mail-draft.ts';
 import './nav-bar.ts';
+import './question-dialog.ts';
 import './start-page.ts';
 import './status-strip.ts';
 
@@ -30,7 +31,7 @@ export class XosBoard extends LitElement {
     if (!texts) return html``;
     const { list, detail, mail } = store;
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
-    if (!list && !detail && !mail) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip>`;
+    if (!list && !detail && !mail) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
     return html`
       ${banner}
       ${list || detail ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
@@ -40,6 +41,7 @@ export class XosBoard extends LitElement {
         ${mail ? html`<xos-mail-draft></xos-mail-draft>` : nothing}
       </div>` : nothing}
       <xos-status-strip></xos-status-strip>
+      <xos-question></xos-question>
     `;
   }
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { describeFailures, searchContacts } from '../../contacts/search.ts';
 import { formatAddress, parseAddress, type MailAddress } from '../../mail/address.ts';
 import { createDraft } from '../../mail/draft.ts';
+import { CARD_URI } from '../apps/card.ts';
+import { mailCard, withCard } from '../apps/cardData.ts';
 import { defineTool, type Contact, type XosDeps } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
@@ -25,13 +27,15 @@ export const mailComposeTool = defineTool({
   },
   annotations: { readOnlyHint: true },
   requires: ['mailer'],
+  appResource: CARD_URI,
   async handler({ to, subject, body }, deps) {
     const recipient = await resolveRecipient(deps, to);
     if (typeof recipient === 'string') return fail(recipient);
     const draft = createDraft(recipient, subject, body);
     if (typeof draft === 'string') return fail(`Not composed: ${draft} Compose again without it.`);
     deps.board.showMail(draft);
-    return ok(`Draft on the Board, not sent: To: ${formatAddress(draft.to)}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`);
+    return withCard(ok(`Draft on the Board, not sent: To: ${formatAddress(draft.to)}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`),
+      () => mailCard(deps, 'xos_mail_compose', draft));
   },
 });
 

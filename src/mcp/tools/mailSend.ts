@@ -9,7 +9,7 @@ export const mailSendTool = defineTool({
   description: [
     'Sends the email draft the Board shows (prepared with xos_mail_compose; one draft per Board, whichever session composed it).',
     'Call it only after the person explicitly said to send it;',
-    'VS Code asks them to confirm (Send / Cancel) in any case, and nothing is sent without that confirmation. The draft is sent once;',
+    'XOS asks them to confirm (Send / Cancel: a VS Code notification, or the XOS Board page for other clients) in any case, and nothing is sent without that confirmation. The draft is sent once;',
     'calling it again afterwards answers that it was already sent.',
   ].join(' '),
   inputSchema: {},

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { showQuery } from '../../core/useCases.ts';
+import { CARD_URI } from '../apps/card.ts';
+import { shownCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
@@ -24,8 +26,9 @@ export const queryTool = defineTool({
   },
   annotations: { readOnlyHint: true },
   requires: ['schema'],
+  appResource: CARD_URI,
   async handler({ context, query }, deps) {
     const outcome = await showQuery(deps, context, query);
-    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
+    return outcome.ok ? withCard(ok(outcome.text), () => shownCard(deps, 'xos_query', context)) : fail(outcome.text);
   },
 });

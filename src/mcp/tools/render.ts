@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { showRendered } from '../../core/useCases.ts';
+import { CARD_URI } from '../apps/card.ts';
+import { shownCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
@@ -21,8 +23,9 @@ export const renderTool = defineTool({
   },
   annotations: { readOnlyHint: true },
   requires: ['schema'],
+  appResource: CARD_URI,
   async handler({ context, json }, deps) {
     const outcome = await showRendered(deps, context, json);
-    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
+    return outcome.ok ? withCard(ok(outcome.text), () => shownCard(deps, 'xos_render', context)) : fail(outcome.text);
   },
 });

@@ -6,7 +6,7 @@ import { okData } from '../result.ts';
 export const systemStatusTool = defineTool({
   name: 'xos_system_status',
   title: 'XOS system status',
-  description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, and the number of open MCP sessions.',
+  description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, the number of open MCP sessions, and (outside VS Code) the address of the Board.',
   inputSchema: {},
   outputSchema: systemStatusOutput,
   annotations: { readOnlyHint: true },
@@ -21,6 +21,7 @@ export const systemStatusTool = defineTool({
       app: { name: ast.app, version: ast.version ?? null },
       schema_loaded: session.schemaLoaded,
       sessions: deps.sessionCount?.() ?? 1,
+      ...(deps.boardUrl?.() ? { board_url: deps.boardUrl() } : {}),
     };
     return okData(status);
   },

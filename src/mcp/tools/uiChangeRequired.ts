@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
 import { proposeChanges } from '../../core/useCases.ts';
+import { CARD_URI } from '../apps/card.ts';
+import { changesCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 
@@ -23,8 +25,9 @@ export const uiChangeRequiredTool = defineTool({
   },
   annotations: { readOnlyHint: true },
   requires: ['schema'],
+  appResource: CARD_URI,
   async handler({ context, changes }, deps) {
     const outcome = await proposeChanges(deps, context, changes);
-    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
+    return outcome.ok ? withCard(ok(outcome.text), () => changesCard(deps, 'xos_ui_change_required', context)) : fail(outcome.text);
   },
 });

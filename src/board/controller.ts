@@ -1,0 +1,694 @@
+// The Board's host side, whatever shows it: the state lives here (BoardState), so a
+// surface (VS Code's webview panel, a browser page of xos-mcp) can be discarded when
+// hidden and gets every part again when it says ready. The person's actions (open a row,
+// save, export) run the same use cases as the agent's tools; list rows are served window
+// by window as the person scrolls. The surface and the person's questions come in as
+// ports (BoardSurface, BoardUi), so this module needs neither VS Code nor HTTP.
+import { isDeepStrictEqual } from 'node:util';
+import type { AuditEntry } from '../backend/storage/audit.ts';
+import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
+import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
+import { hasUnsavedForm, type SavedRecord } from '../core/useCases.ts';
+import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
+import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
+import { writeCsv } from '../core/csv.ts';
+import { openFormLink } from '../core/formLinks.ts';
+import { deleteShown, newRecord } from '../core/records.ts';
+import { refChoices } from '../core/refChoices.ts';
+import { BoardHistory } from '../core/history.ts';
+import { openableContexts, openContext } from '../core/openContext.ts';
+import { appModel } from './model.ts';
+import * as protocol from './protocol.ts';
+import type { MessageEndpoint } from './protocol.ts';
+import type { BoardState } from './state.ts';
+import { boardTexts, type Translate } from './texts.ts';
+import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, mailProblem, parseMailbox, webviewTexts, type BoardView } from './view.ts';
+import type { Board, BoardChange, ListQuery, MailDraft, Mailer, XosClient } from '../core/domain.ts';
+import { sendMailDraft } from '../core/mailSend.ts';
+
+const FORM_DATA_TIMEOUT_MS = 2_000;
+
+/** Where the Board is shown: a VS Code webview panel, or browser pages. */
+export interface BoardSurface {
+  /** Shows the Board (opens or reveals it where it can). */
+  show(preserveFocus: boolean): void;
+  isOpen(): boolean;
+  isVisible(): boolean;
+  /** The surface's title (marked while the form holds unsaved work). */
+  setTitle(title: string): void;
+}
+
+export type MessageKind = 'info' | 'warning' | 'error';
+
+/** The destination of a CSV export and how its progress is shown. */
+export interface CsvExport {
+  /** Where it was written, for the message (a path, a file name). */
+  readonly where: string;
+  /** Runs the export with a chunk sink; the signal aborts it (the person cancelled). */
+  run(write: (sink: (chunk: string) => Promise<void>, signal: AbortSignal) => Promise<number>): Promise<number>;
+}
+
+/** How the Board speaks to the person outside its page: messages, questions, settings. */
+export interface BoardUi {
+  /** Texts in the front end's language (vscode.l10n in VS Code, the Board's bundle elsewhere). */
+  readonly t: Translate;
+  /** A message with optional actions; resolves with the action taken, if any. */
+  tell(kind: MessageKind, text: string, ...actions: string[]): Promise<string | undefined>;
+  /** Asks before unsaved work is dropped; true only when the person chose `discard`. */
+  askDiscard(question: string, detail: string, discard: string): Promise<boolean>;
+  /** Makes `locale` the Board's language (the front end's setting). */
+  setLocale(locale: string): void;
+  /** Where a list's CSV goes (the person picks it), or undefined when they cancelled. */
+  csvExport(context: string, label: string): Promise<CsvExport | undefined>;
+  readonly log: { info(text: string): void; warn(text: string): void; error(text: string): void };
+}
+
+export interface BoardControllerOptions {
+  readonly state: BoardState;
+  readonly client: XosClient;
+  readonly locale: () => string;
+  /** What the use cases need for the person's actions (the same the tools get). */
+  readonly deps: () => CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
+  readonly surface: BoardSurface;
+  readonly ui: BoardUi;
+}
+
+export class BoardController {
+  private readonly options: BoardControllerOptions;
+  private readonly ui: BoardUi;
+  private endpoint: MessageEndpoint | undefined;
+  private ready = false;
+  /** A new list gets a new id, so windows of an old one are not mixed in. */
+  private listId = 0;
+  private saving = false;
+  private sendingMail = false;
+  private resuming = false;
+  private status: protocol.StatusLine | null = null;
+  private connection: protocol.ConnectionLine | null = null;
+  /** Set while the host applies the page's own edit, so it is not echoed back mid-typing. */
+  private applyingWebviewEdit = false;
+  private readonly disposables: Array<{ dispose(): void }> = [];
+
+  /** The Board the tools use: the host state, with form data flushed from the page. */
+  readonly board: Board;
+  /** Back, Forward and the breadcrumb over everything the Board showed. */
+  readonly history: BoardHistory;
+
+  constructor(options: BoardControllerOptions) {
+    this.options = options;
+    this.ui = options.ui;
+    const { state } = options;
+    this.board = {
+      showList: (view, query) => state.showList(view, query),
+      list: () => state.list(),
+      showDetail: (view) => state.showDetail(view),
+      showNew: (context) => state.showNew(context),
+      showMail: (draft) => state.showMail(draft),
+      clearMail: () => state.clearMail(),
+      scheduleMail: (sendAt) => state.scheduleMail(sendAt),
+      preview: (changes) => state.preview(changes),
+      edit: (field, value) => state.edit(field, value),
+      conflict: (current) => state.conflict(current),
+      formData: () => this.formData(),
+      snapshot: () => state.snapshot(),
+      onChange: (listener) => state.onChange(listener),
+    };
+    this.history = new BoardHistory(state);
+    this.disposables.push(state.onChange((change) => this.stateChanged(change)), this.history, this.history.onChange(() => this.send({ history: true })));
+  }
+
+  /** Whether a page is connected and has said ready. */
+  get connected(): boolean {
+    return this.ready && this.endpoint !== undefined;
+  }
+
+  /** The endpoint a page sends the person's actions through; returns the function that disconnects it. */
+  connect(endpoint: MessageEndpoint): () => void {
+    const { ui } = this;
+    this.disconnect('another Board page took over');
+    this.endpoint = endpoint;
+    this.ready = false;
+    endpoint.onDropped = (method) => ui.log.warn(`the Board sent a malformed or unknown message (${method}); dropped`);
+    endpoint.onNotification(protocol.ready, () => {
+      if (this.endpoint !== endpoint) return;
+      this.ready = true;
+      this.updateTitle();
+      this.sendAll();
+    });
+    endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
+    endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
+    endpoint.onNotification(protocol.mailAction, ({ action }) => {
+      if (action === 'send') void this.sendMail();
+      else if (action === 'undo') this.undoSend();
+      else this.discardMail();
+    });
+    endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
+      if (listId === this.listId) void this.openFromList(key, () => openRow(this.options.deps(), key));
+    });
+    endpoint.onNotification(protocol.openRef, ({ listId, key, field }) => {
+      if (listId === this.listId) void this.openFromList(key, () => openRef(this.options.deps(), key, field));
+    });
+    endpoint.onNotification(protocol.openContext, ({ context }) => void this.openContext(context));
+    endpoint.onNotification(protocol.navigate, ({ direction }) => void this.mayLeaveForm().then(async (leave) => {
+      if (leave) await this.navigate(direction);
+    }));
+    endpoint.onNotification(protocol.setLocale, ({ locale }) => {
+      // The front end's setting is the one place the Board's locale lives; its change re-renders the Board.
+      if (this.options.client.ast().locales.includes(locale)) ui.setLocale(locale);
+    });
+    endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
+    endpoint.onNotification(protocol.newRecord, ({ listId }) => {
+      const list = this.options.state.list();
+      if (listId !== this.listId || !list) return;
+      const outcome = newRecord(this.options.deps(), list.context);
+      if (!outcome.ok) this.setStatus({ kind: 'error', text: outcome.text });
+    });
+    endpoint.onNotification(protocol.deleteRecord, () => void this.deleteShown());
+    endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
+      const context = this.options.state.snapshot().context ?? '';
+      void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
+    });
+    endpoint.onNotification(protocol.save, () => void this.save());
+    endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
+      if (listId === this.listId) void this.exportCsv(query);
+    });
+    endpoint.onRequest(protocol.rows, (params) => this.rows(params));
+    endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(this.options.deps(), field, search));
+    endpoint.onRequest(protocol.recordHistory, ({ key }) => this.recordHistory(key));
+    endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.undoFromHistory(entry));
+    return () => {
+      if (this.endpoint === endpoint) this.disconnect('the Board was closed');
+    };
+  }
+
+  /** The page was hidden or closed: it says ready again when it comes back. */
+  hidden(reason = 'the Board was hidden'): void {
+    this.ready = false;
+    this.endpoint?.cancelPending(reason);
+  }
+
+  private disconnect(reason: string): void {
+    this.endpoint?.cancelPending(reason);
+    this.endpoint = undefined;
+    this.ready = false;
+  }
+
+  private nextQuestion = 1;
+
+  /**
+   * Asks the person on the connected page itself (the browser Board, where no VS Code
+   * notification exists): the clicked button's title, or undefined when the dialog was closed,
+   * the question withdrawn (`signal`) or no page is connected.
+   */
+  async ask(question: Omit<protocol.Question, 'id'>, signal: AbortSignal): Promise<string | undefined> {
+    const endpoint = this.endpoint;
+    if (!this.ready || !endpoint || signal.aborted) return undefined;
+    const id = this.nextQuestion++;
+    const withdraw = () => endpoint.notify(protocol.withdrawQuestion, { id });
+    signal.addEventListener('abort', withdraw, { once: true });
+    try {
+      // The asker keeps its own time limit and withdraws the question then; this one only bounds a lost page.
+      const { choice } = await endpoint.request(protocol.ask, { id, ...question }, 24 * 60 * 60 * 1000);
+      return choice !== null && question.buttons.includes(choice) ? choice : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      signal.removeEventListener('abort', withdraw);
+    }
+  }
+
+  /** Shows the Board where it is shown (the tools' and the person's actions reveal it). */
+  open(preserveFocus = false): void {
+    this.options.surface.show(preserveFocus);
+  }
+
+  /** What the Board shows now, in one object (the in-host tests read it). */
+  view(): BoardView {
+    const { state, client } = this.options;
+    return buildBoardView({
+      ast: client.ast(), locale: this.options.locale(), snapshot: state.snapshot(), list: state.list(), listId: this.listId, listQuery: state.listQuery(), form: state.formValues(),
+      mailFrom: this.mailFrom(), mailSending: this.sendingMail,
+    });
+  }
+
+  /** Re-sends every part, e.g. after the locale or the backend changed. */
+  render(): void {
+    this.updateTitle();
+    this.sendAll();
+  }
+
+  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean; connection?: boolean }): void {
+    if (!this.ready || !this.endpoint) return;
+    const { state, client } = this.options;
+    const output = this.ui.log;
+    const endpoint = this.endpoint;
+    try {
+      const ast = client.ast();
+      const locale = this.options.locale();
+      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales });
+      if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
+      if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
+      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.sendingMail }) ?? null });
+      if (parts.status) endpoint.notify(protocol.status, { status: this.status });
+      if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
+      if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
+    } catch (error) {
+      output.error(`updating the Board failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private sendAll(): void {
+    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true });
+  }
+
+  /** A line for the person from outside the Board (the data source went away or came back). */
+  announce(status: protocol.StatusLine | null): void {
+    this.setStatus(status);
+  }
+
+  /** What the Board works on and whether it answers (from the connection watch). */
+  setConnection(connection: protocol.ConnectionLine | null): void {
+    this.connection = connection;
+    this.send({ connection: true });
+  }
+
+  private setStatus(status: protocol.StatusLine | null): void {
+    this.status = status;
+    this.send({ status: true });
+  }
+
+  private stateChanged(change: BoardChange): void {
+    if (change === 'list') this.listId++;
+    this.updateTitle();
+    if (this.applyingWebviewEdit) return;
+    // A tool showed something: the person should see it.
+    const { surface } = this.options;
+    if (!surface.isOpen() || (change !== 'form' && !surface.isVisible())) surface.show(true);
+    if (!surface.isOpen()) return;
+    if (change === 'list' || change === 'detail') {
+      this.status = null;
+      this.send({ list: true, detail: true, status: true });
+    } else if (change === 'form') this.send({ detail: true });
+    else this.send({ mail: true });
+  }
+
+  private async rows({ listId, offset, limit, query }: protocol.RowsParams): Promise<protocol.RowsResult> {
+    const { state, client } = this.options;
+    const list = state.list();
+    if (listId !== this.listId || !list) throw new Error('the list changed');
+    const changed = !isDeepStrictEqual(state.listQuery(), query);
+    state.setListQuery(query);
+    // Kept on disk at once, so a reload brings the list back sorted and filtered as the person left it.
+    if (changed) this.history.listQueryChanged();
+    const window = await listWindow(this.board, offset, limit, query);
+    const context = appModel(client.ast(), this.options.locale()).context(list.context);
+    if (!window || !context || listId !== this.listId) throw new Error('the list changed');
+    return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
+  }
+
+  /** Accept or revert a proposal or an edit, or discard them all; the form is sent back as it is now. */
+  private formAction(action: protocol.FormAction, field: string | undefined): void {
+    const { state } = this.options;
+    if (!state.snapshot().detail) return;
+    if (action === 'accept' && field) state.accept(field);
+    else if (action === 'revert' && field) state.revert(field);
+    else if (action === 'keepMine' && field) state.settle(field, 'mine');
+    else if (action === 'keepTheirs' && field) state.settle(field, 'theirs');
+    else if (action === 'acceptAll') state.acceptAll();
+    else if (action === 'revertAll') state.revertProposals();
+    else if (action === 'discard') state.discard();
+  }
+
+  /** The tab says when the Board holds unsaved changes. */
+  private updateTitle(): void {
+    const { state, locale, surface } = this.options;
+    const snapshot = state.snapshot();
+    const dirty = hasUnsavedForm(snapshot);
+    const title = boardTexts(locale()).title;
+    surface.setTitle(dirty ? `● ${title}` : title);
+  }
+
+  private applyEdit(field: string, value: unknown): void {
+    const { state, client, locale } = this.options;
+    if (!state.snapshot().detail) return;
+    this.applyingWebviewEdit = true;
+    try {
+      state.edit(field, value);
+    } finally {
+      this.applyingWebviewEdit = false;
+    }
+    // The form is not sent back while the person types; what is wrong with it and what is changed is.
+    if (!this.ready || !this.endpoint) return;
+    try {
+      const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot: state.snapshot(), form: state.formValues() });
+      if (block) this.endpoint.notify(protocol.formState, formStateOf(block));
+    } catch (error) {
+      this.ui.log.warn(`checking the form failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private applyMailEdit(field: protocol.MailField, value: string): void {
+    const draft = this.options.state.snapshot().mail;
+    // A confirmed mail waiting to go out is read-only: Undo first.
+    if (!draft || this.options.state.snapshot().mailSendAt) return;
+    const next = field === 'to' ? { ...draft, to: parseMailbox(value) } : { ...draft, [field]: value };
+    this.applyingWebviewEdit = true;
+    try {
+      this.options.state.showMail(next);
+    } finally {
+      this.applyingWebviewEdit = false;
+    }
+    // Not echoed while typing; only what is wrong with the recipient goes back.
+    if (field === 'to' && this.ready && this.endpoint) this.endpoint.notify(protocol.mailState, { problem: mailProblem(next, this.options.locale()) ?? null });
+  }
+
+  /** The configured sender, or null when mail is not set up. */
+  private mailFrom(): string | null {
+    return this.options.deps().mailer?.from ?? null;
+  }
+
+  /** Send on the mail draft: the use case xos_mail_send runs, confirmation included. */
+  private async sendMail(): Promise<void> {
+    const { locale } = this.options;
+    const output = this.ui.log;
+    if (this.sendingMail) return;
+    const texts = boardTexts(locale());
+    const deps = this.options.deps();
+    if (!deps.mailer) {
+      this.setStatus({ kind: 'error', text: texts.mailNotSetUp });
+      return;
+    }
+    this.sendingMail = true;
+    this.status = { kind: 'busy', text: texts.mailSending };
+    this.send({ mail: true, status: true });
+    try {
+      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
+      output.info(`Board send: ${outcome.text}`);
+      if (outcome.ok && this.options.state.snapshot().mailSendAt) {
+        // Waiting out its undo window: the draft says when it goes out, and mailScheduledNotice offers Undo.
+        this.status = null;
+      } else {
+        this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
+        if (outcome.ok) void this.ui.tell('info', outcome.text);
+        else void this.ui.tell('warning', outcome.text);
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board send failed: ${error instanceof Error ? error.stack ?? message : message}`);
+      this.status = { kind: 'error', text: message };
+      void this.ui.tell('error', this.ui.t('XOS could not send the mail: {0}', message));
+    } finally {
+      this.sendingMail = false;
+      this.send({ mail: true, status: true });
+    }
+  }
+
+  /** Undo Send (the Board's button or the notification's) while the confirmed mail waits: it stays a draft. */
+  undoSend(): void {
+    if (!undoSend(this.board)) return;
+    const text = boardTexts(this.options.locale()).mailUndone;
+    this.ui.log.info('Board mail: send undone within its window');
+    this.setStatus({ kind: 'info', text });
+  }
+
+  /** A confirmed mail waits out its window: a notification with Undo (the Board shows the same). */
+  mailScheduledNotice(draft: MailDraft, sendAt: Date): void {
+    const undo = this.ui.t('Undo');
+    const time = new Intl.DateTimeFormat(this.options.locale(), { timeStyle: 'medium' }).format(sendAt);
+    void this.ui.tell('info', this.ui.t('The mail to {0} goes out at {1}.', draft.to.email, time), undo).then((choice) => {
+      if (choice === undo) this.undoSend();
+    });
+  }
+
+  /** The window ended: the mail went out, or why not. */
+  mailSettled(outcome: { ok: boolean; text: string }): void {
+    this.ui.log.info(`Board mail after its undo window: ${outcome.text}`);
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+    if (outcome.ok) void this.ui.tell('info', outcome.text);
+    else void this.ui.tell('warning', outcome.text);
+  }
+
+  /** Discard on the mail draft: it leaves the Board (not while it is being sent). */
+  private discardMail(): void {
+    if (this.sendingMail || !this.options.state.snapshot().mail || this.options.state.snapshot().mailSendAt) return;
+    this.options.state.clearMail();
+    this.setStatus({ kind: 'info', text: boardTexts(this.options.locale()).mailDiscarded });
+  }
+
+  /** The person's form: the webview flushes their latest edits first; when hidden, the host state is current. */
+  private async formData(): Promise<Record<string, unknown>> {
+    const { state } = this.options;
+    const output = this.ui.log;
+    if (this.options.surface.isVisible() && this.ready && this.endpoint && state.snapshot().detail) {
+      try {
+        const edits = await this.endpoint.request(protocol.formData, {}, FORM_DATA_TIMEOUT_MS);
+        const known = await state.formData();
+        for (const [field, value] of Object.entries(edits ?? {})) {
+          if (JSON.stringify(known[field]) !== JSON.stringify(value)) this.applyEdit(field, value);
+        }
+      } catch (error) {
+        output.warn(`the Board did not send its form (${error instanceof Error ? error.message : String(error)}); using the host state`);
+      }
+    }
+    return state.formData();
+  }
+
+  /** Save on the form: the use case xos_ui_save runs, confirmation included. */
+  async save(): Promise<void> {
+    if (this.saving) return;
+    const { locale } = this.options;
+    const output = this.ui.log;
+    this.saving = true;
+    this.setStatus({ kind: 'busy', text: boardTexts(locale()).saving });
+    try {
+      const outcome = await saveForm(this.options.deps(), new AbortController().signal, 'board');
+      output.info(`Board save: ${outcome.text}`);
+      this.reportSave(outcome);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void this.ui.tell('error', this.ui.t('XOS could not save: {0}', message));
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /**
+   * Before the person leaves a form for another list or record (Back, Forward, a link, a list from
+   * the start page or the palette): unsaved edits, proposals or open conflicts are only dropped
+   * when they answer Discard Changes. The agent's tools are not asked: their approvals hold.
+   */
+  private async mayLeaveForm(): Promise<boolean> {
+    const { state, client, locale } = this.options;
+    const snapshot = state.snapshot();
+    if (!snapshot.detail || !hasUnsavedForm(snapshot)) return true;
+    // As the breadcrumb names a stored record ("Person Max"); a new one (not a step) by its context.
+    const crumb = snapshot.detail.isNew ? undefined : this.history.view(client.ast(), locale()).crumbs.at(-1)?.label;
+    const name = crumb ?? (snapshot.context && appModel(client.ast(), locale()).context(snapshot.context)?.label) ?? '';
+    const discard = this.ui.t('Discard Changes');
+    const question = this.ui.t('Discard the unsaved changes to {0}?', name);
+    const detail = this.ui.t('They are not saved yet. Save them first to keep them.');
+    // Asked like XOS's other questions: a notification, a modal dialog in production.
+    return this.ui.askDiscard(question, detail, discard);
+  }
+
+  /**
+   * A save's outcome (Save, or an undo) for the person. The use case speaks to the agent; after a
+   * conflict the person gets words for the form in front of them. A stored save is announced by
+   * savedNotice (through the deps' onSaved), with Undo.
+   */
+  private reportSave(outcome: { ok: boolean; text: string }): void {
+    const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
+    const text = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : outcome.text;
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
+    if (!outcome.ok) void this.ui.tell('warning', text);
+  }
+
+  /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
+  savedNotice(saved: SavedRecord, text: string): void {
+    const undo = this.ui.t('Undo');
+    void this.ui.tell('info', text, undo).then(async (choice) => {
+      if (choice !== undo) return;
+      try {
+        const entries = await auditTrail(this.options.deps(), { entity: saved.entity, id: saved.id }, 50);
+        const entry = entries.find((e) => e.action === 'update' && e.versionTo === saved.version);
+        if (!entry) throw new Error(this.ui.t('that save is not in the audit trail'));
+        await this.undo(entry);
+      } catch (error) {
+        void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
+      }
+    });
+  }
+
+  /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */
+  async undo(entry: AuditEntry): Promise<void> {
+    const output = this.ui.log;
+    this.open(true);
+    try {
+      const outcome = await undoSave(this.options.deps(), entry, new AbortController().signal, 'board');
+      output.info(`Board undo of audit entry ${entry.id}: ${outcome.text}`);
+      this.reportSave(outcome);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board undo failed: ${message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', message));
+    }
+  }
+
+  /** "XOS: Undo Last Save": the newest save in the audit trail. */
+  async undoLastSave(): Promise<void> {
+    let entry: AuditEntry | undefined;
+    try {
+      entry = await lastSave(this.options.deps());
+    } catch (error) {
+      void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    if (!entry) {
+      void this.ui.tell('info', this.ui.t('Nothing to undo: no save is recorded yet.'));
+      return;
+    }
+    await this.undo(entry);
+  }
+
+  /** The audit trail of the record the form shows (the Board's History). */
+  private async recordHistory(key: string): Promise<RecordHistoryView> {
+    const snapshot = this.options.state.snapshot();
+    const detail = snapshot.detail;
+    const context = snapshot.context;
+    if (!detail || detail.isNew || !context || `${context}:${String(detail.record.id)}` !== key) return { key, entries: [] };
+    const ast = this.options.client.ast();
+    const entity = ast.contexts[context].entity;
+    const entries = await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50);
+    return recordHistoryView(ast, this.options.locale(), context, key, entries, await referencedNames(this.options.deps(), entries));
+  }
+
+  /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */
+  private async undoFromHistory(entryId: number): Promise<void> {
+    const snapshot = this.options.state.snapshot();
+    const detail = snapshot.detail;
+    if (!detail || !snapshot.context) return;
+    const entity = this.options.client.ast().contexts[snapshot.context].entity;
+    const entry = (await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50)).find((e) => e.id === entryId);
+    if (entry) await this.undo(entry);
+  }
+
+  /** Opens a list context for the person (start page, palette, XOS view): the agent's xos_query path. */
+  async openContext(context: string): Promise<void> {
+    const { locale } = this.options;
+    const output = this.ui.log;
+    if (!(await this.mayLeaveForm())) return;
+    this.open(true);
+    this.setStatus({ kind: 'busy', text: boardTexts(locale()).loading });
+    try {
+      const outcome = await openContext(this.options.deps(), context);
+      if (!outcome.ok) throw new Error(outcome.text);
+      output.info(`Board opened ${context}: ${outcome.text}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`opening ${context} failed: ${message}`);
+      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(context, message) });
+      void this.ui.tell('error', this.ui.t('XOS could not open {0}: {1}', context, message));
+    }
+  }
+
+  /** Delete on the form: asked in VS Code, version-checked; afterwards the Board goes back to where the person came from. */
+  private async deleteShown(): Promise<void> {
+    const { locale } = this.options;
+    const output = this.ui.log;
+    try {
+      const outcome = await deleteShown(this.options.deps(), new AbortController().signal);
+      output.info(`Board delete: ${outcome.text}`);
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+      if (!outcome.ok) return;
+      void this.ui.tell('info', outcome.text);
+      if (this.history.view(this.options.client.ast(), locale()).canBack) await this.navigate('back');
+      this.setStatus({ kind: 'info', text: outcome.text });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Board delete failed: ${message}`);
+      this.setStatus({ kind: 'error', text: message });
+      void this.ui.tell('error', this.ui.t('XOS could not delete: {0}', message));
+    }
+  }
+
+  /** A Board that shows nothing yet (a restored tab after a restart) shows where the person was. */
+  async resume(): Promise<void> {
+    if (this.resuming || this.options.state.snapshot().kind !== undefined || !this.history.hasCurrent) return;
+    this.resuming = true;
+    try {
+      const outcome = await this.history.showCurrent(this.options.deps());
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      // The start page stays; Back and Forward still lead to the other steps.
+      this.ui.log.warn(`the Board could not show where it was: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.resuming = false;
+    }
+  }
+
+  /** Back or Forward: the list as it was, or the record loaded again. */
+  async navigate(direction: 'back' | 'forward'): Promise<void> {
+    const { locale } = this.options;
+    const output = this.ui.log;
+    const deps = this.options.deps();
+    try {
+      const outcome = await (direction === 'back' ? this.history.back(deps) : this.history.forward(deps));
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`going ${direction} failed: ${message}`);
+      const texts = boardTexts(locale());
+      this.setStatus({ kind: 'error', text: texts.openFailed(direction === 'back' ? texts.back : texts.forward, message) });
+    }
+  }
+
+  /** Opens a row's detail or a ref's record; a failure is said on the Board and in a notification. */
+  private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>, from?: string): Promise<void> {
+    const { state, locale } = this.options;
+    const output = this.ui.log;
+    const context = from ?? state.list()?.context ?? '';
+    if (!(await this.mayLeaveForm())) return;
+    try {
+      const outcome = await open();
+      if (!outcome.ok) throw new Error(outcome.text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`opening row ${key} of ${context} failed: ${message}`);
+      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(`${context} ${key}`, message) });
+      void this.ui.tell('error', this.ui.t('XOS could not open {0} {1}: {2}', context, key, message));
+    }
+  }
+
+  /** Writes the shown list (with the person's sort and filter) to a CSV file the person picks. */
+  async exportCsv(query: ListQuery = this.options.state.listQuery()): Promise<void> {
+    const { state, client, locale } = this.options;
+    const output = this.ui.log;
+    const list = state.list();
+    const context = list && appModel(client.ast(), locale()).context(list.context);
+    if (!list || !context) {
+      void this.ui.tell('warning', this.ui.t('The XOS Board shows no list to export.'));
+      return;
+    }
+    const target = await this.ui.csvExport(list.context, context.label);
+    if (!target) return;
+    try {
+      const count = await target.run((sink, signal) => writeCsv(list.source, context.fields, query, sink, signal));
+      const text = boardTexts(locale()).exported(count, target.where);
+      output.info(text);
+      this.setStatus({ kind: 'info', text });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`CSV export failed: ${message}`);
+      void this.ui.tell('error', this.ui.t('XOS could not export the list: {0}', message));
+    }
+  }
+
+  dispose(): void {
+    // The front end is stopping: a mail waiting out its undo window does not go out; the kept draft says so next time.
+    abandonScheduledSend(this.board);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,101 @@
+// xos-mcp's command line: options, their defaults and the mistakes refused with what to do.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { MailSecurity } from '../mail/smtp.ts';
+import type { XosMcpOptions } from './xosMcp.ts';
+
+export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url>] [--http [--port N]]
+              [--board-port N] [--locale de] [--mail-host H --mail-from A ...]
+
+  The nine XOS tools over MCP. The person sees the agent's work on the XOS Board in a
+  browser (the link is printed at the start, on stderr) and confirms every save and
+  send there.
+
+  --ast         the app's AST (JSON or YAML); without it: the bundled demo CRM
+  --dsn         sqlite:<path> | postgres://user@host:port/db (password: PGPASSWORD)
+                default: a SQLite file with the demo records in ${defaultDataDir()}
+  --server      a running xos-server instead (e.g. http://127.0.0.1:4000;
+                its token: XOS_SERVER_TOKEN)
+  --http        serve MCP as Streamable HTTP on 127.0.0.1 instead of stdio;
+                clients send Authorization: Bearer <token> (XOS_MCP_TOKEN, or --token)
+  --port        the MCP endpoint's port with --http (default 7401; 0: any free one)
+  --board-port  the Board's port (default 7400; 0: any free one)
+  --locale      the Board's language (default: the app's first)
+  --confirm-timeout  seconds a question on the Board waits (default 300)
+  --mail-host, --mail-port, --mail-security starttls|tls|none, --mail-user, --mail-from
+                the SMTP server for xos_mail_send (password: XOS_MAIL_PASSWORD)
+  --mail-undo   seconds a confirmed mail waits, with Undo on the Board (default 10)
+`;
+
+export class UsageError extends Error {}
+
+function defaultDataDir(): string {
+  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'xos-mcp');
+}
+
+/** The person's language from LC_ALL / LC_MESSAGES / LANG (`de_DE.UTF-8` → `de-DE`); the app's first when unset. */
+function localeOfEnvironment(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.LC_ALL || env.LC_MESSAGES || env.LANG;
+  const tag = raw?.split('.')[0].replace('_', '-');
+  return tag && tag !== 'C' && tag !== 'POSIX' ? tag : undefined;
+}
+
+function intOption(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number (got "${value}")`);
+  return n;
+}
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): XosMcpOptions | undefined {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      ast: { type: 'string' }, dsn: { type: 'string' }, server: { type: 'string' }, http: { type: 'boolean' },
+      port: { type: 'string' }, token: { type: 'string' }, 'board-port': { type: 'string' }, locale: { type: 'string' },
+      'confirm-timeout': { type: 'string' },
+      'mail-host': { type: 'string' }, 'mail-port': { type: 'string' }, 'mail-security': { type: 'string' },
+      'mail-user': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-undo': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return undefined;
+  if (values.server && (values.dsn || values.ast)) throw new UsageError('--server uses the AST and database of that server: leave out --ast and --dsn');
+  if (values.dsn && /^postgres(ql)?:\/\/[^/@]*:[^/@]*@/.test(values.dsn)) {
+    throw new UsageError('keep the database password out of --dsn (command lines are visible to other programs): set PGPASSWORD instead');
+  }
+  const security = values['mail-security'] ?? 'starttls';
+  if (!['starttls', 'tls', 'none'].includes(security)) throw new UsageError(`--mail-security is starttls, tls or none (got "${security}")`);
+  if (values['mail-host'] && !values['mail-from']) throw new UsageError('--mail-host needs --mail-from (the sender address)');
+  const token = values.token || env.XOS_MCP_TOKEN || undefined;
+  if (values.http && !token) throw new UsageError('--http needs a token for the clients: set XOS_MCP_TOKEN (or pass --token T)');
+  const dataDir = defaultDataDir();
+  return {
+    ast: values.ast,
+    dsn: values.dsn,
+    server: values.server,
+    serverToken: env.XOS_SERVER_TOKEN || undefined,
+    transport: values.http ? 'http' : 'stdio',
+    port: intOption('port', values.port, 7401),
+    token,
+    boardPort: intOption('board-port', values['board-port'], 7400),
+    boardKey: env.XOS_BOARD_KEY || undefined,
+    locale: values.locale ?? localeOfEnvironment(env),
+    confirmTimeoutSeconds: intOption('confirm-timeout', values['confirm-timeout'], 300),
+    mail: values['mail-host'] ? {
+      host: values['mail-host'],
+      port: intOption('mail-port', values['mail-port'], security === 'tls' ? 465 : 587),
+      security: security as MailSecurity,
+      user: values['mail-user'],
+      from: values['mail-from']!,
+      password: env.XOS_MAIL_PASSWORD || undefined,
+    } : undefined,
+    mailUndoSeconds: Math.min(300, intOption('mail-undo', values['mail-undo'], 10)),
+    dataDir,
+    exportDir: process.cwd(),
+    log: (line) => process.stderr.write(`[xos-mcp] ${line}\n`),
+  };
+}
+

@@ -1,0 +1,278 @@
+// xos-mcp: the nine XOS tools for any MCP client, without VS Code. The same tool registry,
+// use cases and Board as the extension: the backend (embedded SQLite or PostgreSQL, or a
+// remote xos-server), the Board in a browser (src/standalone/boardServer.ts), and the
+// person's confirmations as dialogs on that page. MCP over stdio (clients that start it) or
+// Streamable HTTP on loopback with a bearer token (clients that connect).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadAstFile } from '../ast/load.ts';
+import { pickLocale, resolveText } from '../ast/locale.ts';
+import type { Ast } from '../ast/schema.ts';
+import { startBackend } from '../backend/backend.ts';
+import { demoApp } from '../backend/demo.ts';
+import { redactDsn } from '../backend/dsn.ts';
+import { QuestionConfirmer } from '../board/confirmer.ts';
+import { BoardController, type BoardUi } from '../board/controller.ts';
+import { DraftFile, HistoryFile, keepDrafts, keepHistory } from '../board/drafts.ts';
+import { BoardState } from '../board/state.ts';
+import { boardTexts, translator } from '../board/texts.ts';
+import { ContactDirectory } from '../contacts/directory.ts';
+import { countryOfLocale } from '../contacts/normalize.ts';
+import { xosRecordProviders } from '../contacts/xosRecords.ts';
+import { writeCsvFile } from '../core/csv.ts';
+import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
+import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
+import { createSmtpMailer, smtpSettingsProblems, type SmtpSettings } from '../mail/smtp.ts';
+import { startMcpHttpServer, type McpHttpServer } from '../mcp/http.ts';
+import type { XosDeps } from '../mcp/ports.ts';
+import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
+import { createXosMcpServer } from '../mcp/server.ts';
+import { McpSession } from '../mcp/session.ts';
+import { startBoardServer, type BoardServer } from './boardServer.ts';
+
+export interface XosMcpOptions {
+  /** The app's AST file (JSON or YAML); the bundled demo CRM when absent. */
+  readonly ast?: string;
+  /** sqlite:<path> | postgres://…; the default is a seeded SQLite file in `dataDir`. */
+  readonly dsn?: string;
+  /** A running xos-server (its base URL) instead of an embedded backend. */
+  readonly server?: string;
+  readonly serverToken?: string;
+  /** `stdio`: the client starts xos-mcp; `http`: clients connect to the loopback endpoint. */
+  readonly transport: 'stdio' | 'http';
+  /** The MCP endpoint's port (http; 0: any free one). */
+  readonly port?: number;
+  /** The MCP endpoint's bearer token (http). */
+  readonly token?: string;
+  /** The Board's port (0: any free one). */
+  readonly boardPort?: number;
+  /** The Board page's key; random when absent. */
+  readonly boardKey?: string;
+  readonly locale?: string;
+  /** How long a question on the Board waits for the person (default 300 s). */
+  readonly confirmTimeoutSeconds?: number;
+  /** Mail: the SMTP server and sender; the password comes from the environment. */
+  readonly mail?: SmtpSettings & { readonly password?: string };
+  /** Seconds a confirmed mail waits before it goes out (default 10, Undo on the Board). */
+  readonly mailUndoSeconds?: number;
+  /** Where the default database lives. */
+  readonly dataDir: string;
+  /** Where CSV exports are written. */
+  readonly exportDir: string;
+  /** Lines for the person (stderr: stdout belongs to MCP over stdio). */
+  readonly log: (line: string) => void;
+  /** For tests: the stdio transport's streams. */
+  readonly stdio?: { readonly stdin: NodeJS.ReadableStream; readonly stdout: NodeJS.WritableStream };
+}
+
+export interface RunningXosMcp {
+  readonly board: BoardServer;
+  /** The MCP endpoint (http only). */
+  readonly mcp?: McpHttpServer;
+  readonly controller: BoardController;
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+/** dist/webview, next to the bundled CLI (dist/xos-mcp.mjs) or from the sources (src/standalone/). */
+export function webviewAssets(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, 'webview'), join(here, '..', '..', 'dist', 'webview')]) {
+    if (existsSync(join(candidate, 'board.js'))) return candidate;
+  }
+  return join(here, '..', '..', 'dist', 'webview');
+}
+
+interface OpenBackend {
+  readonly client: XosClient;
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+async function openBackend(options: XosMcpOptions): Promise<OpenBackend> {
+  if (options.server) {
+    const client = await connectRemoteClient({ endpoint: options.server, token: options.serverToken });
+    return { client, where: options.server, close: async () => {} };
+  }
+  const ast: Ast = options.ast ? await loadAstFile(resolve(options.ast)) : demoApp();
+  let dsn = options.dsn;
+  if (!dsn) {
+    mkdirSync(options.dataDir, { recursive: true });
+    dsn = `sqlite:${join(options.dataDir, 'xos.db')}`;
+  }
+  const backend = await startBackend({
+    ast, dsn,
+    // The default database starts with the AST's demo records; seeding fills only empty tables.
+    seed: options.dsn ? undefined : true,
+    onInternalError: (error) => options.log(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
+  });
+  return { client: embeddedClient(backend), where: redactDsn(backend.api.storage.description), close: () => backend.close() };
+}
+
+export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp> {
+  const { log } = options;
+  const backend = await openBackend(options);
+  const { client } = backend;
+  let chosenLocale = options.locale;
+  const locale = () => pickLocale(chosenLocale, client.ast().locales);
+  const t = (message: string, ...args: ReadonlyArray<string | number>) => translator(locale())(message, ...args);
+
+  const state = new BoardState();
+  let board: BoardServer | undefined;
+  const boardUrl = () => board?.url ?? '';
+  // Where the person confirms, for a reply that can only say "open the Board" (never the key).
+  const openTheBoard = () => `the person confirms on the XOS Board page, and it is not open. Ask them to open the Board (the link xos-mcp printed when it started, ${boardUrl()}) and then call the tool again.`;
+
+  let toldToOpen = false;
+  const ui: BoardUi = {
+    t,
+    tell: async (kind, text) => {
+      log(`${kind === 'info' ? '' : `${kind}: `}${text}`);
+      return undefined;
+    },
+    askDiscard: async (question, detail, discard) => {
+      const answer = await controller.ask({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
+      return answer === discard;
+    },
+    setLocale: (next) => {
+      chosenLocale = next;
+      controller.render();
+    },
+    csvExport: async (context) => {
+      mkdirSync(options.exportDir, { recursive: true });
+      let path = join(options.exportDir, `${context}.csv`);
+      for (let n = 2; existsSync(path); n++) path = join(options.exportDir, `${context}-${n}.csv`);
+      const target = path;
+      return { where: target, run: (write) => writeCsvFile(target, write, new AbortController().signal) };
+    },
+    log: { info: (text) => log(text), warn: (text) => log(`warning: ${text}`), error: (text) => log(`error: ${text}`) },
+  };
+
+  const controller: BoardController = new BoardController({
+    state, client, locale,
+    deps: () => deps(),
+    surface: {
+      show: () => {
+        // Said once until a page is open, not at every change.
+        if (board?.connected() || toldToOpen) return;
+        toldToOpen = true;
+        log(`The XOS Board shows something new: open ${boardUrl()} (with the link printed at the start).`);
+      },
+      isOpen: () => board?.connected() === true,
+      isVisible: () => board?.connected() === true,
+      setTitle: () => {},
+    },
+    ui,
+  });
+
+  const confirmer = new QuestionConfirmer({
+    ast: () => client.ast(),
+    locale,
+    t,
+    timeoutSeconds: () => options.confirmTimeoutSeconds ?? 300,
+    ask: ({ kind, message, buttons }, signal) => controller.ask({ kind, message, buttons }, signal),
+    unavailable: () => (controller.connected ? undefined : openTheBoard()),
+    log: { info: (text) => log(text) },
+  });
+
+  const mailer: Mailer | undefined = mailerOf(options, log);
+  const contacts: Contacts = new ContactDirectory(xosRecordProviders(client), { country: countryOfLocale(locale()) });
+
+  const deps = (): XosDeps => ({
+    client, board: controller.board, confirmer, locale: locale(), contacts, mailer,
+    onSaved: (saved, text) => controller.savedNotice(saved, text),
+    mailWindow: {
+      seconds: options.mailUndoSeconds ?? 10,
+      onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),
+      onSettled: (outcome) => controller.mailSettled(outcome),
+    },
+    boardUrl,
+  });
+
+  try {
+    board = await startBoardServer({
+      key: options.boardKey,
+      port: options.boardPort ?? 0,
+      assets: webviewAssets(),
+      lang: locale,
+      title: () => boardTexts(locale()).title,
+      connect: (endpoint) => {
+        toldToOpen = false;
+        return controller.connect(endpoint);
+      },
+    });
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+  // Unsaved Board work and the Board's history outlive a stop, per app and data source (as in VS Code).
+  const app = client.ast();
+  const keptDir = join(options.dataDir, 'board', createHash('sha256').update(`${app.app}\n${backend.where}`).digest('hex').slice(0, 16));
+  mkdirSync(keptDir, { recursive: true });
+  const drafts = new DraftFile(join(keptDir, 'board-draft.json'));
+  const historyFile = new HistoryFile(join(keptDir, 'board-history.json'));
+  const kept = drafts.read();
+  const keptHistory = historyFile.read();
+  if (keptHistory) controller.history.restore(keptHistory, app);
+  if (kept) {
+    state.restore(kept.draft);
+    log(`Restored unsaved Board work from ${kept.savedAt}.`);
+  }
+  const keepers = [
+    keepDrafts(state, drafts, { onError: (error) => log(`warning: could not keep the Board's unsaved work: ${String(error)}`) }),
+    keepHistory(controller.history, historyFile, { onError: (error) => log(`warning: could not keep the Board's history: ${String(error)}`) }),
+  ];
+  if (!kept && keptHistory) void controller.resume();
+  log(`XOS for app "${resolveText(app.label, locale(), app.locales) ?? app.app}" on ${backend.where}`);
+  log(`Open the XOS Board: ${board.link}`);
+
+  let mcp: McpHttpServer | undefined;
+  let closeStdio: (() => Promise<void>) | undefined;
+  try {
+    if (options.transport === 'http') {
+      if (!options.token) throw new Error('MCP over HTTP needs a token: pass --token T or set XOS_MCP_TOKEN.');
+      mcp = await startMcpHttpServer(deps, { token: options.token, port: options.port ?? 0 });
+      log(`MCP endpoint: ${mcp.url} (Authorization: Bearer <token>)`);
+    } else {
+      const server = createXosMcpServer(deps, new McpSession('stdio', XOS_TOOL_NAMES));
+      const transport = options.stdio
+        ? new StdioServerTransport(options.stdio.stdin as never, options.stdio.stdout as never)
+        : new StdioServerTransport();
+      await server.connect(transport);
+      closeStdio = () => server.close();
+    }
+  } catch (error) {
+    await board.close();
+    await backend.close();
+    throw error;
+  }
+
+  return {
+    board,
+    mcp,
+    controller,
+    where: backend.where,
+    async close() {
+      for (const keeper of keepers) keeper.dispose();
+      controller.dispose();
+      await closeStdio?.();
+      await mcp?.close();
+      await board?.close();
+      await backend.close();
+    },
+  };
+}
+
+function mailerOf(options: XosMcpOptions, log: (line: string) => void): Mailer | undefined {
+  if (!options.mail) return undefined;
+  const problems = smtpSettingsProblems(options.mail);
+  if (problems.length) {
+    log(`mail is not set up: ${problems.join('; ')}`);
+    return undefined;
+  }
+  const password = options.mail.password;
+  return createSmtpMailer(options.mail, { password: async () => password, log: (line) => log(line) });
+}

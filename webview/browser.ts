@@ -1,0 +1,126 @@
+// The browser Board's transport (xos-mcp serves the Board on loopback): the only module of
+// the page that touches the network. It gives the Board bundle the same acquireVsCodeApi()
+// a VS Code webview has, carried over HTTP: the host's messages arrive on one streamed
+// response (a JSON line each), the page's go out as POSTs, both with the Board's key in an
+// Authorization header. The key comes in the address's fragment (never sent to a server),
+// is kept for this tab only, and leaves the address bar at once.
+
+interface Hello { readonly xos: 'hello'; readonly page: string }
+
+const KEY_STORAGE = 'xos.board.key';
+
+function boardKey(): string | undefined {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const fromLink = fragment.get('token');
+  if (fromLink) {
+    sessionStorage.setItem(KEY_STORAGE, fromLink);
+    history.replaceState(null, '', location.pathname);
+    return fromLink;
+  }
+  return sessionStorage.getItem(KEY_STORAGE) ?? undefined;
+}
+
+/** A line over the Board while it cannot work: no key, replaced by another tab, server gone. */
+function notice(text: string | undefined): void {
+  let element = document.getElementById('xos-connection-notice');
+  if (!text) {
+    element?.remove();
+    return;
+  }
+  if (!element) {
+    element = document.createElement('div');
+    element.id = 'xos-connection-notice';
+    element.setAttribute('role', 'alert');
+    document.body.prepend(element);
+  }
+  element.textContent = text;
+}
+
+const key = boardKey();
+let page: string | undefined;
+const outbox: unknown[] = [];
+let sending = Promise.resolve();
+
+function post(message: unknown): void {
+  if (!page) {
+    outbox.push(message);
+    return;
+  }
+  const target = page;
+  // In order, one after the other: the host sees the person's actions as they happened.
+  sending = sending.then(async () => {
+    try {
+      await fetch('/board/message', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-xos-page': target },
+        body: JSON.stringify(message),
+      });
+    } catch {
+      // The stream notices the server is gone and says so.
+    }
+  });
+}
+
+async function listen(): Promise<void> {
+  let delay = 500;
+  let first = true;
+  for (;;) {
+    let replaced = false;
+    try {
+      const response = await fetch('/board/events', { headers: { authorization: `Bearer ${key}` }, cache: 'no-store' });
+      if (response.status === 401) {
+        notice('This Board link has no valid key. Open the link xos-mcp printed when it started (it ends in #token=…).');
+        return;
+      }
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffered += value;
+        let newline: number;
+        while ((newline = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          if (!line) continue;
+          const message = JSON.parse(line) as Record<string, unknown>;
+          if (message.xos === 'hello') {
+            page = (message as unknown as Hello).page;
+            notice(undefined);
+            delay = 500;
+            // After a reconnect the host needs the handshake again to send every part.
+            if (!first) post({ method: 'board/ready', params: {} });
+            first = false;
+            for (const queued of outbox.splice(0)) post(queued);
+          } else if (message.xos === 'replaced') {
+            replaced = true;
+          } else {
+            window.dispatchEvent(new MessageEvent('message', { data: message }));
+          }
+        }
+      }
+    } catch {
+      // Reconnects below.
+    }
+    page = undefined;
+    if (replaced) {
+      notice('The XOS Board is open in another tab or window; this one no longer updates. Reload it to use it here.');
+      return;
+    }
+    notice('The connection to xos-mcp is lost; reconnecting…');
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 5_000);
+  }
+}
+
+declare global {
+  interface Window {
+    acquireVsCodeApi(): { postMessage(message: unknown): void; setState(state: unknown): void };
+  }
+}
+
+window.acquireVsCodeApi = () => ({ postMessage: post, setState: () => {} });
+
+if (key) void listen();
+else notice('This Board link has no key. Open the link xos-mcp printed when it started (it ends in #token=…).');
