@@ -7,4 +7,10 @@ if (major < 22 || (major === 22 && minor < 5)) {
     + ' Inside the XOS repository, npx xos-mcp runs it with the project\'s own Node 24.');
   process.exit(1);
 }
-await import('../dist/xos-mcp.mjs');
+const bundle = new URL('../dist/xos-mcp.mjs', import.meta.url);
+const { existsSync } = await import('node:fs');
+if (!existsSync(bundle)) {
+  console.error('xos-mcp is not built yet: run npm run build in the XOS repository first.');
+  process.exit(1);
+}
+await import(bundle.href);

@@ -129,8 +129,10 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   let toldToOpen = false;
   const ui: BoardUi = {
     t,
+    // What VS Code says in a notification, the page says in its status line (an Undo there is in the History and on the mail draft).
     tell: async (kind, text) => {
       log(`${kind === 'info' ? '' : `${kind}: `}${text}`);
+      controller.announce({ kind: kind === 'info' ? 'info' : 'error', text });
       return undefined;
     },
     askDiscard: async (question, detail, discard) => {

@@ -8,11 +8,14 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { join } from 'node:path';
 import { startBackend } from '../../src/backend/backend.ts';
+import { startHttpServer } from '../../src/backend/http.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { parseOptions } from '../../src/standalone/options.ts';
 import { startXosMcp, type RunningXosMcp } from '../../src/standalone/xosMcp.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 
@@ -369,6 +372,84 @@ describe('xos-mcp over HTTP with the Board page', () => {
       assert.notEqual(await storedCity(5), 'Passau');
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe('xos-mcp on PostgreSQL and in front of an xos-server', () => {
+  let dir: TempDir;
+  let pgServer: PostgresServer | undefined;
+
+  before(async () => {
+    dir = await tempDir('xos-mcp-backends');
+  });
+  after(async () => {
+    await pgServer?.stop();
+    await dir?.remove();
+  });
+
+  /** The agent proposes a new city for person 1; the page answers Save; resolves with the reply. */
+  async function saveThroughPage(options: Parameters<typeof startXosMcp>[0], city: string): Promise<{ saved: Reply; status: Record<string, any> }> {
+    const running = await startXosMcp(options);
+    const client = new Client({ name: 'xos-mcp-backends', version: '1.0.0' });
+    const page = new ScriptedPage(running.board.url, running.board.link.split('#token=')[1]);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.mcp!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      const call = async (name: string, args: Record<string, unknown> = {}): Promise<Reply> => {
+        const result = await client.callTool({ name, arguments: args });
+        return { text: (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join(''), isError: result.isError === true };
+      };
+      await page.ready;
+      page.answer = ({ buttons }) => buttons[0];
+      assert.equal((await call('xos_schema')).isError, false);
+      const status = (await client.callTool({ name: 'xos_system_status', arguments: {} })).structuredContent as Record<string, any>;
+      assert.equal((await call('xos_query', { context: 'person_detail', query: detailQuery(1) })).isError, false);
+      assert.equal((await call('xos_ui_change_required', { context: 'person_detail', changes: { city } })).isError, false);
+      return { saved: await call('xos_ui_save'), status };
+    } finally {
+      await page.close();
+      await client.close();
+      await running.close();
+    }
+  }
+
+  test('on PostgreSQL: the Board page confirms, PostgreSQL has the change', async () => {
+    pgServer = await startPostgres();
+    const dsn = await pgServer.createDatabase('xos_mcp');
+    const seeded = await startBackend({ ast: demoApp(), dsn, seed: true });
+    await seeded.close();
+    const { saved, status } = await saveThroughPage({
+      transport: 'http', port: 0, token: TOKEN, boardPort: 0, locale: 'en', dsn,
+      dataDir: join(dir.path, 'pg'), exportDir: dir.path, log: () => {},
+    }, 'Greifswald');
+    assert.equal(saved.isError, false, saved.text);
+    assert.equal(status.dsn.kind, 'postgres');
+    assert.match(status.board_url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const check = await startBackend({ ast: demoApp(), dsn });
+    try {
+      const result = await check.api.run({ query: '{ person_detail(id: "1") { city } }' });
+      assert.equal((result.data as any).person_detail.city, 'Greifswald');
+    } finally {
+      await check.close();
+    }
+  });
+
+  test('in front of a running xos-server (with its token): the change goes there', async () => {
+    const backend = await startBackend({ ast: demoApp(), dsn: `sqlite:${join(dir.path, 'server.db')}`, seed: true });
+    const http = await startHttpServer(backend.api, { token: 'server-token-0123456789' });
+    try {
+      const { saved, status } = await saveThroughPage({
+        transport: 'http', port: 0, token: TOKEN, boardPort: 0, locale: 'en', server: http.url, serverToken: 'server-token-0123456789',
+        dataDir: join(dir.path, 'remote'), exportDir: dir.path, log: () => {},
+      }, 'Stralsund');
+      assert.equal(saved.isError, false, saved.text);
+      assert.equal(status.dsn.ok, true);
+      const result = await backend.api.run({ query: '{ person_detail(id: "1") { city } xos_audit(entity: "person", id: "1") { path approval } }' });
+      assert.equal((result.data as any).person_detail.city, 'Stralsund');
+      assert.deepEqual(JSON.parse(JSON.stringify((result.data as any).xos_audit[0])), { path: 'agent', approval: 'Save confirmed by the person (city)' });
+    } finally {
+      await http.close();
+      await backend.close();
     }
   });
 });
