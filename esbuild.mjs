@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { cardBundle } from './scripts/lib/card-bundle.mjs';
 import { formatBytes } from './scripts/lib/format.mjs';
 import { repoRoot } from './scripts/lib/paths.mjs';
 
@@ -68,15 +69,8 @@ const bundles = [
   {
     // The inline card (MCP Apps): a classic script, inlined into the card's HTML by src/mcp/apps/card.ts.
     name: 'chat card',
-    entry: 'webview/card/main.ts',
-    options: () => ({
-      outfile: 'dist/webview/card.js',
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      sourcemap: false, // inlined: a linked map would point nowhere
-      minify: true, // inlined into every card: keep it small in development builds too
-    }),
+    entry: cardBundle.entry,
+    options: () => ({ outfile: cardBundle.outfile, ...cardBundle.options }),
   },
   {
     name: 'server CLI',
@@ -130,8 +124,8 @@ function buildOptions(bundle) {
     minify: production,
     metafile: true,
     logLevel: 'warning',
-    plugins: [...(watch ? [sizeReporter(bundle.name)] : []), ...(bundle.executable ? [markExecutable] : [])],
     ...bundle.options(bundle.entry),
+    plugins: [...(bundle.options(bundle.entry).plugins ?? []), ...(watch ? [sizeReporter(bundle.name)] : []), ...(bundle.executable ? [markExecutable] : [])],
   };
 }
 
