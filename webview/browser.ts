@@ -3,7 +3,8 @@
 // a VS Code webview has, carried over HTTP: the host's messages arrive on one streamed
 // response (a JSON line each), the page's go out as POSTs, both with the Board's key in an
 // Authorization header. The key comes in the address's fragment (never sent to a server),
-// is kept for this tab only, and leaves the address bar at once.
+// leaves the address bar at once and is kept in this browser for this address (like a login),
+// so the plain address (the agent's "open the Board", the chat card's Open in Board) works too.
 
 interface Hello { readonly xos: 'hello'; readonly page: string }
 
@@ -13,11 +14,11 @@ function boardKey(): string | undefined {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const fromLink = fragment.get('token');
   if (fromLink) {
-    sessionStorage.setItem(KEY_STORAGE, fromLink);
+    localStorage.setItem(KEY_STORAGE, fromLink);
     history.replaceState(null, '', location.pathname);
     return fromLink;
   }
-  return sessionStorage.getItem(KEY_STORAGE) ?? undefined;
+  return localStorage.getItem(KEY_STORAGE) ?? undefined;
 }
 
 /** A line over the Board while it cannot work: no key, replaced by another tab, server gone. */

@@ -137,6 +137,22 @@ describe('xos-mcp and the Board in a browser', () => {
       assert.match(discarded.text, /Not saved: the person chose Discard/);
       assert.equal(await storedCity(), 'Bremen-Vegesack');
       assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
+
+      // The key left the address bar; the plain address (what the agent names) opens the Board in this browser.
+      assert.equal(await page.evaluate(() => location.href), link.split('#')[0]);
+      await page.goto(link.split('#')[0]);
+      await page.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 20_000 });
+      // A browser that never had the link gets no data, only what to do.
+      const stranger = await browser.newPage();
+      try {
+        await stranger.goto(link.split('#')[0]);
+        const notice = stranger.locator('#xos-connection-notice[role="alert"]');
+        await notice.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match(await notice.innerText(), /Open the link xos-mcp printed when it started/);
+        assert.equal(await stranger.locator('xos-detail-form').count(), 0);
+      } finally {
+        await stranger.close();
+      }
     } catch (error) {
       await saveFailureArtifacts('browser-board', page as never, undefined);
       t.diagnostic(stderr);

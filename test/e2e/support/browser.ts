@@ -30,6 +30,7 @@ export interface Page {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   exposeFunction(name: string, callback: (...args: any[]) => unknown): Promise<void>;
+  evaluate<T>(fn: () => T): Promise<T>;
   on(event: 'console', listener: (message: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
   readonly keyboard: Keyboard;
