@@ -1,7 +1,7 @@
 // The seed's whole AI workflow in the real chat panel: the person types German prompts into
 // the agent mode chat, the scripted model calls the XOS tools (xos_schema, xos_query,
 // xos_ui_change_required, xos_ui_save) of the packaged extension, the Board shows the data
-// and the preview, the person allows the save and clicks Save in the XOS notification, and
+// and the preview (and the chat the list as an inline MCP Apps card), the person allows the save and clicks Save in the XOS notification, and
 // the SQLite file the workspace points xos.dsn at holds the change.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/chatWorkflow.e2e.ts
 import assert from 'node:assert/strict';
@@ -173,6 +173,22 @@ test('the seed workflow in the chat: list, preview the new last name, save after
   const cells = (await max.locator('[role="gridcell"]').allInnerTexts()).map((text) => text.replaceAll('\u00a0', ' ').trim());
   assert.deepEqual(cells.slice(0, 6), ['1', 'Max', 'Mustermann', 'max.mustermann@nordlicht-software.example', 'Berlin', '40']);
   await screenshot(page, 'chat-1-list');
+  // The same result as an inline card in the chat (MCP Apps): the count, the first rows, Open in Board.
+  const card = await vscodeServer.waitFor(async () => {
+    for (const frame of frames(page)) {
+      try {
+        if (await frame.locator('#xos-card h1').count() > 0) return frame;
+      } catch {
+        // Frames come and go.
+      }
+    }
+    return undefined;
+  }, { timeoutMs: 30_000, describe: () => 'no XOS card in the chat' });
+  assert.match(await card.locator('#xos-card').innerText(), /240 records, the first 10 shown here/);
+  assert.equal(await card.locator('#xos-card tbody tr').count(), 10);
+  assert.match(await card.locator('#xos-card tbody tr').first().innerText(), /Max\s+Mustermann/);
+  assert.equal(await card.locator('#xos-card button').count(), 1);
+  await screenshot(page, 'chat-1b-card');
 
   // 2. The proposal for person 1.
   await sendPrompt(page, CHANGE_PROMPT);

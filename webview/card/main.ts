@@ -144,10 +144,11 @@ async function reshow(tool: string, args: Record<string, unknown>): Promise<void
   status = result.isError ? `${texts.openFailed} ${text}` : texts.shownOnBoard;
 }
 
+/** A list's rows: one line per row, long cells cut with an ellipsis (the full text in their title), scrolling sideways in a narrow chat. */
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): HTMLElement {
-  return el('table', {},
+  return el('div', { class: 'rows' }, el('table', {},
     el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell) => el('td', {}, cell))))));
+    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell) => el('td', { title: cell }, cell)))))));
 }
 
 function fieldsTable(pairs: ReadonlyArray<readonly [string, string]>): HTMLElement {

@@ -95,6 +95,9 @@ table { border-collapse: collapse; width: 100%; margin: 6px 0; }
 th, td { text-align: left; padding: 3px 8px 3px 0; border-bottom: 1px solid var(--vscode-widget-border, var(--color-border-primary, rgba(128, 128, 128, 0.3))); vertical-align: top; }
 th { font-weight: 600; white-space: nowrap; }
 td { overflow-wrap: anywhere; }
+.rows { overflow-x: auto; }
+.rows table { width: auto; min-width: 100%; }
+.rows td { white-space: nowrap; max-width: 16em; overflow: hidden; text-overflow: ellipsis; }
 .old { text-decoration: line-through; color: var(--vscode-descriptionForeground, var(--color-text-secondary, GrayText)); }
 .new { color: var(--vscode-gitDecoration-addedResourceForeground, var(--color-text-success, #2e7d32)); }
 pre.body { white-space: pre-wrap; font-family: inherit; margin: 6px 0; padding: 6px 8px; border-left: 3px solid var(--vscode-textBlockQuote-border, var(--color-border-secondary, rgba(128, 128, 128, 0.5))); }
