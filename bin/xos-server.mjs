@@ -1,16 +1,5 @@
 #!/usr/bin/env node
-// xos-server's command: the bundled CLI needs node:sqlite (Node.js 22.5 or newer). Under an
-// older Node this says so in one line instead of failing with a stack trace.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 5)) {
-  console.error(`xos-server needs Node.js 22.5 or newer (for node:sqlite); this is Node.js ${process.version}.`
-    + ' Inside the XOS repository, npx xos-server runs it with the project\'s own Node 24.');
-  process.exit(1);
-}
-const bundle = new URL('../dist/xos-server.mjs', import.meta.url);
-const { existsSync } = await import('node:fs');
-if (!existsSync(bundle)) {
-  console.error('xos-server is not built yet: run npm run build in the XOS repository first.');
-  process.exit(1);
-}
-await import(bundle.href);
+// xos-server's command: the bundled CLI, once bin/run-bundle.mjs found Node and the build fit.
+import { runBundle } from './run-bundle.mjs';
+
+await runBundle('xos-server');

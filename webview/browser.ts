@@ -6,6 +6,8 @@
 // leaves the address bar at once and is kept in this browser for this address (like a login),
 // so the plain address (the agent's "open the Board", the chat card's Open in Board) works too.
 
+import { readJsonLines } from '../src/board/jsonLines.ts';
+
 interface Hello { readonly xos: 'hello'; readonly page: string }
 
 const KEY_STORAGE = 'xos.board.key';
@@ -74,33 +76,21 @@ async function listen(): Promise<void> {
         return;
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffered += value;
-        let newline: number;
-        while ((newline = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, newline).trim();
-          buffered = buffered.slice(newline + 1);
-          if (!line) continue;
-          const message = JSON.parse(line) as Record<string, unknown>;
-          if (message.xos === 'hello') {
-            page = (message as unknown as Hello).page;
-            notice(undefined);
-            delay = 500;
-            // After a reconnect the host needs the handshake again to send every part.
-            if (!first) post({ method: 'board/ready', params: {} });
-            first = false;
-            for (const queued of outbox.splice(0)) post(queued);
-          } else if (message.xos === 'replaced') {
-            replaced = true;
-          } else {
-            window.dispatchEvent(new MessageEvent('message', { data: message }));
-          }
+      await readJsonLines(response.body, (message) => {
+        if (message.xos === 'hello') {
+          page = (message as unknown as Hello).page;
+          notice(undefined);
+          delay = 500;
+          // After a reconnect the host needs the handshake again to send every part.
+          if (!first) post({ method: 'board/ready', params: {} });
+          first = false;
+          for (const queued of outbox.splice(0)) post(queued);
+        } else if (message.xos === 'replaced') {
+          replaced = true;
+        } else {
+          window.dispatchEvent(new MessageEvent('message', { data: message }));
         }
-      }
+      });
     } catch {
       // Reconnects below.
     }

@@ -2,12 +2,12 @@
 // JSON body within a limit) in front of Streamable HTTP, with one MCP server
 // per session. A session is kept only once its initialize succeeded, and only
 // so many are open at a time. No CORS headers are ever sent.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
 import { createXosMcpServer } from './server.ts';
@@ -52,16 +52,6 @@ interface OpenSession {
   lastSeen: number;
 }
 
-class HttpRefusal extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
-
 /** Fixed dependencies, or a function read at every tool call (settings may change). */
 export type DepsSource = XosDeps | (() => XosDeps);
 
@@ -71,7 +61,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const evictIdleMs = options.evictIdleMs ?? DEFAULT_EVICT_IDLE_MS;
-  const expectedToken = digest(`Bearer ${options.token}`);
+  const tokenMatches = bearerCheck(options.token);
   const sessions = new Map<string, OpenSession>();
   const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
   let port = 0;
@@ -93,7 +83,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     }
     if (req.headers.origin !== undefined) throw new HttpRefusal(403, 'Forbidden: requests from web pages (with an Origin) are not accepted.');
     const auth = req.headers.authorization ?? '';
-    if (!timingSafeEqual(digest(auth), expectedToken)) throw new HttpRefusal(401, 'Unauthorized: send Authorization: Bearer <token>.');
+    if (!tokenMatches(auth)) throw new HttpRefusal(401, 'Unauthorized: send Authorization: Bearer <token>.');
     // Only JSON: a form or text/plain body is what a page could send without asking first.
     if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
       throw new HttpRefusal(415, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
@@ -118,7 +108,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     gate(req);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path !== MCP_PATH) throw new HttpRefusal(404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
-    const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
     const sessionId = req.headers['mcp-session-id'];
 
     if (typeof sessionId === 'string') {
@@ -175,14 +165,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  port = (http.address() as AddressInfo).port;
+  port = await listenOnLoopback(http, options.port ?? 0);
 
   const sweep = setInterval(() => {
     const cutoff = Date.now() - idleMs;
@@ -203,27 +186,6 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   };
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
 function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new HttpRefusal(413, `Request body too large (limit ${limit} bytes).`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpRefusal(413, `Request body too large (limit ${limit} bytes).`);
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpRefusal(400, 'Bad request: the body is not JSON.');
-  }
 }

@@ -4,13 +4,13 @@
 // the page's own (other sites), the Board's key on every data request (other local users and
 // programs, the agent included: its MCP token is a different one), a strict CSP, no framing.
 // One page at a time drives the Board: a newer tab takes over and the older one is told.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { boardHtml, contentSecurityPolicy, createNonce } from '../board/html.ts';
 import { MessageEndpoint, type WireMessage } from '../board/protocol.ts';
+import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import { BROWSER_THEME_CSS } from './theme.ts';
 
 export interface BoardServerOptions {
@@ -53,19 +53,9 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/browser.js': { file: 'browser.js', type: 'text/javascript; charset=utf-8' },
 };
 
-class Refusal extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 export async function startBoardServer(options: BoardServerOptions): Promise<BoardServer> {
   const key = options.key ?? randomBytes(24).toString('base64url');
-  const expected = digest(`Bearer ${key}`);
+  const keyMatches = bearerCheck(key);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   let port = 0;
   let current: Page | undefined;
@@ -73,13 +63,13 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const gate = (req: IncomingMessage, needsKey: boolean) => {
     const host = req.headers.host;
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new Refusal(403, 'Forbidden: the XOS Board only answers requests for its loopback address.');
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new HttpRefusal(403, 'Forbidden: the XOS Board only answers requests for its loopback address.');
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins().includes(origin)) throw new Refusal(403, 'Forbidden: requests from other sites are not accepted.');
+    if (origin !== undefined && !origins().includes(origin)) throw new HttpRefusal(403, 'Forbidden: requests from other sites are not accepted.');
     const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new Refusal(403, 'Forbidden: requests from other sites are not accepted.');
-    if (needsKey && !timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
-      throw new Refusal(401, 'Unauthorized: open the Board with the link xos-mcp printed (it carries the key).');
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new HttpRefusal(403, 'Forbidden: requests from other sites are not accepted.');
+    if (needsKey && !keyMatches(req.headers.authorization)) {
+      throw new HttpRefusal(401, 'Unauthorized: open the Board with the link xos-mcp printed (it carries the key).');
     }
   };
 
@@ -134,17 +124,11 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
   };
 
   const message = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new Refusal(415, 'Unsupported Media Type: send JSON.');
+    if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new HttpRefusal(415, 'Unsupported Media Type: send JSON.');
     const target = req.headers['x-xos-page'];
-    const body = await readBody(req, maxBody);
-    if (!current || current.id !== target) throw new Refusal(409, 'This Board page is no longer connected: reload it.');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new Refusal(400, 'Bad request: the body is not JSON.');
-    }
-    current.endpoint.receive(parsed);
+    const body = await readJsonBody(req, maxBody);
+    if (!current || current.id !== target) throw new HttpRefusal(409, 'This Board page is no longer connected: reload it.');
+    current.endpoint.receive(body);
     res.writeHead(204, securityHeaders);
     res.end();
   };
@@ -162,7 +146,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
       gate(req, false);
       const asset = ASSETS[path];
       const content = await readFile(join(options.assets, asset.file)).catch(() => {
-        throw new Refusal(500, `The Board's ${asset.file} is missing from ${options.assets}: build XOS (npm run build).`);
+        throw new HttpRefusal(500, `The Board's ${asset.file} is missing from ${options.assets}: build XOS (npm run build).`);
       });
       res.writeHead(200, { ...securityHeaders, 'content-type': asset.type });
       res.end(content);
@@ -178,29 +162,22 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
       await message(req, res);
     } else {
       gate(req, false);
-      throw new Refusal(404, 'Not found.');
+      throw new HttpRefusal(404, 'Not found.');
     }
   };
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const status = error instanceof Refusal ? error.status : 500;
-      if (!(error instanceof Refusal)) console.error(error);
+      const status = error instanceof HttpRefusal ? error.status : 500;
+      if (!(error instanceof HttpRefusal)) console.error(error);
       if (!res.headersSent) {
         res.writeHead(status, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
-        res.end(error instanceof Refusal ? error.message : 'Internal error.');
+        res.end(error instanceof HttpRefusal ? error.message : 'Internal error.');
       } else res.end();
       if (!req.complete) req.resume();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  port = (http.address() as AddressInfo).port;
+  port = await listenOnLoopback(http, options.port ?? 0);
   const url = `http://127.0.0.1:${port}/`;
 
   return {
@@ -216,17 +193,4 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw new Refusal(413, `Request body too large (limit ${limit} bytes).`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new Refusal(413, `Request body too large (limit ${limit} bytes).`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

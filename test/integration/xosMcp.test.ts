@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { join } from 'node:path';
 import { startBackend } from '../../src/backend/backend.ts';
+import { readJsonLines } from '../../src/board/jsonLines.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
@@ -80,26 +81,14 @@ class ScriptedPage {
   private async listen(hello: () => void): Promise<void> {
     const response = await fetch(`${this.base}board/events`, { headers: { authorization: `Bearer ${this.key}` }, signal: this.abort.signal });
     assert.equal(response.status, 200);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = '';
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffered += value;
-        let newline: number;
-        while ((newline = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, newline).trim();
-          buffered = buffered.slice(newline + 1);
-          if (!line) continue;
-          const message = JSON.parse(line) as Record<string, any>;
-          if (message.xos === 'hello') {
-            this.page = message.page as string;
-            hello();
-          } else if (message.xos === 'replaced') this.replaced = true;
-          else this.handle(message);
-        }
-      }
+      await readJsonLines(response.body!, (message: Record<string, any>) => {
+        if (message.xos === 'hello') {
+          this.page = message.page as string;
+          hello();
+        } else if (message.xos === 'replaced') this.replaced = true;
+        else this.handle(message);
+      });
     } catch (error) {
       if (!this.abort.signal.aborted) throw error;
     }
