@@ -1,33 +1,37 @@
-// The xos-server command: under the project's Node it runs the CLI; under a Node without
-// node:sqlite it says what it needs in one line (the machine's own Node, when that is older).
+// The xos-server and xos-mcp commands: under the project's Node they run their CLI; under a
+// Node without node:sqlite they say what they need in one line (the machine's own Node, when
+// that is older).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../../bin/xos-server.mjs', import.meta.url));
 const supportsSqlite = (version: string) => {
   const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
   return major > 22 || (major === 22 && minor >= 5);
 };
 
-test('bin/xos-server.mjs runs the CLI under the project\'s Node', () => {
-  const result = spawnSync(process.execPath, [bin, '--no-such-flag'], { encoding: 'utf8' });
-  assert.equal(result.status, 2, result.stderr);
-  assert.match(result.stderr, /Unknown option '--no-such-flag'/);
-  assert.match(result.stderr, /Usage: xos-server/);
-});
+for (const name of ['xos-server', 'xos-mcp']) {
+  const bin = fileURLToPath(new URL(`../../bin/${name}.mjs`, import.meta.url));
 
-test('bin/xos-server.mjs under the machine\'s own Node: runs it, or names the Node it needs', () => {
-  const PATH = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules')).join(delimiter);
-  const version = spawnSync('node', ['--version'], { encoding: 'utf8', env: { ...process.env, PATH } }).stdout.trim();
-  const result = spawnSync('node', [bin, '--no-such-flag'], { encoding: 'utf8', env: { ...process.env, PATH } });
-  if (supportsSqlite(version)) {
+  test(`bin/${name}.mjs runs the CLI under the project's Node`, () => {
+    const result = spawnSync(process.execPath, [bin, '--no-such-flag'], { encoding: 'utf8' });
+    assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, /Unknown option '--no-such-flag'/);
-  } else {
-    assert.equal(result.status, 1);
-    assert.equal(result.stderr.trim().split('\n').length, 1, `one line, got:\n${result.stderr}`);
-    assert.match(result.stderr, new RegExp(`needs Node\\.js 22\\.5 or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}`));
-  }
-});
+    assert.match(result.stderr, new RegExp(`Usage: ${name}`));
+  });
+
+  test(`bin/${name}.mjs under the machine's own Node: runs it, or names the Node it needs`, () => {
+    const PATH = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules')).join(delimiter);
+    const version = spawnSync('node', ['--version'], { encoding: 'utf8', env: { ...process.env, PATH } }).stdout.trim();
+    const result = spawnSync('node', [bin, '--no-such-flag'], { encoding: 'utf8', env: { ...process.env, PATH } });
+    if (supportsSqlite(version)) {
+      assert.match(result.stderr, /Unknown option '--no-such-flag'/);
+    } else {
+      assert.equal(result.status, 1);
+      assert.equal(result.stderr.trim().split('\n').length, 1, `one line, got:\n${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`needs Node\\.js 22\\.5 or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}`));
+    }
+  });
+}
