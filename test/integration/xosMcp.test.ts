@@ -340,6 +340,17 @@ describe('xos-mcp over HTTP with the Board page', () => {
     }
   });
 
+  test('the read-only tools answer as in VS Code: status with the Board\'s address, contacts from the app, a render', async () => {
+    const status = (await client.callTool({ name: 'xos_system_status', arguments: {} })).structuredContent as Record<string, any>;
+    assert.equal(status.board_url, running.board.url);
+    assert.equal(status.schema_loaded, true);
+    assert.deepEqual(status.tools, [...XOS_TOOL_NAMES]);
+    const contacts = (await client.callTool({ name: 'xos_contacts', arguments: { query: 'Mustermann' } })).structuredContent as { contacts: Array<{ email: string | null }> };
+    assert.ok(contacts.contacts.some((c) => c.email === 'max.mustermann@nordlicht-software.example'), JSON.stringify(contacts));
+    const rendered = await call('xos_render', { context: 'person_list', json: JSON.stringify([{ id: 1, firstname: 'Max', lastname: 'Mustermann', email: 'max@example.org', city: 'Berlin', age: 40, net_worth: '1.00' }]) });
+    assert.equal(rendered.isError, false, rendered.text);
+  });
+
   test('unsaved Board work outlives a stop: the next start shows it again, nothing written', async () => {
     assert.equal((await call('xos_query', { context: 'person_detail', query: detailQuery(5) })).isError, false);
     assert.equal((await call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Passau' } })).isError, false);

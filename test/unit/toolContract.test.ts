@@ -60,4 +60,8 @@ test('the server names itself with the package version; the tools that change so
   const tools = await listedTools();
   const writing = tools.filter((t) => (t.annotations as { readOnlyHint?: boolean }).readOnlyHint !== true).map((t) => t.name);
   assert.deepEqual(writing, ['xos_ui_save', 'xos_mail_send']);
+  // Open world: what may reach beyond XOS's own data (contact providers, a mail server); the spec's default is true, so every tool says.
+  const open = tools.filter((t) => (t.annotations as { openWorldHint?: boolean }).openWorldHint === true).map((t) => t.name);
+  assert.deepEqual(open, ['xos_contacts', 'xos_mail_compose', 'xos_mail_send']);
+  assert.ok(tools.every((t) => typeof (t.annotations as { openWorldHint?: boolean }).openWorldHint === 'boolean'));
 });

@@ -21,7 +21,7 @@ export const contactsTool = defineTool({
     query: z.string().min(1).max(200).describe('Search term: part of a name or an email address (at most 200 characters).'),
   },
   outputSchema: contactsOutput,
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: true },
   requires: ['contacts'],
   async handler({ query }, deps) {
     const search = await searchContacts(deps.contacts!, query);

@@ -25,7 +25,7 @@ export const mailComposeTool = defineTool({
     subject: z.string().max(998).describe('Subject line (one line, at most 998 characters).'),
     body: z.string().max(100_000).describe('Message text (plain text, at most 100,000 characters).'),
   },
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: true },
   requires: ['mailer'],
   appResource: CARD_URI,
   async handler({ to, subject, body }, deps) {

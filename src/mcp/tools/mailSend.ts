@@ -13,7 +13,7 @@ export const mailSendTool = defineTool({
     'calling it again afterwards answers that it was already sent.',
   ].join(' '),
   inputSchema: {},
-  annotations: { readOnlyHint: false, destructiveHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   requires: ['mailer'],
   async handler(_args, deps, _session, signal) {
     const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal);

@@ -24,7 +24,7 @@ export const queryTool = defineTool({
     context: contextInput('Name of the context, e.g. person_list or person_detail (see xos_schema).'),
     query: z.string().max(100_000).describe('GraphQL query selecting exactly the context\'s list_fields, e.g. { person_list { id firstname lastname email city age net_worth } }'),
   },
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],
   appResource: CARD_URI,
   async handler({ context, query }, deps) {

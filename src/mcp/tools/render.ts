@@ -21,7 +21,7 @@ export const renderTool = defineTool({
     context: contextInput('Context whose template shows the data, e.g. person_list.'),
     json: z.string().describe('The data as a JSON string: an array of records (or one record object), e.g. [{"id":1,"firstname":"Max","lastname":"Mustermann"}]'),
   },
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],
   appResource: CARD_URI,
   async handler({ context, json }, deps) {

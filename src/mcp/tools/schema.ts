@@ -16,7 +16,7 @@ export const schemaTool = defineTool({
   ].join(' '),
   inputSchema: {},
   outputSchema: schemaOutput,
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(_args, deps, session) {
     const view = buildSchemaView(deps.client.ast(), deps.locale);
     session.markSchemaLoaded();

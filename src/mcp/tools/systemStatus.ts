@@ -9,7 +9,7 @@ export const systemStatusTool = defineTool({
   description: 'Returns the XOS system status as JSON: the active context on the Board, the available tools, the data source (DSN) status with its latency, the app and version of the loaded AST, the number of open MCP sessions, and (outside VS Code) the address of the Board.',
   inputSchema: {},
   outputSchema: systemStatusOutput,
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: false },
   async handler(_args, deps, session) {
     const ast = deps.client.ast();
     const board = deps.board.snapshot();

@@ -23,7 +23,7 @@ export const uiChangeRequiredTool = defineTool({
     context: contextInput('Context of the form on the Board, e.g. person_detail.'),
     changes: changesInput.describe('The changed fields as a JSON object (or its JSON text), e.g. {"lastname": "Schmidt", "age": 35}.'),
   },
-  annotations: { readOnlyHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],
   appResource: CARD_URI,
   async handler({ context, changes }, deps) {

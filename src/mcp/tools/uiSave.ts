@@ -15,7 +15,7 @@ export const uiSaveTool = defineTool({
     'The reply says what was actually stored, or why nothing was.',
   ].join(' '),
   inputSchema: {},
-  annotations: { readOnlyHint: false, destructiveHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   requires: ['schema'],
   async handler(_args, deps, _session, signal) {
     const outcome = await saveForm(deps, signal);
