@@ -12,6 +12,23 @@ interface Hello { readonly xos: 'hello'; readonly page: string }
 
 const KEY_STORAGE = 'xos.board.key';
 
+/** The transport's own lines, before the Board has its texts: in the page's language (xos-mcp sets it). */
+const NOTICES = {
+  en: {
+    noKey: 'This Board link has no key. Open the link xos-mcp printed when it started (it ends in #token=…).',
+    badKey: 'This Board link has no valid key. Open the link xos-mcp printed when it started (it ends in #token=…).',
+    replaced: 'The XOS Board is open in another tab or window; this one no longer updates. Reload it to use it here.',
+    lost: 'The connection to xos-mcp is lost; reconnecting…',
+  },
+  de: {
+    noKey: 'Dieser Board-Link enthält keinen Schlüssel. Öffnen Sie den Link, den xos-mcp beim Start ausgegeben hat (er endet auf #token=…).',
+    badKey: 'Dieser Board-Link enthält keinen gültigen Schlüssel. Öffnen Sie den Link, den xos-mcp beim Start ausgegeben hat (er endet auf #token=…).',
+    replaced: 'Das XOS-Board ist in einem anderen Tab oder Fenster geöffnet; dieses wird nicht mehr aktualisiert. Laden Sie es neu, um es hier zu verwenden.',
+    lost: 'Die Verbindung zu xos-mcp ist unterbrochen; neuer Versuch…',
+  },
+} as const;
+const notices = document.documentElement.lang.toLowerCase().startsWith('de') ? NOTICES.de : NOTICES.en;
+
 function boardKey(): string | undefined {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const fromLink = fragment.get('token');
@@ -72,7 +89,7 @@ async function listen(): Promise<void> {
     try {
       const response = await fetch('/board/events', { headers: { authorization: `Bearer ${key}` }, cache: 'no-store' });
       if (response.status === 401) {
-        notice('This Board link has no valid key. Open the link xos-mcp printed when it started (it ends in #token=…).');
+        notice(notices.badKey);
         return;
       }
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -96,10 +113,10 @@ async function listen(): Promise<void> {
     }
     page = undefined;
     if (replaced) {
-      notice('The XOS Board is open in another tab or window; this one no longer updates. Reload it to use it here.');
+      notice(notices.replaced);
       return;
     }
-    notice('The connection to xos-mcp is lost; reconnecting…');
+    notice(notices.lost);
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 5_000);
   }
@@ -114,4 +131,4 @@ declare global {
 window.acquireVsCodeApi = () => ({ postMessage: post, setState: () => {} });
 
 if (key) void listen();
-else notice('This Board link has no key. Open the link xos-mcp printed when it started (it ends in #token=…).');
+else notice(notices.noKey);

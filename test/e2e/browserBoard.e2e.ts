@@ -60,7 +60,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-mcp-e2e-'));
   transport = new StdioClientTransport({
     command: join(root, 'node_modules', '.bin', 'node'),
-    args: [join(root, 'bin', 'xos-mcp.mjs'), '--board-port', '0', '--confirm-timeout', '60'],
+    args: [join(root, 'bin', 'xos-mcp.mjs'), '--board-port', '0', '--confirm-timeout', '60', '--locale', 'en'],
     env: { ...process.env as Record<string, string>, XDG_DATA_HOME: dir },
     cwd: dir,
     stderr: 'pipe',
