@@ -27,7 +27,7 @@ const bundles = [
       platform: 'node',
       target: 'node20', // the Node inside VS Code's Electron
       external: ['vscode'],
-      // src/mcp/apps/card.ts finds the package root from its own folder.
+      // src/packageRoot.ts finds the package root from the bundle's folder.
       define: { 'import.meta.dirname': '__dirname' },
     }),
   },

@@ -47,6 +47,13 @@ interface Page {
 }
 
 const KEEPALIVE_MS = 15_000;
+/** On every answer: no sniffing, no referrer, never cached, not readable by other sites. */
+const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
 const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/board.js': { file: 'board.js', type: 'text/javascript; charset=utf-8' },
@@ -71,13 +78,6 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
     if (needsKey && !keyMatches(req.headers.authorization)) {
       throw new HttpRefusal(401, 'Unauthorized: open the Board with the link xos-mcp printed (it carries the key).');
     }
-  };
-
-  const securityHeaders = {
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'cross-origin-resource-policy': 'same-origin',
   };
 
   const page = (res: ServerResponse) => {

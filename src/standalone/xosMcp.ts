@@ -5,8 +5,7 @@
 // Streamable HTTP on loopback with a bearer token (clients that connect).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadAstFile } from '../ast/load.ts';
 import { pickLocale, resolveText } from '../ast/locale.ts';
@@ -31,6 +30,7 @@ import type { XosDeps } from '../mcp/ports.ts';
 import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
 import { createXosMcpServer } from '../mcp/server.ts';
 import { McpSession } from '../mcp/session.ts';
+import { packageRoot } from '../packageRoot.ts';
 import { startBoardServer, type BoardServer } from './boardServer.ts';
 
 export interface XosMcpOptions {
@@ -75,15 +75,6 @@ export interface RunningXosMcp {
   readonly controller: BoardController;
   readonly where: string;
   close(): Promise<void>;
-}
-
-/** dist/webview, next to the bundled CLI (dist/xos-mcp.mjs) or from the sources (src/standalone/). */
-export function webviewAssets(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, 'webview'), join(here, '..', '..', 'dist', 'webview')]) {
-    if (existsSync(join(candidate, 'board.js'))) return candidate;
-  }
-  return join(here, '..', '..', 'dist', 'webview');
 }
 
 interface OpenBackend {
@@ -198,7 +189,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     board = await startBoardServer({
       key: options.boardKey,
       port: options.boardPort ?? 0,
-      assets: webviewAssets(),
+      assets: join(packageRoot(), 'dist', 'webview'),
       lang: locale,
       title: () => boardTexts(locale()).title,
       connect: (endpoint) => {

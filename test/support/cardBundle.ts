@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { cardBundle } from '../../scripts/lib/card-bundle.mjs';
-import { CARD_SCRIPT, packageRoot } from '../../src/mcp/apps/card.ts';
+import { CARD_SCRIPT } from '../../src/mcp/apps/card.ts';
+import { packageRoot } from '../../src/packageRoot.ts';
 
 export async function buildCardBundle(): Promise<void> {
   const root = packageRoot();

@@ -6,10 +6,11 @@
 // into dist/webview/card.js) is inlined when the resource is read, since the card's CSP
 // starts at default-src 'none'.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import { packageRoot } from '../../packageRoot.ts';
 
 export { RESOURCE_MIME_TYPE as CARD_MIME_TYPE };
 
@@ -18,18 +19,6 @@ export const CARD_URI = 'ui://xos/card.html';
 
 /** The card's script, relative to the package root. */
 export const CARD_SCRIPT = join('dist', 'webview', 'card.js');
-
-/**
- * The package root: the nearest folder with a package.json above this module — the
- * repository when the sources run (tests), the extension or npm package when a bundle
- * in dist/ runs (esbuild.mjs gives the CommonJS bundle `import.meta.dirname` as __dirname).
- */
-export function packageRoot(start: string = import.meta.dirname): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}
 
 /** The card's bundled script; `npm run build` makes it. */
 export function readCardScript(root: string = packageRoot()): string {
