@@ -4,16 +4,15 @@
 // so a click and a tool call take the same path. No MCP, no VS Code.
 import { MAX_APPROVAL_LENGTH, type AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { Kind, parse, print, valueFromASTUntyped, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { exampleQuery, findInverse, listFieldSelections } from '../ast/view.ts';
 import { agentEditable, agentListFields, hiddenListFields, withheld } from '../ast/agentPolicy.ts';
 import { FieldValueError } from '../backend/values.ts';
 import { appModel, readPath, type ContextModel } from '../board/model.ts';
 import { buildDetailQuery, buildUpdateMutation } from '../graphql/mutation.ts';
-import { checkContextQuery, withIdAndVersion } from '../graphql/queryRules.ts';
+import { buildCheckedQuery, checkContextQuery, checkedSelection, type CheckedQuery } from '../graphql/queryRules.ts';
 import {
-  agentProblem, agentQuote, canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
+  agentProblem, agentQuote, agentServerText, canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
 } from '../mcp/tools/fields.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
@@ -67,17 +66,18 @@ export async function showQuery(deps: CoreDeps, context: string, query: string):
   const ast = deps.client.ast();
   const check = checkContextQuery(ast, context, query);
   if (!check.ok) return refused(check.message);
-  const fullQuery = withIdAndVersion(check.document, listFieldSelections(ast, context, hiddenListFields(ast, context)));
-  const serverRefused = (message: string) => refused(`The XOS server refused the query: ${message} Fix the query and call xos_query again.`);
+  // From here on only the rebuilt query runs, never the agent's text.
+  const checked = check.query;
+  const boardSelections = listFieldSelections(ast, context, hiddenListFields(ast, context));
+  const serverRefused = (message: string) => refused(`The XOS server refused the query: ${agentServerText(ast, message)} Fix the query and call xos_query again.`);
 
   if (check.kind === 'list') {
-    const root = rootField(fullQuery);
-    const args = Object.fromEntries((root.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value)]));
     const model = contextModel(deps, context);
-    if (args.limit === undefined && args.offset === undefined) {
+    const { where, order_by: orderBy, limit, offset } = checked.args;
+    if (limit === undefined && offset === undefined) {
       let source: QueryListSource;
       try {
-        source = await QueryListSource.open({ client: deps.client, context: model, selection: print(root.selectionSet!), where: args.where, orderBy: args.order_by });
+        source = await QueryListSource.open({ client: deps.client, context: model, selection: checkedSelection(checked, boardSelections), where, orderBy });
       } catch (error) {
         if (error instanceof BackendUnavailableError) throw error;
         return serverRefused(error instanceof Error ? error.message : String(error));
@@ -85,14 +85,18 @@ export async function showQuery(deps: CoreDeps, context: string, query: string):
       deps.board.showList({ context, source });
       return done(`${DISPLAYED} ${recordsText(source.total, context)}`);
     }
-    const result = await deps.client.run(fullQuery);
+    // The id last, as the window source does: rows that tie on the agent's order keep one order.
+    const stable: CheckedQuery = { ...checked, args: { ...checked.args, order_by: [...(Array.isArray(orderBy) ? orderBy : []), { id: 'asc' }] } };
+    const request = buildCheckedQuery(stable, boardSelections);
+    const result = await deps.client.run(request.query, request.variables);
     if (result.errors?.length) return serverRefused(result.errors.map((e) => e.message).join('; '));
     const records = (result.data?.[context] as BoardRecord[]).map((row) => withoutVersion(row).record);
     deps.board.showList({ context, source: new MemoryListSource(model, records) });
     return done(`${DISPLAYED} ${recordsText(records.length, context)}`);
   }
 
-  const result = await deps.client.run(fullQuery);
+  const request = buildCheckedQuery(checked, boardSelections);
+  const result = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) return serverRefused(result.errors.map((e) => e.message).join('; '));
   const data = result.data?.[context];
   if (data === null || data === undefined) {
@@ -101,13 +105,6 @@ export async function showQuery(deps: CoreDeps, context: string, query: string):
   const { record, version } = withoutVersion(data as BoardRecord);
   deps.board.showDetail({ context, record, version });
   return done(`${DISPLAYED} ${recordsText(1, context)}`);
-}
-
-function rootField(query: string): FieldNode {
-  const operation = parse(query).definitions[0] as OperationDefinitionNode;
-  const root = operation.selectionSet.selections[0];
-  if (root.kind !== Kind.FIELD) throw new Error('a checked query has a field as its root');
-  return root;
 }
 
 function withoutVersion(row: BoardRecord): { record: BoardRecord; version: number } {

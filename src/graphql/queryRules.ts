@@ -4,22 +4,63 @@
 // nothing may rename (aliases) or drop (@skip/@include) what is selected, at
 // any depth; relations nest only a little, so a query cannot fan out without
 // end inside the extension host. Each refusal says what to send instead.
+//
+// XOS never runs the agent's text. The check takes the document apart, lets
+// through only what the agent may know of (an allow-list of fields, relations,
+// operators and arguments per entity, after the AST's agent policy), and
+// builds a new query from those checked pieces: the root's arguments go in
+// GraphQL variables, nested relation arguments are printed from the checked
+// values. Hidden names and names that do not exist are refused in the same
+// words, so a refusal is no oracle for what exists.
 import {
-  BREAK, Kind, parse, print, valueFromASTUntyped, visit,
-  type DirectiveNode, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
+  BREAK, Kind, parse, print, visit,
+  type ArgumentNode, type DirectiveNode, type DocumentNode, type FieldNode, type ObjectFieldNode, type OperationDefinitionNode,
+  type SelectionNode, type SelectionSetNode, type ValueNode, type VariableNode,
 } from 'graphql';
 import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
-import { agentListFields, relatedEntity, withheldArgumentField } from '../ast/agentPolicy.ts';
+import { agentFilterKey, agentListFields, agentSelectable, FILTER_OPERATORS } from '../ast/agentPolicy.ts';
+import type { BuiltRequest } from './mutation.ts';
+
+/**
+ * The checked arguments of the context's root field: where, order_by and id as JSON values for
+ * GraphQL variables; limit and offset as rebuilt literals, so the API's own checks of literal
+ * limits (and their words) apply as before.
+ */
+export interface CheckedArguments {
+  readonly where?: unknown;
+  readonly order_by?: unknown;
+  readonly id?: string;
+  readonly limit?: ValueNode;
+  readonly offset?: ValueNode;
+}
+
+/** An agent's query after the check: only what was checked, rebuilt. */
+export interface CheckedQuery {
+  readonly context: string;
+  readonly entity: string;
+  readonly kind: 'list' | 'detail';
+  readonly args: CheckedArguments;
+  /** The root field's selections, rebuilt from the checked fields (nested arguments as checked literals). */
+  readonly selections: readonly FieldNode[];
+}
 
 export type QueryCheck =
-  | { readonly ok: true; readonly document: DocumentNode; readonly kind: 'list' | 'detail' }
+  | { readonly ok: true; readonly kind: 'list' | 'detail'; readonly query: CheckedQuery }
   | { readonly ok: false; readonly message: string };
 
 /** Selections the model may add without breaking the list_fields rule. */
 const TOLERATED = new Set(['version', '__typename']);
 /** How deep relations may nest below the context's own fields: `company { employees { id } }` is 2. */
 export const MAX_RELATION_DEPTH = 2;
+/** How deep a `where` may nest (_and, _or, _not, relations); the backend refuses deeper ones anyway. */
+export const MAX_WHERE_DEPTH = 32;
+/** The arguments of a list (a list context's root field and an inverse list). */
+const LIST_ARGUMENTS = ['where', 'order_by', 'limit', 'offset'];
+const SCALAR_KINDS = new Set<string>([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.BOOLEAN, Kind.NULL, Kind.ENUM]);
+
+/** A refusal found deep inside the check; its message is the reply's first part. */
+class Refusal extends Error {}
 
 export function checkContextQuery(ast: Ast, contextName: string, query: string): QueryCheck {
   const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
@@ -48,6 +89,11 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
   const directive = firstDirective(document);
   if (directive) {
     return refuse(`Remove the directive @${directive.name.value}: xos_query shows exactly the fields it selects, so leave a field out instead of skipping it. For example: ${example}`);
+  }
+  const variable = operation.variableDefinitions?.[0]?.variable ?? firstVariable(document);
+  if (variable) {
+    return refuse(`xos_query takes no variables ($${cut(variable.name.value)}): write each value inline in the query, `
+      + `e.g. ${contextName}${context.kind === 'detail' ? '(id: "1")' : '(where: { id: { _eq: "1" } })'}. For example: ${example}`);
   }
 
   const roots = operation.selectionSet.selections;
@@ -78,42 +124,201 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
     ];
     return refuse(`Select exactly the list_fields of ${contextName} (${wanted.join(', ')}); ${parts.join('; ')}. For example: ${example}`);
   }
-  const withheld = withheldArgument(ast, context.entity, root);
-  if (withheld) {
-    return refuse(`${withheld} cannot be used in where or order_by: its value is kept from the agent. Filter and sort by the fields xos_schema lists. For example: ${example}`);
+
+  try {
+    const rules = new Rules(ast, example);
+    const selections = root.selectionSet.selections.map((s) => rules.field(context.entity, s as FieldNode, []));
+    const args: CheckedArguments = context.kind === 'list'
+      ? Object.fromEntries(Object.entries(rules.listArguments(context.entity, contextName, root.arguments ?? []))
+        .map(([name, value]) => [name, name === 'where' || name === 'order_by' ? toJson(value) : value]))
+      : rules.detailArguments(contextName, root.arguments ?? []);
+    return { ok: true, kind: context.kind, query: { context: contextName, entity: context.entity, kind: context.kind, args, selections } };
+  } catch (e) {
+    if (e instanceof Refusal) return refuse(e.message);
+    throw e;
   }
-  return { ok: true, document, kind: context.kind };
 }
 
-/** A field that the field's or a nested relation's where/order_by names and the agent may not use. */
-function withheldArgument(ast: Ast, entity: string, field: FieldNode): string | undefined {
-  for (const argument of field.arguments ?? []) {
-    if (argument.name.value !== 'where' && argument.name.value !== 'order_by') continue;
-    const found = withheldArgumentField(ast, entity, valueFromASTUntyped(argument.value));
-    if (found) return found;
+/** The allow-list checks of names, arguments and values, each returning the rebuilt piece. */
+class Rules {
+  private readonly ast: Ast;
+  private readonly example: string;
+
+  constructor(ast: Ast, example: string) {
+    this.ast = ast;
+    this.example = example;
   }
-  for (const selection of field.selectionSet?.selections ?? []) {
-    const child = asField(selection);
-    const related = child && relatedEntity(ast, entity, child.name.value);
-    const found = related ? withheldArgument(ast, related, child) : undefined;
-    if (found) return found;
+
+  private refusal(text: string): Refusal {
+    return new Refusal(`${text} For example: ${this.example}`);
   }
-  return undefined;
+
+  /** A selected field of `entity` (structure already checked), rebuilt with its checked arguments and sub-selection. */
+  field(entity: string, node: FieldNode, path: readonly string[]): FieldNode {
+    const name = node.name.value;
+    const where = [...path, name].join('.');
+    const selectable = agentSelectable(this.ast, entity, name);
+    if (!selectable) throw this.refusal(`${cut(name)} is not a field of ${entity} you can select; select the fields xos_schema lists.`);
+    const args = node.arguments ?? [];
+    let checkedArgs: ArgumentNode[] = [];
+    if (selectable.relation && selectable.list) {
+      const checked = this.listArguments(selectable.relation, where, args);
+      checkedArgs = Object.entries(checked).map(([arg, value]) => ({ kind: Kind.ARGUMENT, name: nameNode(arg), value }));
+    } else if (args.length) {
+      throw this.refusal(`${where} takes no arguments (got ${cut(args[0].name.value)}); only lists (a list context, an inverse list) take where, order_by, limit and offset.`);
+    }
+    if (!selectable.relation) {
+      if (node.selectionSet) throw this.refusal(`${where} is a value, not a relation: select it without braces.`);
+      return { kind: Kind.FIELD, name: nameNode(name) };
+    }
+    if (!node.selectionSet) throw this.refusal(`${where} is a relation: select its fields in braces, e.g. ${name} { id }.`);
+    const selections = node.selectionSet.selections.map((s) => this.field(selectable.relation!, s as FieldNode, [...path, name]));
+    return {
+      kind: Kind.FIELD, name: nameNode(name), ...(checkedArgs.length ? { arguments: checkedArgs } : {}),
+      selectionSet: { kind: Kind.SELECTION_SET, selections },
+    };
+  }
+
+  /** where, order_by, limit and offset of a list of `entity`, rebuilt from the checked literals. */
+  listArguments(entity: string, where: string, args: readonly ArgumentNode[]): Record<string, ValueNode> {
+    const out: Record<string, ValueNode> = {};
+    for (const arg of args) {
+      const name = arg.name.value;
+      if (!LIST_ARGUMENTS.includes(name)) {
+        throw this.refusal(`${where} takes where, order_by, limit and offset, not ${cut(name)}.`);
+      }
+      if (Object.hasOwn(out, name)) throw this.refusal(`Give ${name} of ${where} once.`);
+      if (name === 'where') out.where = this.whereValue(entity, arg.value, 0);
+      else if (name === 'order_by') out.order_by = this.orderBy(entity, arg.value);
+      else out[name] = this.count(name, arg.value);
+    }
+    return out;
+  }
+
+  /** The id of a detail context's record. */
+  detailArguments(contextName: string, args: readonly ArgumentNode[]): CheckedArguments {
+    const unknown = args.find((a) => a.name.value !== 'id');
+    if (unknown) throw this.refusal(`${contextName} takes only id, not ${cut(unknown.name.value)}.`);
+    if (args.length > 1) throw this.refusal(`Give id of ${contextName} once.`);
+    const value = args[0]?.value;
+    if (!value || (value.kind !== Kind.STRING && value.kind !== Kind.INT)) {
+      throw this.refusal(`${contextName} needs the id of one record, e.g. ${contextName}(id: "1").`);
+    }
+    return { id: value.value };
+  }
+
+  /** limit or offset: a scalar literal (the API says what is wrong with one that is no count). */
+  private count(name: string, value: ValueNode): ValueNode {
+    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal(`${name} is a whole number, e.g. ${name}: 10.`);
+    return rebuildScalar(value);
+  }
+
+  private notFilterable(key: string, entity: string): Refusal {
+    return this.refusal(`${cut(key)} is not a field of ${entity} you can filter or sort by; use the fields xos_schema lists (values kept from the agent cannot be used).`);
+  }
+
+  /** A `<entity>_bool_exp`: keys from the allow-list, relations recursing into their entity. */
+  private whereValue(entity: string, value: ValueNode, depth: number): ValueNode {
+    if (depth > MAX_WHERE_DEPTH) throw this.refusal(`where is nested more than ${MAX_WHERE_DEPTH} levels deep; write the filter flatter.`);
+    if (value.kind !== Kind.OBJECT) {
+      throw this.refusal(`A filter of ${entity} is an object of fields and operators, e.g. where: { id: { _eq: "1" } }.`);
+    }
+    const fields: ObjectFieldNode[] = [];
+    for (const field of value.fields) {
+      const key = field.name.value;
+      let checked: ValueNode;
+      if (key === '_and' || key === '_or') {
+        const items = field.value.kind === Kind.LIST ? field.value.values : [field.value];
+        checked = { kind: Kind.LIST, values: items.map((item) => this.whereValue(entity, item, depth + 1)) };
+      } else if (key === '_not') {
+        checked = this.whereValue(entity, field.value, depth + 1);
+      } else {
+        const allowed = agentFilterKey(this.ast, entity, key);
+        if (!allowed) throw this.notFilterable(key, entity);
+        checked = allowed.kind === 'relation' ? this.whereValue(allowed.entity, field.value, depth + 1) : this.comparison(entity, key, field.value);
+      }
+      fields.push({ kind: Kind.OBJECT_FIELD, name: nameNode(key), value: checked });
+    }
+    return { kind: Kind.OBJECT, fields };
+  }
+
+  /** `{ _eq: … }`: known operators with scalar values (lists of scalars for _in and _nin). */
+  private comparison(entity: string, key: string, value: ValueNode): ValueNode {
+    if (value.kind !== Kind.OBJECT) throw this.refusal(`Compare ${entity}.${key} with an operator, e.g. ${key}: { _eq: … }.`);
+    const fields: ObjectFieldNode[] = [];
+    for (const field of value.fields) {
+      const op = field.name.value;
+      if (!FILTER_OPERATORS.has(op)) {
+        throw this.refusal(`${cut(op)} is not an operator of where; use ${[...FILTER_OPERATORS].join(' ')}.`);
+      }
+      let checked: ValueNode;
+      if (op === '_in' || op === '_nin') {
+        const items = field.value.kind === Kind.LIST ? field.value.values : [field.value];
+        checked = { kind: Kind.LIST, values: items.map((item) => this.scalar(entity, key, op, item)) };
+      } else {
+        checked = this.scalar(entity, key, op, field.value);
+      }
+      fields.push({ kind: Kind.OBJECT_FIELD, name: nameNode(op), value: checked });
+    }
+    return { kind: Kind.OBJECT, fields };
+  }
+
+  private scalar(entity: string, key: string, op: string, value: ValueNode): ValueNode {
+    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal(`${entity}.${key}.${op} takes a single value such as "Berlin", 42 or true.`);
+    return rebuildScalar(value);
+  }
+
+  /** `[<entity>_order_by!]`: columns from the allow-list, each asc or desc. */
+  private orderBy(entity: string, value: ValueNode): ValueNode {
+    const items = value.kind === Kind.LIST ? value.values : [value];
+    return {
+      kind: Kind.LIST,
+      values: items.map((item) => {
+        if (item.kind !== Kind.OBJECT) throw this.refusal(`order_by is a list of { field: asc | desc }, e.g. order_by: [{ id: desc }].`);
+        return {
+          kind: Kind.OBJECT,
+          fields: item.fields.map((field): ObjectFieldNode => {
+            const key = field.name.value;
+            const allowed = agentFilterKey(this.ast, entity, key);
+            if (!allowed) throw this.notFilterable(key, entity);
+            if (allowed.kind === 'relation') {
+              throw this.refusal(`order_by sorts by the fields of ${entity} itself, not by the relation ${key}; sort by ${key}_id or filter with where.`);
+            }
+            if (field.value.kind !== Kind.ENUM || (field.value.value !== 'asc' && field.value.value !== 'desc')) {
+              throw this.refusal(`Sort ${entity}.${key} with asc or desc (without quotes), e.g. order_by: [{ ${key}: desc }].`);
+            }
+            return { kind: Kind.OBJECT_FIELD, name: nameNode(key), value: { kind: Kind.ENUM, value: field.value.value } };
+          }),
+        };
+      }),
+    };
+  }
 }
 
 /**
- * The same query with `id` and `version` selected on the root field, so the Board can edit what
- * it shows, and with the given selections the agent does not make (the hidden list_fields).
+ * The checked query as XOS runs it: the root's arguments in variables typed from the API's input
+ * types, `id` and `version` selected so the Board can edit what it shows, and the given selections
+ * the agent does not make (the hidden list_fields).
  */
-export function withIdAndVersion(document: DocumentNode, boardSelections: readonly string[] = []): string {
-  const operation = document.definitions[0] as OperationDefinitionNode;
-  const root = operation.selectionSet.selections[0] as FieldNode;
-  const names = new Set(root.selectionSet!.selections.map((s) => (s as FieldNode).name.value));
+export function buildCheckedQuery(checked: CheckedQuery, boardSelections: readonly string[] = []): BuiltRequest {
+  const types: Record<string, string> = checked.kind === 'detail'
+    ? { id: 'ID!' }
+    : { where: `${checked.entity}_bool_exp`, order_by: `[${checked.entity}_order_by!]` };
+  const given = Object.entries(checked.args).filter(([name, value]) => value !== undefined && Object.hasOwn(types, name));
+  const declared = given.map(([name]) => `$${name}: ${types[name]}`).join(', ');
+  const literals = (['limit', 'offset'] as const).flatMap((name) => (checked.args[name] ? [`${name}: ${print(checked.args[name])}`] : []));
+  const args = [...given.map(([name]) => `${name}: $${name}`), ...literals].join(', ');
+  const query = `query XosQuery${declared ? `(${declared})` : ''} { ${checked.context}${args ? `(${args})` : ''} ${checkedSelection(checked, boardSelections)} }`;
+  return { query, variables: Object.fromEntries(given) };
+}
+
+/** The root field's selection set as GraphQL text: the checked fields, `id`, `version` and the Board's own selections. */
+export function checkedSelection(checked: CheckedQuery, boardSelections: readonly string[] = []): string {
+  const names = new Set(checked.selections.map((s) => s.name.value));
   const boardOnly = boardSelections.length ? rootSelections(`{ board { ${boardSelections.join(' ')} } }`) : [];
-  const added = [...['id', 'version'].filter((name) => !names.has(name)).map(fieldNode), ...boardOnly.filter((f) => !names.has(f.name.value))];
-  const newRoot: FieldNode = { ...root, selectionSet: { ...root.selectionSet!, selections: [...root.selectionSet!.selections, ...added] } };
-  const newOperation: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections: [newRoot] } };
-  return print({ ...document, definitions: [newOperation] });
+  const added = [...['id', 'version'].filter((name) => !names.has(name)).map((name) => ({ kind: Kind.FIELD, name: nameNode(name) }) as FieldNode),
+    ...boardOnly.filter((f) => !names.has(f.name.value))];
+  return print({ kind: Kind.SELECTION_SET, selections: [...checked.selections, ...added] });
 }
 
 /** The first directive anywhere in the document (operation, field, variable). */
@@ -121,6 +326,18 @@ function firstDirective(document: DocumentNode): DirectiveNode | undefined {
   let found: DirectiveNode | undefined;
   visit(document, {
     Directive(node) {
+      found = node;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/** The first variable used anywhere in the document. */
+function firstVariable(document: DocumentNode): VariableNode | undefined {
+  let found: VariableNode | undefined;
+  visit(document, {
+    Variable(node) {
       found = node;
       return BREAK;
     },
@@ -147,13 +364,46 @@ function checkNested(set: SelectionSetNode, path: readonly string[], example: st
   return undefined;
 }
 
+/** A checked scalar literal as a new node (nothing of the agent's node but its kind and value). */
+function rebuildScalar(value: ValueNode): ValueNode {
+  switch (value.kind) {
+    case Kind.STRING: return { kind: Kind.STRING, value: value.value };
+    case Kind.INT: return { kind: Kind.INT, value: value.value };
+    case Kind.FLOAT: return { kind: Kind.FLOAT, value: value.value };
+    case Kind.BOOLEAN: return { kind: Kind.BOOLEAN, value: value.value };
+    case Kind.ENUM: return { kind: Kind.ENUM, value: value.value };
+    default: return { kind: Kind.NULL };
+  }
+}
+
+/**
+ * A checked value as JSON for a variable. Numbers keep their digits: an integer beyond the safe
+ * range and a float go as strings (exact for Decimal; an Int refuses them as a literal would).
+ */
+function toJson(value: ValueNode): unknown {
+  switch (value.kind) {
+    case Kind.OBJECT: return Object.fromEntries(value.fields.map((f) => [f.name.value, toJson(f.value)]));
+    case Kind.LIST: return value.values.map(toJson);
+    case Kind.INT: return Number.isSafeInteger(Number(value.value)) ? Number(value.value) : value.value;
+    case Kind.FLOAT: return value.value;
+    case Kind.STRING: case Kind.ENUM: return value.value;
+    case Kind.BOOLEAN: return value.value;
+    default: return null;
+  }
+}
+
 function rootSelections(query: string): FieldNode[] {
   const operation = parse(query).definitions[0] as OperationDefinitionNode;
   return (operation.selectionSet.selections[0] as FieldNode).selectionSet!.selections as FieldNode[];
 }
 
-function fieldNode(name: string): FieldNode {
-  return { kind: Kind.FIELD, name: { kind: Kind.NAME, value: name } };
+function nameNode(value: string) {
+  return { kind: Kind.NAME, value } as const;
+}
+
+/** A name the agent sent, short enough to echo. */
+function cut(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 63)}…` : name;
 }
 
 function asField(selection: SelectionNode): FieldNode | undefined {

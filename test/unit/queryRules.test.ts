@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
-import { checkContextQuery, withIdAndVersion } from '../../src/graphql/queryRules.ts';
+import { buildCheckedQuery, checkContextQuery, checkedSelection } from '../../src/graphql/queryRules.ts';
 
 const ast = demoApp();
 const LIST = '{ person_list { id firstname lastname email city age net_worth } }';
@@ -108,8 +108,8 @@ test('id and version are added to the selection when missing', () => {
   const check = checkContextQuery(ast, 'deal_list', '{ deal_list { title amount stage probability close_date company { name } contact { id } id } }');
   assert.ok(check.ok);
   assert.equal(
-    withIdAndVersion(check.document),
-    '{\n  deal_list {\n    title\n    amount\n    stage\n    probability\n    close_date\n    company {\n      name\n    }\n    contact {\n      id\n    }\n    id\n    version\n  }\n}',
+    checkedSelection(check.query),
+    '{\n  title\n  amount\n  stage\n  probability\n  close_date\n  company {\n    name\n  }\n  contact {\n    id\n  }\n  id\n  version\n}',
   );
 });
 
@@ -138,4 +138,123 @@ test('relations nest at most two levels below the context fields', () => {
   assert.equal(checkContextQuery(ast, 'person_detail', two).ok, true);
   const deep = `{ person_detail(id: "3") { ${fields} company { id employees { id company { employees { id } } } } } }`;
   assert.match(refusal('person_detail', deep), /^Relations may nest at most 2 levels below the context's fields \(company\.employees\.company is 3 deep\)\. Select the related record's own fields, e\.g\. company \{ id name \}/);
+});
+
+// ---- the allow-list and the rebuilt query ----------------------------------------------
+
+/** The demo CRM with kept fields: person.notes and person.company hidden (so company.employees too), net_worth masked. */
+function guarded() {
+  const guardedAst = demoApp();
+  guardedAst.entities.person.fields.notes.agent = 'hidden';
+  guardedAst.entities.person.fields.company.agent = 'hidden';
+  guardedAst.entities.person.fields.net_worth.agent = 'masked';
+  return guardedAst;
+}
+const GUARDED = guarded();
+const PEOPLE = 'id firstname lastname email city age net_worth';
+const DEALS = 'id title amount stage probability close_date company { id name } contact { id firstname }';
+
+function guardedCheck(context: string, query: string) {
+  return checkContextQuery(GUARDED, context, query);
+}
+function guardedRefusal(context: string, query: string): string {
+  const check = guardedCheck(context, query);
+  assert.equal(check.ok, false, query);
+  const { message } = check as { message: string };
+  assert.ok(message.endsWith(' Then call xos_query again.'), message);
+  return message;
+}
+
+test('variables are refused, with or without a default value, and say to write values inline', () => {
+  for (const query of [
+    `query Q($w: person_bool_exp = { net_worth: { _gt: 125000 } }) { person_list(where: $w, limit: 1000) { ${PEOPLE} } }`,
+    `query Q($w: person_bool_exp) { person_list(where: $w) { ${PEOPLE} } }`,
+    `{ person_list(where: $w) { ${PEOPLE} } }`,
+    `{ person_list(where: { city: { _eq: $city } }) { ${PEOPLE} } }`,
+  ]) {
+    assert.match(guardedRefusal('person_list', query), /^xos_query takes no variables \(\$(w|city)\): write each value inline in the query, e\.g\. person_list\(where: \{ id: \{ _eq: "1" \} \}\)\. For example: /, query);
+  }
+  assert.match(guardedRefusal('person_detail', 'query Q($id: ID! = "1") { person_detail(id: $id) { id } }'), /^xos_query takes no variables \(\$id\): .* e\.g\. person_detail\(id: "1"\)/);
+});
+
+test('hidden, masked and unknown names in where and order_by are refused in the same words', () => {
+  const words = (name: string, args: string) => guardedRefusal('person_list', `{ person_list(${args}) { ${PEOPLE} } }`).replace(name, 'NAME');
+  for (const shape of [(n: string) => `where: { ${n}: { _eq: 1 } }`, (n: string) => `order_by: [{ ${n}: desc }]`, (n: string) => `where: { _or: [{ id: { _eq: 1 } }, { _not: { ${n}: { _is_null: true } } }] }`]) {
+    const texts = ['notes', 'notez', 'company', 'company_id', 'compamy_id', 'net_worth', 'no_such_field'].map((name) => words(name, shape(name)));
+    assert.equal(new Set(texts).size, 1, texts.join('\n'));
+    assert.match(texts[0], /^NAME is not a field of person you can filter or sort by; use the fields xos_schema lists \(values kept from the agent cannot be used\)\. For example: /);
+  }
+});
+
+test('relations in where recurse into the related entity; its kept fields are refused there', () => {
+  assert.equal(guardedCheck('deal_list', `{ deal_list(where: { contact: { city: { _eq: "Berlin" } }, company: { employees: { id: { _eq: 1 } } } }) { ${DEALS} } }`).ok, false);
+  assert.match(guardedRefusal('deal_list', `{ deal_list(where: { contact: { notes: { _ilike: "%a%" } } }) { ${DEALS} } }`), /^notes is not a field of person you can filter/);
+  assert.match(guardedRefusal('deal_list', `{ deal_list(where: { contact: { company_id: { _eq: 1 } } }) { ${DEALS} } }`), /^company_id is not a field of person you can filter/);
+  assert.match(guardedRefusal('company_list', '{ company_list(where: { employees: { id: { _eq: 1 } } }) { id name industry city country employee_count revenue } }'), /^employees is not a field of company you can filter/);
+  const ok = guardedCheck('deal_list', `{ deal_list(where: { _and: [{ contact: { city: { _eq: "Berlin" } } }, { company: { deals: { stage: { _in: [won, lost] } } } }], company_id: { _neq: 3 } }, order_by: [{ contact_id: asc }, { probability: desc }]) { ${DEALS} } }`);
+  assert.ok(ok.ok, JSON.stringify(ok));
+});
+
+test('operators, their values and sort directions are checked', () => {
+  assert.match(guardedRefusal('person_list', `{ person_list(where: { city: { _regex: "a" } }) { ${PEOPLE} } }`), /^_regex is not an operator of where; use _eq _neq _gt _gte _lt _lte _in _nin _is_null _like _ilike\./);
+  assert.match(guardedRefusal('person_list', `{ person_list(where: { city: { _eq: { net_worth: 1 } } }) { ${PEOPLE} } }`), /^person\.city\._eq takes a single value/);
+  assert.match(guardedRefusal('person_list', `{ person_list(where: { city: "Berlin" }) { ${PEOPLE} } }`), /^Compare person\.city with an operator/);
+  assert.match(guardedRefusal('person_list', `{ person_list(where: [{ city: { _eq: "Berlin" } }]) { ${PEOPLE} } }`), /^A filter of person is an object/);
+  assert.match(guardedRefusal('person_list', `{ person_list(order_by: { city: "desc" }) { ${PEOPLE} } }`), /^Sort person\.city with asc or desc/);
+  assert.match(guardedRefusal('deal_list', `{ deal_list(order_by: { contact: { city: asc } }) { ${DEALS} } }`), /^order_by sorts by the fields of deal itself, not by the relation contact; sort by contact_id/);
+  assert.match(guardedRefusal('person_list', `{ person_list(first: 3) { ${PEOPLE} } }`), /^person_list takes where, order_by, limit and offset, not first\./);
+  assert.match(guardedRefusal('person_list', `{ person_list(limit: { a: 1 }) { ${PEOPLE} } }`), /^limit is a whole number/);
+  const deep = `{ person_list(where: ${'{ _not: '.repeat(40)}{ id: { _eq: 1 } }${' }'.repeat(40)}) { ${PEOPLE} } }`;
+  assert.match(guardedRefusal('person_list', deep), /^where is nested more than 32 levels deep/);
+});
+
+test('a detail takes exactly one id', () => {
+  const fields = 'id firstname lastname email phone street zip city age net_worth status birthday active';
+  assert.match(guardedRefusal('person_detail', `{ person_detail { ${fields} } }`), /^person_detail needs the id of one record, e\.g\. person_detail\(id: "1"\)\./);
+  assert.match(guardedRefusal('person_detail', `{ person_detail(id: "1", where: { id: { _eq: 1 } }) { ${fields} } }`), /^person_detail takes only id, not where\./);
+  const check = guardedCheck('person_detail', `{ person_detail(id: 7) { ${fields} } }`);
+  assert.ok(check.ok);
+  assert.deepEqual(check.query.args, { id: '7' });
+});
+
+test('nested selections: hidden and unknown names read the same; relations need braces, values none', () => {
+  const withContact = (inner: string) => `{ deal_list { ${DEALS.replace('contact { id firstname }', `contact { id ${inner} }`)} } }`;
+  const hidden = guardedRefusal('deal_list', withContact('notes')).replace('notes', 'X');
+  assert.equal(guardedRefusal('deal_list', withContact('notez')).replace('notez', 'X'), hidden);
+  assert.match(hidden, /^X is not a field of person you can select; select the fields xos_schema lists\./);
+  assert.equal(guardedRefusal('deal_list', withContact('company { id }')).replace('company', 'X'), guardedRefusal('deal_list', withContact('compani { id }')).replace('compani', 'X'));
+  assert.match(guardedRefusal('deal_list', withContact('company_id')), /^company_id is not a field of person you can select/);
+  assert.match(guardedRefusal('deal_list', withContact('deals')), /^contact\.deals is a relation: select its fields in braces/);
+  assert.match(guardedRefusal('deal_list', withContact('city { id }')), /^contact\.city is a value, not a relation/);
+  assert.match(guardedRefusal('deal_list', withContact('city(limit: 1)')), /^contact\.city takes no arguments \(got limit\)/);
+  // A masked field may be selected in a relation (its value goes to the Board only).
+  assert.ok(guardedCheck('deal_list', withContact('net_worth')).ok);
+});
+
+test('the rebuilt query: root arguments in typed variables, nested arguments as checked literals, never the agent\'s text', () => {
+  const check = guardedCheck('deal_list', 'query Mine { deal_list(where: { _or: [{ stage: { _eq: won } }, { probability: { _gte: 50 } }], amount: { _is_null: false } }, order_by: { probability: desc }, limit: 5, offset: 10) '
+    + `{ id title amount stage probability close_date company { id name deals(where: { stage: { _in: [won] } }, order_by: [{ id: desc }], limit: 3) { id title } } contact { id firstname } } }`);
+  // deal.amount is visible in this AST (only person fields are kept).
+  assert.ok(check.ok, JSON.stringify(check));
+  const built = buildCheckedQuery(check.query, ['secret_board_field']);
+  assert.deepEqual(built.variables, {
+    where: { _or: [{ stage: { _eq: 'won' } }, { probability: { _gte: 50 } }], amount: { _is_null: false } },
+    order_by: [{ probability: 'desc' }],
+  });
+  assert.equal(built.query.replace(/\s+/g, ' '),
+    'query XosQuery($where: deal_bool_exp, $order_by: [deal_order_by!]) { deal_list(where: $where, order_by: $order_by, limit: 5, offset: 10) '
+    + '{ id title amount stage probability close_date company { id name deals(where: {stage: {_in: [won]}}, order_by: [{id: desc}], limit: 3) { id title } } '
+    + 'contact { id firstname } version secret_board_field } }');
+  assert.doesNotMatch(built.query, /Mine/);
+  const detail = guardedCheck('person_detail', '{ person_detail(id: "3") { id firstname lastname email phone street zip city age net_worth status birthday active } }');
+  assert.ok(detail.ok);
+  const request = buildCheckedQuery(detail.query);
+  assert.deepEqual(request.variables, { id: '3' });
+  assert.match(request.query, /^query XosQuery\(\$id: ID!\) \{ person_detail\(id: \$id\) \{/);
+});
+
+test('numbers keep their digits in variables: big integers and decimals go as strings', () => {
+  const check = checkContextQuery(ast, 'person_list', `{ person_list(where: { net_worth: { _gt: 123456789012345678.25 }, age: { _in: [1, 99999999999999999999] } }) { ${PEOPLE} } }`);
+  assert.ok(check.ok);
+  assert.deepEqual(check.query.args.where, { net_worth: { _gt: '123456789012345678.25' }, age: { _in: [1, '99999999999999999999'] } });
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Ast, ContextDef, FieldDef } from '../../ast/schema.ts';
 import { resolveText } from '../../ast/locale.ts';
-import { agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
+import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE } from '../../ast/agentPolicy.ts';
 import { coerceFieldValue, describeValue, type FieldValueError } from '../../backend/values.ts';
 
 export function findContext(ast: Ast, name: string): ContextDef | undefined {
@@ -70,9 +70,39 @@ export function agentProblem(ast: Ast, error: Pick<FieldValueError, 'entity' | '
 
 /** A server error about a value, without the value or name of a field kept from the agent. */
 export function serverMessage(ast: Ast, entity: string, error: { message: string; extensions?: Record<string, unknown> }): string {
-  const field = error.extensions?.field;
-  if (typeof field !== 'string' || !Object.hasOwn(ast.entities[entity]?.fields ?? {}, field)) return error.message;
-  return agentPolicy(ast, entity, field) === 'visible' ? error.message : `${agentProblem(ast, { entity, field })}.`;
+  const column = error.extensions?.field;
+  const field = typeof column === 'string' ? fieldOfColumn(ast, entity, column) : undefined;
+  if (field !== undefined && agentPolicy(ast, entity, field) !== 'visible') return `${agentProblem(ast, { entity, field })}.`;
+  return agentServerText(ast, error.message);
+}
+
+/** Words said instead of a server text that names something only the person sees. */
+export const HIDDEN_SERVER_TEXT = 'the reason concerns a field only the person sees on the Board.';
+
+/**
+ * A server's error text as the agent may read it: without GraphQL's "Did you mean …?" suggestions
+ * (they list names of the API, hidden ones included), and replaced as a whole when it names a hidden
+ * field, a hidden ref's column or its inverse list. Every path that words a server error for the
+ * agent goes through here.
+ */
+export function agentServerText(ast: Ast, message: string): string {
+  const text = message.replace(/\s*Did you mean\b[^?]*\?/g, '');
+  // Entity and context names are the agent's to know, even where a hidden field shares one (person.company).
+  const known = new Set([...Object.keys(ast.entities), ...Object.keys(ast.contexts)]);
+  const names = hiddenNames(ast).filter((name) => !known.has(name));
+  if (names.length === 0) return text;
+  // `deal.company_id` names a column the agent sees even when person.company is hidden.
+  const visibleQualified = text.replace(/\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)/g, (whole, entity: string, column: string) => {
+    if (!Object.hasOwn(ast.entities, entity)) return whole;
+    const field = fieldOfColumn(ast, entity, column);
+    return field !== undefined && agentPolicy(ast, entity, field) === 'visible' ? ' ' : whole;
+  });
+  const words = new RegExp(`(?<![A-Za-z0-9_])(?:${names.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`);
+  return words.test(visibleQualified) ? HIDDEN_SERVER_TEXT : text;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export function recordsText(count: number, context: string): string {
