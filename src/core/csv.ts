@@ -3,6 +3,7 @@
 // in memory at once. Values are raw and locale-independent (the field kinds' csv form).
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { openPrivateFile } from './privateFiles.ts';
 import { fieldKind } from '../board/fieldKinds.ts';
 import type { FieldModel } from '../board/model.ts';
 import type { ListQuery, ListSource } from './domain.ts';
@@ -40,8 +41,14 @@ export async function writeCsv(source: ListSource, fields: readonly FieldModel[]
 }
 
 /** Runs `write` into a UTF-8 file at `path` (with a BOM so spreadsheet apps read UTF-8), waiting for the disk as it goes. */
-export async function writeCsvFile(path: string, write: (sink: (chunk: string) => Promise<void>, signal: AbortSignal) => Promise<number>, signal: AbortSignal): Promise<number> {
-  const file = createWriteStream(path, { encoding: 'utf8' });
+export async function writeCsvFile(
+  path: string, write: (sink: (chunk: string) => Promise<void>, signal: AbortSignal) => Promise<number>, signal: AbortSignal,
+  options: { readonly private?: boolean } = {},
+): Promise<number> {
+  // private: readable by the owner only (0600), and never written through a symbolic link at `path`.
+  const file = options.private
+    ? createWriteStream(path, { encoding: 'utf8', fd: openPrivateFile(path, { truncate: true }) })
+    : createWriteStream(path, { encoding: 'utf8' });
   try {
     file.write('\uFEFF');
     return await write(async (chunk) => {

@@ -1,11 +1,12 @@
 // xos-mcp's command line: options, their defaults and the mistakes refused with what to do.
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MailSecurity } from '../mail/smtp.ts';
 import type { XosMcpOptions } from './xosMcp.ts';
 
-export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url>] [--http [--port N]]
+export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url>] [--http [--port N] [--token-file F]]
               [--board-port N] [--locale de] [--mail-host H --mail-from A ...]
 
   The nine XOS tools over MCP. The person sees the agent's work on the XOS Board in a
@@ -18,14 +19,22 @@ export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url
   --server      a running xos-server instead (e.g. http://127.0.0.1:4000;
                 its token: XOS_SERVER_TOKEN)
   --http        serve MCP as Streamable HTTP on 127.0.0.1 instead of stdio;
-                clients send Authorization: Bearer <token> (XOS_MCP_TOKEN, or --token)
+                clients send Authorization: Bearer <token>, the token from XOS_MCP_TOKEN
+                or --token-file
+  --token-file  a file holding the MCP token, readable by you only (chmod 600 <file>)
   --port        the MCP endpoint's port with --http (default 7401; 0: any free one)
-  --board-port  the Board's port (default 7400; 0: any free one)
+  --board-port  the Board's port (default: any free one; the link is printed and
+                written to ${join(defaultDataDir(), 'board-link')})
   --locale      the Board's language (default: the app's first)
   --confirm-timeout  seconds a question on the Board waits (default 300)
   --mail-host, --mail-port, --mail-security starttls|tls|none, --mail-user, --mail-from
                 the SMTP server for xos_mail_send (password: XOS_MAIL_PASSWORD)
   --mail-undo   seconds a confirmed mail waits, with Undo on the Board (default 10)
+
+  XOS_BOARD_KEY  a fixed key for the Board link (at least 32 characters of A-Z a-z 0-9 - _,
+                 e.g. openssl rand -hex 32); without it every start has a new one. Whoever
+                 has the key can confirm saves and sends; open a link with a fixed key only
+                 while xos-mcp is running (whatever holds the port then gets the link).
 `;
 
 export class UsageError extends Error {}
@@ -48,12 +57,44 @@ function intOption(name: string, value: string | undefined, fallback: number): n
   return n;
 }
 
+/** A key is only as strong as it is long: a handshake proof lets anyone on this machine try guesses offline. */
+const BOARD_KEY = /^[A-Za-z0-9_-]{32,256}$/;
+
+/** The MCP token from a file only its owner can read (a token on the command line is visible to every local user). */
+function tokenFromFile(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY);
+  } catch (error) {
+    throw new UsageError(`--token-file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`--token-file ${path} is not a file`);
+    if ((stat.mode & 0o077) !== 0) {
+      throw new UsageError(`--token-file ${path} can be read by other users (mode ${(stat.mode & 0o777).toString(8).padStart(3, '0')}): run chmod 600 ${path} and start again`);
+    }
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) throw new UsageError(`--token-file ${path} belongs to another user: use a file of your own (chmod 600)`);
+    const token = readFileSync(fd, 'utf8').trim();
+    if (!token || /\s/.test(token)) throw new UsageError(`--token-file ${path} must hold the token alone, on one line`);
+    return token;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tokenOnCommandLine(): UsageError {
+  return new UsageError('--token would show the MCP token to every user of this machine (command lines are public): set XOS_MCP_TOKEN, or put the token in a file only you can read (chmod 600 <file>) and pass --token-file <file>');
+}
+
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): XosMcpOptions | undefined {
+  // Before parsing, so `--token` with or without a value gets the same answer.
+  if (argv.some((arg) => arg === '--token' || arg.startsWith('--token='))) throw tokenOnCommandLine();
   const { values } = parseArgs({
     args: [...argv],
     options: {
       ast: { type: 'string' }, dsn: { type: 'string' }, server: { type: 'string' }, http: { type: 'boolean' },
-      port: { type: 'string' }, token: { type: 'string' }, 'board-port': { type: 'string' }, locale: { type: 'string' },
+      port: { type: 'string' }, 'token-file': { type: 'string' }, 'board-port': { type: 'string' }, locale: { type: 'string' },
       'confirm-timeout': { type: 'string' },
       'mail-host': { type: 'string' }, 'mail-port': { type: 'string' }, 'mail-security': { type: 'string' },
       'mail-user': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-undo': { type: 'string' },
@@ -69,8 +110,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
   const security = values['mail-security'] ?? 'starttls';
   if (!['starttls', 'tls', 'none'].includes(security)) throw new UsageError(`--mail-security is starttls, tls or none (got "${security}")`);
   if (values['mail-host'] && !values['mail-from']) throw new UsageError('--mail-host needs --mail-from (the sender address)');
-  const token = values.token || env.XOS_MCP_TOKEN || undefined;
-  if (values.http && !token) throw new UsageError('--http needs a token for the clients: set XOS_MCP_TOKEN (or pass --token T)');
+  const token = values['token-file'] !== undefined ? tokenFromFile(values['token-file']) : env.XOS_MCP_TOKEN || undefined;
+  if (values.http && !token) throw new UsageError('--http needs a token for the clients: set XOS_MCP_TOKEN, or pass --token-file <file> (a file only you can read: chmod 600 <file>)');
+  const boardKey = env.XOS_BOARD_KEY || undefined;
+  if (boardKey !== undefined && !BOARD_KEY.test(boardKey)) {
+    throw new UsageError('XOS_BOARD_KEY must be at least 32 characters of A-Z, a-z, 0-9, - and _ (make one with: openssl rand -hex 32)');
+  }
   const dataDir = defaultDataDir();
   return {
     ast: values.ast,
@@ -80,8 +125,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
     transport: values.http ? 'http' : 'stdio',
     port: intOption('port', values.port, 7401),
     token,
-    boardPort: intOption('board-port', values['board-port'], 7400),
-    boardKey: env.XOS_BOARD_KEY || undefined,
+    boardPort: intOption('board-port', values['board-port'], 0),
+    boardKey,
     locale: values.locale ?? localeOfEnvironment(env),
     confirmTimeoutSeconds: intOption('confirm-timeout', values['confirm-timeout'], 300),
     mail: values['mail-host'] ? {

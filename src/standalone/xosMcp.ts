@@ -4,7 +4,7 @@
 // person's confirmations as dialogs on that page. MCP over stdio (clients that start it) or
 // Streamable HTTP on loopback with a bearer token (clients that connect).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadAstFile } from '../ast/load.ts';
@@ -22,6 +22,7 @@ import { ContactDirectory } from '../contacts/directory.ts';
 import { countryOfLocale } from '../contacts/normalize.ts';
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { writeCsvFile } from '../core/csv.ts';
+import { ensurePrivateDir, openPrivateFile, taken, tightenFile, writePrivateFile } from '../core/privateFiles.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
 import { createSmtpMailer, smtpSettingsProblems, type SmtpSettings } from '../mail/smtp.ts';
@@ -47,7 +48,7 @@ export interface XosMcpOptions {
   readonly port?: number;
   /** The MCP endpoint's bearer token (http). */
   readonly token?: string;
-  /** The Board's port (0: any free one). */
+  /** The Board's port (0, the default: any free one). */
   readonly boardPort?: number;
   /** The Board page's key; random when absent. */
   readonly boardKey?: string;
@@ -58,9 +59,9 @@ export interface XosMcpOptions {
   readonly mail?: SmtpSettings & { readonly password?: string };
   /** Seconds a confirmed mail waits before it goes out (default 10, Undo on the Board). */
   readonly mailUndoSeconds?: number;
-  /** Where the default database lives. */
+  /** Where the default database, the Board's kept work and the current Board link live (0700). */
   readonly dataDir: string;
-  /** Where CSV exports are written. */
+  /** Where CSV exports are written (each file 0600, never through a symbolic link). */
   readonly exportDir: string;
   /** Lines for the person (stderr: stdout belongs to MCP over stdio). */
   readonly log: (line: string) => void;
@@ -91,8 +92,13 @@ async function openBackend(options: XosMcpOptions): Promise<OpenBackend> {
   const ast: Ast = options.ast ? await loadAstFile(resolve(options.ast)) : demoApp();
   let dsn = options.dsn;
   if (!dsn) {
-    mkdirSync(options.dataDir, { recursive: true });
-    dsn = `sqlite:${join(options.dataDir, 'xos.db')}`;
+    // Only the person reads xos-mcp's own database: the folder 0700, the file (and SQLite's
+    // -wal and -shm, which take the database file's mode) 0600, created so before SQLite opens it.
+    ensurePrivateDir(options.dataDir);
+    const file = join(options.dataDir, 'xos.db');
+    closeSync(openPrivateFile(file, { truncate: false }));
+    for (const side of ['-wal', '-shm', '-journal']) tightenFile(`${file}${side}`);
+    dsn = `sqlite:${file}`;
   }
   const backend = await startBackend({
     ast, dsn,
@@ -118,6 +124,16 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   const openTheBoard = () => `the person confirms on the XOS Board page, and it is not open. Ask them to open the Board (the link xos-mcp printed when it started, ${boardUrl()}) and then call the tool again.`;
 
   let toldToOpen = false;
+  // While a question is open on the page, no other page takes the Board over (boardServer's busy).
+  let openQuestions = 0;
+  const askOnPage = async (question: Parameters<BoardController['ask']>[0], signal: AbortSignal) => {
+    openQuestions++;
+    try {
+      return await controller.ask(question, signal);
+    } finally {
+      openQuestions--;
+    }
+  };
   const ui: BoardUi = {
     t,
     // What VS Code says in a notification, the page says in its status line (an Undo there is in the History and on the mail draft).
@@ -127,7 +143,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       return undefined;
     },
     askDiscard: async (question, detail, discard) => {
-      const answer = await controller.ask({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
+      const answer = await askOnPage({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
       return answer === discard;
     },
     setLocale: (next) => {
@@ -136,10 +152,12 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     },
     csvExport: async (context) => {
       mkdirSync(options.exportDir, { recursive: true });
+      // A fresh name: anything there, a (dangling) symbolic link included, is skipped; the file is
+      // 0600 and opened without following a link, so one planted in between is refused, not written through.
       let path = join(options.exportDir, `${context}.csv`);
-      for (let n = 2; existsSync(path); n++) path = join(options.exportDir, `${context}-${n}.csv`);
+      for (let n = 2; taken(path); n++) path = join(options.exportDir, `${context}-${n}.csv`);
       const target = path;
-      return { where: target, run: (write) => writeCsvFile(target, write, new AbortController().signal) };
+      return { where: target, run: (write) => writeCsvFile(target, write, new AbortController().signal, { private: true }) };
     },
     log: { info: (text) => log(text), warn: (text) => log(`warning: ${text}`), error: (text) => log(`error: ${text}`) },
   };
@@ -166,7 +184,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     locale,
     t,
     timeoutSeconds: () => options.confirmTimeoutSeconds ?? 300,
-    ask: ({ kind, message, buttons }, signal) => controller.ask({ kind, message, buttons }, signal),
+    ask: ({ kind, message, buttons }, signal) => askOnPage({ kind, message, buttons }, signal),
     unavailable: () => (controller.connected ? undefined : openTheBoard()),
     log: { info: (text) => log(text) },
   });
@@ -192,6 +210,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       assets: join(packageRoot(), 'dist', 'webview'),
       lang: locale,
       title: () => boardTexts(locale()).title,
+      busy: () => openQuestions > 0,
       connect: (endpoint) => {
         toldToOpen = false;
         return controller.connect(endpoint);
@@ -204,7 +223,9 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   // Unsaved Board work and the Board's history outlive a stop, per app and data source (as in VS Code).
   const app = client.ast();
   const keptDir = join(options.dataDir, 'board', createHash('sha256').update(`${app.app}\n${backend.where}`).digest('hex').slice(0, 16));
-  mkdirSync(keptDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
+  ensurePrivateDir(join(options.dataDir, 'board'));
+  ensurePrivateDir(keptDir);
   const drafts = new DraftFile(join(keptDir, 'board-draft.json'));
   const historyFile = new HistoryFile(join(keptDir, 'board-history.json'));
   const kept = drafts.read();
@@ -221,12 +242,28 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   if (!kept && keptHistory) void controller.resume();
   log(`XOS for app "${resolveText(app.label, locale(), app.locales) ?? app.app}" on ${backend.where}`);
   log(`Open the XOS Board: ${board.link}`);
+  // For clients that hide stderr (Claude Desktop): the link of the running xos-mcp, readable by the person only.
+  const linkFile = join(options.dataDir, 'board-link');
+  try {
+    writePrivateFile(linkFile, `${board.link}\n`);
+  } catch (error) {
+    log(`warning: could not write the Board link to ${linkFile}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const boardLink = board.link;
+  const forgetLink = () => {
+    try {
+      // Another xos-mcp started since may have written its own link there: that one stays.
+      if (readFileSync(linkFile, 'utf8').trim() === boardLink) rmSync(linkFile, { force: true });
+    } catch {
+      // Gone already.
+    }
+  };
 
   let mcp: McpHttpServer | undefined;
   let closeStdio: (() => Promise<void>) | undefined;
   try {
     if (options.transport === 'http') {
-      if (!options.token) throw new Error('MCP over HTTP needs a token: pass --token T or set XOS_MCP_TOKEN.');
+      if (!options.token) throw new Error('MCP over HTTP needs a token: set XOS_MCP_TOKEN or pass --token-file <file>.');
       mcp = await startMcpHttpServer(deps, { token: options.token, port: options.port ?? 0 });
       log(`MCP endpoint: ${mcp.url} (Authorization: Bearer <token>)`);
     } else {
@@ -238,6 +275,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       closeStdio = () => server.close();
     }
   } catch (error) {
+    forgetLink();
     await board.close();
     await backend.close();
     throw error;
@@ -254,6 +292,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       await closeStdio?.();
       await mcp?.close();
       await board?.close();
+      forgetLink();
       await backend.close();
     },
   };
