@@ -23,6 +23,16 @@ const vscodeOnlyInHost = {
   }],
 };
 
+// Text shown to the person carries data, and a VS Code notification renders `[label](command:…)`
+// as a link that runs a command: every notification and message dialog goes through notify()
+// (src/host/notify.ts), which sanitises it. Calling VS Code's show*Message anywhere else is an error.
+const notifyMessage = 'Show notifications and message dialogs through notify() (src/host/notify.ts): it sanitises the text shown to the person.';
+const onlyThroughNotify = {
+  'no-restricted-properties': ['error',
+    ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({ property, message: notifyMessage })),
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.xos/**', 'out/**', '.vscode-test/**'] },
   js.configs.recommended,
@@ -44,5 +54,11 @@ export default tseslint.config(
     // In-host test suites run inside the extension host and drive the real API.
     files: ['src/host/**/*.ts', 'test/host/**/*.ts', 'test/extensions/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['src/host/**/*.ts', 'src/extension.ts'],
+    // notify.ts is the door itself.
+    ignores: ['src/host/notify.ts'],
+    rules: onlyThroughNotify,
   },
 );

@@ -48,6 +48,8 @@ export class BoardStore {
   dirty = false;
   /** A question the host asks on the page (the browser Board), until it is answered or withdrawn. */
   question: (protocol.Question & { resolve(choice: string | null): void }) | null = null;
+  /** Questions that came while one was open (the host queues them; this is the page's own guard). */
+  private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   private readonly chunks = new Map<number, readonly GridRow[]>();
@@ -119,13 +121,33 @@ export class BoardStore {
     });
     hostEndpoint.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
     hostEndpoint.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
-      // One question at a time: a newer one replaces (and declines) the older.
-      this.answer(null);
-      this.question = { ...question, resolve: (choice) => resolve({ choice }) };
+      // The host asks one question at a time; should a second arrive anyway, it waits here
+      // too: the open question never changes under the person's cursor.
+      const asked = { ...question, resolve: (choice: string | null) => resolve({ choice }) };
+      if (this.question) {
+        this.queuedQuestions.push(asked);
+        this.question = { ...this.question, waiting: (this.question.waiting ?? 0) + 1 };
+      } else {
+        this.question = asked;
+      }
       this.emit('question');
     }));
     hostEndpoint.onNotification(protocol.withdrawQuestion, ({ id }) => {
-      if (this.question?.id === id) this.answer(null);
+      if (this.question?.id === id) {
+        this.answer(null);
+        return;
+      }
+      const queued = this.queuedQuestions.findIndex((q) => q.id === id);
+      if (queued >= 0) {
+        this.queuedQuestions.splice(queued, 1)[0].resolve(null);
+        if (this.question) this.question = { ...this.question, waiting: Math.max(0, (this.question.waiting ?? 0) - 1) };
+        this.emit('question');
+      }
+    });
+    hostEndpoint.onNotification(protocol.questionWaiting, ({ id, waiting }) => {
+      if (this.question?.id !== id) return;
+      this.question = { ...this.question, waiting: waiting + this.queuedQuestions.length };
+      this.emit('question');
     });
   }
 
@@ -133,7 +155,7 @@ export class BoardStore {
   answer(choice: string | null): void {
     const open = this.question;
     if (!open) return;
-    this.question = null;
+    this.question = this.queuedQuestions.shift() ?? null;
     open.resolve(choice !== null && open.buttons.includes(choice) ? choice : null);
     this.emit('question');
   }

@@ -9,8 +9,8 @@ import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServ
 import { redactDsn } from './dsn.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
-                  [--token T] [--seed[=N]] [--max-body BYTES] [--statement-timeout MS]
-                  [--insecure-no-token]
+                  [--token T] [--frontend-token F] [--seed[=N]] [--max-body BYTES]
+                  [--statement-timeout MS] [--insecure-no-token]
 
   --ast       the app's AST (JSON or YAML); without it: the bundled demo CRM
   --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db
@@ -19,6 +19,11 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   --host      address to bind (default 127.0.0.1)
   --token     require "Authorization: Bearer <token>" (or set XOS_TOKEN);
               needed for any --host other than loopback
+  --frontend-token  the token of XOS's own front ends (or set XOS_FRONTEND_TOKEN;
+              at least 16 characters, not the --token): give it to the VS Code
+              extension ("XOS: Set Server Token") and xos-mcp (XOS_SERVER_TOKEN).
+              Only requests with it are recorded in the audit trail as the
+              agent or the person, with their approval; all others as api
   --insecure-no-token  serve a non-loopback --host without a token (anyone who
               reaches the port can read and change all data)
   --seed      load the AST's data section into empty tables
@@ -45,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
     args,
     options: {
       ast: { type: 'string' }, dsn: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
-      token: { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
+      token: { type: 'string' }, 'frontend-token': { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
       'statement-timeout': { type: 'string' }, 'insecure-no-token': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,6 +66,11 @@ async function main(argv: string[]): Promise<void> {
   const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
   const dsn = values.dsn ?? 'sqlite:./xos.db';
   const token = values.token || process.env.XOS_TOKEN || undefined;
+  const frontendToken = values['frontend-token'] || process.env.XOS_FRONTEND_TOKEN || undefined;
+  if (frontendToken !== undefined && frontendToken.length < 16) throw new UsageError('the front-end token needs at least 16 characters (--frontend-token or XOS_FRONTEND_TOKEN)');
+  if (frontendToken !== undefined && frontendToken === token) {
+    throw new UsageError('the front-end token must differ from the token: any client with it is recorded as the agent or the person');
+  }
   const host = values.host ?? '127.0.0.1';
   const open = !token && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'));
   // Checked before anything is opened or migrated: a refused start changes nothing.
@@ -76,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   let http: RunningHttpServer;
   try {
     http = await startHttpServer(backend.api, {
-      host, port: intOption('port', values.port, 4000), token, insecureNoToken: open,
+      host, port: intOption('port', values.port, 4000), token, frontendToken, insecureNoToken: open,
       maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY),
     });
   } catch (e) {
@@ -96,6 +106,9 @@ async function main(argv: string[]): Promise<void> {
   if (backend.migration.addedColumns.length) lines.push(`  added columns: ${backend.migration.addedColumns.join(', ')}`);
   if (seeded) lines.push(`  seeded: ${seeded}`);
   if (token) lines.push('  requests need: Authorization: Bearer <token>');
+  lines.push(frontendToken
+    ? '  audit trail: agent and board writes only from XOS front ends with the front-end token; all others are recorded as api'
+    : '  audit trail: every write through HTTP is recorded as api (start with --frontend-token for XOS front ends)');
   if (open) {
     console.error([
       '',

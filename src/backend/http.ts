@@ -1,8 +1,11 @@
 // The XOS HTTP endpoint: POST /graphql, GET /xos/ast, GET /healthz (DESIGN §4).
 // Checks come before any work: Host (against DNS rebinding on loopback),
 // Origin (web pages are refused: no CORS, ever), the bearer token, the content
-// type and the body size.
+// type and the body size. Who wrote (the audit trail's path and approval) is
+// taken from a request only when it carries the front-end token, which only
+// XOS's own front ends hold; any other client's writes are recorded as `api`.
 import { AUDIT_HEADER } from './storage/audit.ts';
+import { unprovenAuditClaim } from './graphql/audit.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +17,13 @@ export interface HttpOptions {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /**
+   * The front-end token: XOS's own front ends (the VS Code extension, xos-mcp) authenticate with it
+   * instead of `token`, and only their requests' audit claims (`extensions.xos`, the `x-xos-audit`
+   * header: path agent or board, the person's approval) are recorded as given. Without it, every
+   * request's writes are recorded as `api`. It opens the API like `token` and must differ from it.
+   */
+  readonly frontendToken?: string;
   /** Serve a non-loopback host without a token (refused otherwise). */
   readonly insecureNoToken?: boolean;
   readonly maxBodyBytes?: number;
@@ -128,6 +138,9 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   if (!options.token && !options.insecureNoToken && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'))) {
     throw new Error(`refusing to serve ${host} without a token: anyone on the network could read and change the data; pass a token, or insecureNoToken`);
   }
+  if (options.frontendToken !== undefined && options.frontendToken === options.token) {
+    throw new Error('the front-end token must differ from the token: otherwise every API client could write in the person\'s name');
+  }
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => {});
   let port = 0;
@@ -151,13 +164,15 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     }
   };
 
-  const checkToken = (req: IncomingMessage) => {
-    if (!options.token) return;
+  /** Whether the request may use the API, and whether it comes from one of XOS's own front ends (the front-end token). */
+  const checkToken = (req: IncomingMessage): { frontEnd: boolean } => {
     const auth = req.headers.authorization ?? '';
     const given = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    if (!given || !sameSecret(given, options.token)) {
-      throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
-    }
+    // Both compared every time, in constant time.
+    const frontEnd = given !== '' && options.frontendToken !== undefined && sameSecret(given, options.frontendToken);
+    const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
+    if (!options.token || plain || frontEnd) return { frontEnd };
+    throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -174,7 +189,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       }
       return;
     }
-    checkToken(req);
+    const { frontEnd } = checkToken(req);
     if (path === '/xos/ast') {
       if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Use GET /xos/ast.', { allow: 'GET' });
       send(res, 200, publicAst(api));
@@ -184,7 +199,9 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Send GraphQL as POST /graphql with a JSON body.', { allow: 'POST' });
       const type = String(req.headers['content-type'] ?? '');
       if (!/^application\/(graphql-response\+)?json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as Content-Type: application/json.');
-      const request = withAuditHeader(parseGraphQLRequest(await readBody(req, maxBody)), req.headers[AUDIT_HEADER]);
+      const claimed = withAuditHeader(parseGraphQLRequest(await readBody(req, maxBody)), req.headers[AUDIT_HEADER]);
+      // A claim to be the agent or the person, and an approval, count only from a front end.
+      const request = frontEnd ? claimed : { ...claimed, extensions: unprovenAuditClaim(claimed.extensions) ?? null };
       const started = performance.now();
       const result = await api.run(request);
       log(`graphql ${(performance.now() - started).toFixed(1)} ms${result.errors ? ` errors=${result.errors.length}` : ''}`);

@@ -4,16 +4,22 @@
 // Everything shown here comes from data (records, the agent, contacts), and a
 // VS Code notification is not plain text: it turns `[label](command:…)`,
 // `[label](https://…)` and `[label](file:…)` into links (a command link runs
-// the command) and cuts the message after 1,000 UTF-16 units. So one sanitiser
-// serves both questions: invisible and format characters are shown as
-// `⟨U+200B⟩`, blanks collapse to one space, link syntax is broken up, and the
-// whole question is fitted into the budget with explicit "more" markers
-// instead of being cut by VS Code.
+// the command) and cuts the message after 1,000 UTF-16 units. The sanitiser is
+// personText.ts's, the same every notification and status line goes through:
+// invisible and format characters are shown as `⟨U+200B⟩`, blanks collapse to
+// one space, link syntax is broken up, and each question is fitted into the
+// budget with explicit "more" markers instead of being cut by VS Code. Here,
+// per value: look-alike values escaped, long values shortened around the change.
 
-/** VS Code cuts a notification message after this many UTF-16 units. */
-export const NOTIFICATION_LIMIT = 1000;
-/** What a question may use: the limit minus room for VS Code's own "...". */
-export const QUESTION_BUDGET = NOTIFICATION_LIMIT - 10;
+import {
+  NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, headUnits, invisibleCharacters, mixesLookAlikes,
+  moreCharacters, neutraliseLinks, shorten, skeleton, units,
+} from './personText.ts';
+
+// The sanitiser lives in personText.ts (the one door for text shown to the person); these
+// names stay importable from here for the questions' callers.
+export { NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, invisibleCharacters, neutraliseLinks, shorten, skeleton, units };
+
 /** Longest value shown in the save question (UTF-16 units, without markers). */
 export const MAX_VALUE = 80;
 const MAX_LABEL = 40;
@@ -23,118 +29,8 @@ const MAX_PREVIEW = 200;
 const PREVIEW_LINES = 3;
 /** Characters of common context shown before the first difference of a long value. */
 const DIFF_CONTEXT = 20;
-
-/**
- * Characters a person cannot see or that reorder what they see: controls,
- * format characters (bidi overrides and isolates, zero-width characters, soft
- * hyphen, tags), private use, unassigned, line/paragraph separators, and
- * blank-looking letters and marks (Hangul fillers, Braille blank, CGJ,
- * Khmer and Mongolian invisibles, variation selectors).
- */
-// eslint-disable-next-line no-misleading-character-class -- the class lists single invisible characters on purpose
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
-/** `text` with every invisible character replaced by `replace(char)`. */
-function mapInvisible(text: string, replace: (char: string) => string): string {
-  let out = '';
-  for (const char of text) out += INVISIBLE.test(char) ? replace(char) : char;
-  return out;
-}
 /** How much of a value is shown escaped (each character may take up to ten units). */
 const MAX_ESCAPED = 40;
-
-/** The marker that shows an invisible character, e.g. `⟨U+202E⟩`. */
-function codePointMarker(char: string): string {
-  return `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-}
-
-/**
- * The characters of `text` a person cannot see or that reorder text, as
- * `U+202E` (distinct, in order). Whitespace other than the plain space counts:
- * it looks blank. Empty when there are none.
- */
-export function invisibleCharacters(text: string): string[] {
-  const found = new Set<string>();
-  for (const char of text) {
-    if (INVISIBLE.test(char) || /[^\S ]/u.test(char)) found.add(`U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
-  }
-  return [...found];
-}
-
-/**
- * Text as it may appear in a question: invisible characters marked, every run
- * of blanks one space, link syntax broken up. Not shortened.
- */
-export function displayText(text: string): string {
-  return neutraliseLinks(mapInvisible(text.replace(/\s+/gu, ' '), codePointMarker));
-}
-
-/**
- * Breaks up the only markup a notification renders: `[label](target)`. A space
- * between `]` and `(` keeps the text readable and makes it plain text; it is
- * applied to whole questions too, so a link cannot be assembled from two values.
- */
-export function neutraliseLinks(text: string): string {
-  return text.replace(/\]\(/g, '] (');
-}
-
-/** The UTF-16 length VS Code counts. */
-export function units(text: string): number {
-  return text.length;
-}
-
-/** At most `max` UTF-16 units of `text`, never splitting a surrogate pair. */
-function headUnits(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return text.slice(0, end);
-}
-
-/** `text` cut to `max` units with an explicit marker saying how much is not shown. */
-export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = headUnits(text, max);
-  return `${head}… (${[...text.slice(head.length)].length} more characters)`;
-}
-
-// ---- look-alikes -----------------------------------------------------------
-
-/** Cyrillic and Greek letters that look like Latin ones in common fonts. */
-const CONFUSABLES: ReadonlyMap<string, string> = new Map(Object.entries({
-  // Cyrillic
-  'а': 'a', 'в': 'B', 'е': 'e', 'ё': 'ë', 'і': 'i', 'ї': 'ï', 'ј': 'j', 'к': 'k', 'м': 'M', 'н': 'H', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 'T',
-  'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ɡ': 'g',
-  'А': 'A', 'В': 'B', 'Е': 'E', 'Ё': 'Ë', 'І': 'I', 'Ї': 'Ï', 'Ј': 'J', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
-  'У': 'Y', 'Х': 'X', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Һ': 'h', 'Ӏ': 'I',
-  // Greek
-  'α': 'a', 'ο': 'o', 'ν': 'v', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'ι': 'i', 'κ': 'k', 'χ': 'x',
-  'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-  // Latin letters (Turkish ı and the like) are not listed: mixing them with ASCII is ordinary writing.
-}));
-
-/** What `text` looks like: compatibility forms folded, look-alikes mapped, blanks collapsed. */
-export function skeleton(text: string): string {
-  return mapInvisible([...text.normalize('NFKC')].map((c) => CONFUSABLES.get(c) ?? c).join(''), () => '')
-    .replace(/\s+/gu, ' ').trim().normalize('NFC');
-}
-
-/** Latin letters mixed with look-alikes from another script, e.g. `аcme.com` with a Cyrillic а. */
-function mixesLookAlikes(text: string): boolean {
-  return /[A-Za-z]/.test(text) && [...text].some((c) => CONFUSABLES.has(c));
-}
-
-/** The value with everything outside printable ASCII escaped, in quotes: `"\u0430cme.com"`. */
-export function escapedText(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (char === '"' || char === '\\') out += `\\${char}`;
-    else if (code >= 0x20 && code < 0x7f) out += char;
-    else out += code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  }
-  return neutraliseLinks(`"${out}"`);
-}
 
 // ---- the save question -----------------------------------------------------
 
@@ -178,7 +74,7 @@ export function questionValue(value: unknown, name?: string): string {
 }
 
 function moreMarker(raw: string, shown: string): string {
-  return shown.length < raw.length ? `… (${[...raw.slice(shown.length)].length} more characters)` : '';
+  return shown.length < raw.length ? moreCharacters([...raw.slice(shown.length)].length) : '';
 }
 
 /**

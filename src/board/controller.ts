@@ -18,6 +18,8 @@ import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { appModel } from './model.ts';
+import type { AskedQuestion } from './confirmer.ts';
+import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
 import * as protocol from './protocol.ts';
 import type { MessageEndpoint } from './protocol.ts';
 import type { BoardState } from './state.ts';
@@ -75,7 +77,10 @@ export interface BoardControllerOptions {
 
 export class BoardController {
   private readonly options: BoardControllerOptions;
+  /** The front end's port behind the door: every message, question and detail is sanitised (personFacing.ts). */
   private readonly ui: BoardUi;
+  /** The same door for what the page itself shows the person: the status line and its questions. */
+  private readonly door: PersonDoor;
   private endpoint: MessageEndpoint | undefined;
   private ready = false;
   /** A new list gets a new id, so windows of an old one are not mixed in. */
@@ -96,7 +101,8 @@ export class BoardController {
 
   constructor(options: BoardControllerOptions) {
     this.options = options;
-    this.ui = options.ui;
+    this.ui = personFacing(options.ui);
+    this.door = personDoor(options.ui.t);
     const { state } = options;
     this.board = {
       showList: (view, query) => state.showList(view, query),
@@ -200,19 +206,26 @@ export class BoardController {
    * notification exists): the clicked button's title, or undefined when the dialog was closed,
    * the question withdrawn (`signal`) or no page is connected.
    */
-  async ask(question: Omit<protocol.Question, 'id'>, signal: AbortSignal): Promise<string | undefined> {
+  async ask(question: Omit<protocol.Question, 'id'> & Pick<AskedQuestion, 'onWaiting'>, signal: AbortSignal): Promise<string | undefined> {
     const endpoint = this.endpoint;
     if (!this.ready || !endpoint || signal.aborted) return undefined;
     const id = this.nextQuestion++;
     const withdraw = () => endpoint.notify(protocol.withdrawQuestion, { id });
     signal.addEventListener('abort', withdraw, { once: true });
+    const { onWaiting, ...asked } = question;
+    // The open question shows how many wait behind it, live.
+    const stopWaiting = onWaiting?.((waiting) => endpoint.notify(protocol.questionWaiting, { id, waiting }));
     try {
+      // The page shows the question as the door lets it out; the answer is the caller's button title.
+      const buttons = this.door.actions(asked.buttons);
+      const shown = { ...asked, message: this.door.text(asked.message), buttons: buttons.shown };
       // The asker keeps its own time limit and withdraws the question then; this one only bounds a lost page.
-      const { choice } = await endpoint.request(protocol.ask, { id, ...question }, 24 * 60 * 60 * 1000);
-      return choice !== null && question.buttons.includes(choice) ? choice : undefined;
+      const { choice } = await endpoint.request(protocol.ask, { id, ...shown }, 24 * 60 * 60 * 1000);
+      return buttons.original(choice);
     } catch {
       return undefined;
     } finally {
+      stopWaiting?.();
       signal.removeEventListener('abort', withdraw);
     }
   }
@@ -249,7 +262,7 @@ export class BoardController {
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.sendingMail }) ?? null });
-      if (parts.status) endpoint.notify(protocol.status, { status: this.status });
+      if (parts.status) endpoint.notify(protocol.status, { status: this.door.status(this.status) });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
       if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
     } catch (error) {

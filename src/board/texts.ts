@@ -102,6 +102,9 @@ export interface BoardTexts {
   readonly delete: string;
   /** Save is disabled while a field has a problem; this says why. */
   readonly fixProblems: string;
+  /** Under a question on the page: how many more questions wait for their turn (`{count}` is replaced). */
+  readonly questionWaitingOne: string;
+  readonly questionsWaiting: string;
   /** Host-side status lines. */
   readonly saving: string;
   readonly openFailed: (what: string, reason: string) => string;
@@ -191,6 +194,8 @@ export function textsThrough(t: Translate): BoardTexts {
     newRecord: t('New record, not saved yet'),
     create: t('New'),
     delete: t('Delete'),
+    questionWaitingOne: t('1 more question waiting'),
+    questionsWaiting: t('{count} more questions waiting'),
     saving: t('Saving…'),
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
     version: (version) => t('Version {0}', version),

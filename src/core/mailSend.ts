@@ -35,13 +35,27 @@ export interface SendWindow {
 interface SendRecord {
   /** A send of this draft is being confirmed or transferred right now. */
   busy?: MailDraft;
-  /** A confirmed draft waiting out its undo window. */
-  scheduled?: { draft: MailDraft; sendAt: Date; cancel: () => void };
+  /**
+   * A confirmed draft waiting out its undo window. It is bound to the Board's draft as it was at the
+   * confirmation (`id`): any later change of the Board's mail (a compose, a restore, anything that
+   * replaces or clears it) ends the wait at once and nothing goes out, even if the new draft reads the same.
+   */
+  scheduled?: ScheduledSend;
   /** The last draft that went out (or may have: `uncertain`). */
   sent?: { draft: MailDraft; messageId?: string; at: string; uncertain: boolean; onBoard: boolean };
 }
 
+interface ScheduledSend {
+  /** The confirmed draft's identity: a number taken when the person's Send was accepted, unique per process. */
+  readonly id: number;
+  readonly draft: MailDraft;
+  readonly sendAt: Date;
+  /** Stops the timer and the watch on the Board's draft. */
+  readonly cancel: () => void;
+}
+
 const records = new WeakMap<Board, SendRecord>();
+let nextScheduleId = 1;
 
 function recordOf(board: Board): SendRecord {
   let record = records.get(board);
@@ -103,30 +117,60 @@ async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft,
 /** The confirmed draft waits on the Board (kept with the Board's drafts) until the window ends. */
 function schedule(deps: MailSendDeps, record: SendRecord, draft: MailDraft, seconds: number, path: AuditPath): Outcome {
   const window = deps.window!;
+  const id = nextScheduleId++;
   const sendAt = new Date(Date.now() + seconds * 1000);
   const start = window.schedule ?? ((ms: number, run: () => void) => {
     const timer = setTimeout(run, ms);
     return () => clearTimeout(timer);
   });
-  const cancel = start(seconds * 1000, () => {
-    if (record.scheduled?.draft !== draft) return;
+  const watch: { current?: { dispose(): void } } = {};
+  const stopTimer = start(seconds * 1000, () => {
+    if (record.scheduled?.id !== id) return;
+    watch.current?.dispose();
     record.scheduled = undefined;
     void settle(deps, record, draft, path).then((outcome) => window.onSettled?.(outcome));
   });
-  record.scheduled = { draft, sendAt, cancel };
+  record.scheduled = {
+    id, draft, sendAt, cancel: () => {
+      stopTimer();
+      watch.current?.dispose();
+    },
+  };
   deps.board.scheduleMail(sendAt.toISOString());
+  // From here on the Board's draft must stay the confirmed one: a change of it (which also takes
+  // "goes out at … / Undo" off the Board) ends the wait, so nothing the person can no longer see or undo goes out.
+  watch.current = deps.board.onChange((change) => {
+    if (change !== 'mail' || record.scheduled?.id !== id) return;
+    record.scheduled.cancel();
+    record.scheduled = undefined;
+    window.onSettled?.(replaced(draft));
+  });
   window.onScheduled?.(draft, sendAt);
   return done(`Send confirmed: the mail to ${draft.to.email} goes out at ${sendAt.toISOString()} (in ${seconds} s) unless the person clicks Undo; `
     + 'until then it waits on the Board. Nothing more to do.');
 }
 
+const replaced = (draft: MailDraft): Outcome =>
+  refused(`Not sent to ${draft.to.email}: the draft was changed or replaced before it went out.`);
+
 /** The window ended: the draft goes out only if it is still exactly the one the person confirmed. */
 async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<Outcome> {
   const shown = deps.board.snapshot().mail;
-  if (!shown || !isDeepStrictEqual(shown, draft)) {
-    return refused(`Not sent to ${draft.to.email}: the draft was changed or replaced before it went out.`);
-  }
+  if (!shown || !isDeepStrictEqual(shown, draft)) return replaced(draft);
   return sendNow(deps, record, draft, path);
+}
+
+/** The confirmed mail waiting out its undo window on this Board, if any: to whom and when it goes out. */
+export function scheduledSend(board: Board): { readonly to: string; readonly sendAt: Date } | undefined {
+  const scheduled = records.get(board)?.scheduled;
+  return scheduled ? { to: scheduled.draft.to.email, sendAt: scheduled.sendAt } : undefined;
+}
+
+/** The agent's reply when it tries to replace a confirmed mail that waits out its undo window. */
+export function waitingSendRefusal(waiting: { readonly to: string; readonly sendAt: Date }): string {
+  const time = `${waiting.sendAt.toISOString().slice(11, 19)} UTC`;
+  return `Not composed: the person confirmed the mail to ${waiting.to}; it goes out at ${time} (${waiting.sendAt.toISOString()}) unless they press Undo on the Board, `
+    + `and a new draft would replace it. Wait until it has gone out (at ${time}) or until the person pressed Undo, then call xos_mail_compose again.`;
 }
 
 /** Undo within the window: nothing goes out and the draft stays on the Board. False when nothing was waiting. */

@@ -14,6 +14,7 @@ import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from '../mcp/ports.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
+import { notify } from './notify.ts';
 
 export interface ActiveBackend {
   readonly mode: 'embedded' | 'remote';
@@ -140,14 +141,14 @@ export class BackendService implements vscode.Disposable {
       const open = vscode.l10n.t('Open File');
       const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` (+${problems.length - 5})` : '');
       // Not awaited: the next start must not wait for the person to react.
-      void vscode.window.showErrorMessage(vscode.l10n.t('XOS could not load the AST {0}: {1}', error.source, shown), open).then((choice) => {
+      void notify('error', vscode.l10n.t('XOS could not load the AST {0}: {1}', error.source, shown), [open]).then((choice) => {
         if (choice === open) return openAt(error.source, error.problems[0]?.line, error.problems[0]?.column);
       });
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
     output.error(`XOS backend did not start: ${message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('XOS backend did not start: {0}', message));
+    void notify('error', vscode.l10n.t('XOS backend did not start: {0}', message));
   }
 
   dispose(): void {

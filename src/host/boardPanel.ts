@@ -11,7 +11,8 @@ import type { SendWindow } from '../core/mailSend.ts';
 import { writeCsvFile } from '../core/csv.ts';
 import type { Mailer, XosClient } from '../core/domain.ts';
 import { connectWebview } from './boardTransport.ts';
-import { readSettings } from './settings.ts';
+import { notify } from './notify.ts';
+import type { QuestionConfirmer } from '../board/confirmer.ts';
 
 export const boardViewType = 'xos.board';
 
@@ -23,6 +24,8 @@ export interface BoardPanelOptions {
   /** What the use cases need for the person's actions (the same the tools get). */
   readonly deps: () => CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
   readonly output: vscode.LogOutputChannel;
+  /** Asks in turn with the save, delete and send questions, so none replaces another (QuestionConfirmer). */
+  readonly askInTurn: QuestionConfirmer['askInTurn'];
 }
 
 export class BoardPanel implements vscode.Disposable {
@@ -46,7 +49,7 @@ export class BoardPanel implements vscode.Disposable {
           if (this.panel) this.panel.title = title;
         },
       },
-      ui: vscodeBoardUi(options.output),
+      ui: vscodeBoardUi(options.output, options.askInTurn),
     });
   }
 
@@ -119,17 +122,18 @@ export class BoardPanel implements vscode.Disposable {
   }
 }
 
-/** VS Code's notifications, dialogs, settings and l10n for the Board. */
-function vscodeBoardUi(output: vscode.LogOutputChannel): BoardUi {
-  const show = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage } as const;
+/**
+ * VS Code's notifications, dialogs, settings and l10n for the Board. The controller wraps it
+ * in personFacing (src/board/personFacing.ts), and notify() sanitises again: record data never
+ * reaches a notification as a link.
+ */
+function vscodeBoardUi(output: vscode.LogOutputChannel, askInTurn: QuestionConfirmer['askInTurn']): BoardUi {
   return {
     t: (message, ...args) => vscode.l10n.t(message, ...args),
-    tell: async (kind, text, ...actions) => show[kind](text, ...actions),
+    tell: (kind, text, ...actions) => notify(kind, text, actions),
     askDiscard: async (question, detail, discard) => {
-      // Asked like XOS's other questions: a notification, a modal dialog in production.
-      const answer = readSettings().environment === 'production'
-        ? await vscode.window.showWarningMessage(question, { modal: true, detail }, discard)
-        : await vscode.window.showWarningMessage(`${question} ${detail}`, discard);
+      // Asked like XOS's other questions and in turn with them: a notification, a modal dialog in production.
+      const answer = await askInTurn({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard] }, new AbortController().signal);
       return answer === discard;
     },
     setLocale: (locale) => {

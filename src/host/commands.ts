@@ -1,5 +1,6 @@
 // Command ids (as contributed in package.json) and their registrations.
 import * as vscode from 'vscode';
+import { notify } from './notify.ts';
 
 export const commandIds = {
   openBoard: 'xos.openBoard',
@@ -32,7 +33,7 @@ export function registerCommands({ output, openBoard, status, exportCsv, undoLas
       output.appendLine(`XOS status:\n${lines.map((line) => `  ${line}`).join('\n')}`);
       const showOutput = vscode.l10n.t('Show Output');
       // A notification shows one paragraph: the essentials; the output channel has every line.
-      void vscode.window.showInformationMessage(lines.slice(0, 3).join(' · '), showOutput).then((choice) => {
+      void notify('info', lines.slice(0, 3).join(' · '), [showOutput]).then((choice) => {
         if (choice === showOutput) output.show();
       });
       // Returned as well, so scripts and tests can read it.

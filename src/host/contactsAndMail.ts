@@ -15,6 +15,7 @@ import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { createSmtpMailer, mailPasswordKey, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
 import type { Contacts, Mailer, XosClient } from '../mcp/ports.ts';
 import { LEGACY_SECRET_KEYS, readBoundSecret, setupServerSecrets } from './settings.ts';
+import { notify } from './notify.ts';
 
 interface CarddavSetting { readonly url: string; readonly user?: string }
 
@@ -113,7 +114,7 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
     vscode.commands.registerCommand('xos.setCarddavPassword', async () => {
       const list = accounts().filter((a) => a.user);
       if (list.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('No CardDAV account with a user name. Add one with "XOS: Add CardDAV Account".'));
+        void notify('info', vscode.l10n.t('No CardDAV account with a user name. Add one with "XOS: Add CardDAV Account".'));
         return;
       }
       const picked = list.length === 1 ? list[0] : (await vscode.window.showQuickPick(list.map((a) => ({ label: `${a.user} — ${a.url}`, account: a })), { placeHolder: vscode.l10n.t('CardDAV account') }))?.account;
@@ -122,7 +123,7 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
     vscode.commands.registerCommand('xos.setMailPassword', async () => {
       const settings = mailSettings();
       if (!settings.host.trim() || !settings.user) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Set xos.mail.host and xos.mail.user first: the password is kept for that user on that server.'));
+        void notify('info', vscode.l10n.t('Set xos.mail.host and xos.mail.user first: the password is kept for that user on that server.'));
         return;
       }
       // Name the server: the password is only ever sent there.
@@ -167,8 +168,8 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
   async function clientIdSet(service: string, setting: string): Promise<boolean> {
     if (config().get<string>(setting, '')) return true;
     const open = vscode.l10n.t('Open Settings');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Signing in to {0} needs the id of your own OAuth client in the setting xos.{1} (see the XOS documentation on contacts).', service, setting), open);
+    const answer = await notify('warning',
+      vscode.l10n.t('Signing in to {0} needs the id of your own OAuth client in the setting xos.{1} (see the XOS documentation on contacts).', service, setting), [open]);
     if (answer === open) void vscode.commands.executeCommand('workbench.action.openSettings', `xos.${setting}`);
     return false;
   }
@@ -187,12 +188,12 @@ export function setupContactsAndMail(context: vscode.ExtensionContext, output: v
       });
     } catch (error) {
       output.error(`Sign-in to ${service} failed: ${errorText(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to {0} failed: {1}', service, errorText(error)));
+      void notify('error', vscode.l10n.t('Sign-in to {0} failed: {1}', service, errorText(error)));
       return;
     }
     if (!config().get<boolean>(enabledSetting, false)) await config().update(enabledSetting, true, vscode.ConfigurationTarget.Global);
     output.info(`Signed in to ${service}; its contacts are searched.`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to {0}. Its contacts are searched from now on.', service));
+    void notify('info', vscode.l10n.t('Signed in to {0}. Its contacts are searched from now on.', service));
   }
 
   /** The VS Code Microsoft session, unless the person signed in through the browser instead. */

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Ast } from '../ast/schema.ts';
 import { openableContexts, type OpenableContext } from '../core/openContext.ts';
+import { notify } from './notify.ts';
 
 export const contextsViewId = 'xos.contexts';
 export const openContextCommand = 'xos.openContext';
@@ -52,7 +53,7 @@ export function registerContextsView(options: ContextsViewOptions): { refresh():
     if (typeof name === 'string' && name) return options.open(name);
     const contexts = tree.getChildren();
     if (!contexts.length) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('XOS has no app loaded yet. Check "XOS: Show Status".'));
+      void notify('warning', vscode.l10n.t('XOS has no app loaded yet. Check "XOS: Show Status".'));
       return;
     }
     const picked = await vscode.window.showQuickPick(

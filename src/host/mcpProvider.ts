@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { startMcpHttpServer, type McpHttpServer } from '../mcp/http.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 import { XOS_TOOLS } from '../mcp/registry.ts';
+import { notify } from './notify.ts';
 
 export const mcpProviderId = 'xos';
 export const mcpServerLabel = 'XOS';
@@ -49,7 +50,7 @@ export class XosMcpProvider implements vscode.McpServerDefinitionProvider<vscode
         this.output.info(`XOS MCP server listening on ${this.server.url}`);
       } catch (error) {
         this.output.error(`XOS MCP server did not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('The XOS MCP server did not start on port {0}. Change the setting xos.mcp.port (0 picks a free port).', port));
+        void notify('error', vscode.l10n.t('The XOS MCP server did not start on port {0}. Change the setting xos.mcp.port (0 picks a free port).', port));
       }
       this.changed.fire();
     });

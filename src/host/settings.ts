@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { dsnHasPassword, dsnSecretKey, dsnTarget, isPostgresDsn, redactDsn, withDsnPassword } from '../backend/dsn.ts';
 import { endpointProblem, endpointSecretKey } from '../graphql/client.ts';
+import { notify } from './notify.ts';
 
 export interface XosSettings {
   readonly endpoint: string;
@@ -122,12 +123,12 @@ export function setupServerSecrets(context: vscode.ExtensionContext, output: vsc
       const { dsn } = readSettings();
       const key = dsnSecretKey(dsn);
       if (!key) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('xos.dsn names no PostgreSQL database (postgres://user@host:port/database); only such a database needs a password.'));
+        void notify('info', vscode.l10n.t('xos.dsn names no PostgreSQL database (postgres://user@host:port/database); only such a database needs a password.'));
         return;
       }
       const target = dsnTarget(dsn)!;
       if (!target.includes('@')) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('xos.dsn names no user. Write it as postgres://user@host:port/database, then set the password.'));
+        void notify('warning', vscode.l10n.t('xos.dsn names no user. Write it as postgres://user@host:port/database, then set the password.'));
         return;
       }
       const password = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Password of the database {0}', target), password: true, ignoreFocusOut: true });
@@ -135,18 +136,18 @@ export function setupServerSecrets(context: vscode.ExtensionContext, output: vsc
       await context.secrets.store(key, password);
       output.info(`database password stored for ${target}`);
       if (dsnHasPassword(dsn)) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('xos.dsn still contains a password, which is used instead. Remove it from the setting.'));
+        void notify('warning', vscode.l10n.t('xos.dsn still contains a password, which is used instead. Remove it from the setting.'));
       }
     }),
     vscode.commands.registerCommand('xos.setEndpointToken', async () => {
       const { endpoint } = readSettings();
       if (!endpoint) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('xos.endpoint is empty: the embedded backend needs no token.'));
+        void notify('info', vscode.l10n.t('xos.endpoint is empty: the embedded backend needs no token.'));
         return;
       }
       const problem = endpointProblem(endpoint);
       if (problem) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('XOS cannot use xos.endpoint: {0}', problem));
+        void notify('error', vscode.l10n.t('XOS cannot use xos.endpoint: {0}', problem));
         return;
       }
       const origin = new URL(endpoint).origin;

@@ -22,6 +22,7 @@ import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
 import { notificationConfirmer } from './confirmer.ts';
+import { notify } from './notify.ts';
 import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
 import { backendSettings, mcpSettings, readSettings } from './settings.ts';
 import { XosStatusBar } from './statusBar.ts';
@@ -73,7 +74,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     },
   });
 
-  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output });
+  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output, askInTurn: (question, signal) => confirmer.askInTurn(question, signal) });
   const board = panel.controller;
 
   // The app's lists in the activity bar and the palette, for the person without an agent.
@@ -211,10 +212,10 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     const discard = vscode.l10n.t('Discard');
     if (found.draft.mail && found.draft.mailSendAt) {
       output.warn(`a mail to ${found.draft.mail.to.email} confirmed for ${found.draft.mailSendAt} was not sent: VS Code stopped within its undo window`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('A mail to {0} was not sent: VS Code stopped before its undo window ended. The draft is on the Board.', found.draft.mail.to.email), open)
+      void notify('warning', vscode.l10n.t('A mail to {0} was not sent: VS Code stopped before its undo window ended. The draft is on the Board.', found.draft.mail.to.email), [open])
         .then((choice) => choice === open && panel.open());
     }
-    void vscode.window.showInformationMessage(vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when) + meanwhile, open, discard).then((choice) => {
+    void notify('info', vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when) + meanwhile, [open, discard]).then((choice) => {
       if (choice === open) panel.open();
       if (choice === discard && found.draft.detail) state.showDetail(found.draft.detail);
     });

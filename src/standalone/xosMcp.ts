@@ -143,7 +143,8 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       return undefined;
     },
     askDiscard: async (question, detail, discard) => {
-      const answer = await askOnPage({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
+      // In turn with the save and send questions: it never replaces one the person has open.
+      const answer = await confirmer.askInTurn({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
       return answer === discard;
     },
     setLocale: (next) => {
@@ -184,7 +185,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     locale,
     t,
     timeoutSeconds: () => options.confirmTimeoutSeconds ?? 300,
-    ask: ({ kind, message, buttons }, signal) => askOnPage({ kind, message, buttons }, signal),
+    ask: ({ kind, message, buttons, waiting, onWaiting }, signal) => askOnPage({ kind, message, buttons, waiting, onWaiting }, signal),
     unavailable: () => (controller.connected ? undefined : openTheBoard()),
     log: { info: (text) => log(text) },
   });
@@ -210,7 +211,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       assets: join(packageRoot(), 'dist', 'webview'),
       lang: locale,
       title: () => boardTexts(locale()).title,
-      busy: () => openQuestions > 0,
+      busy: () => openQuestions > 0 || confirmer.asking,
       connect: (endpoint) => {
         toldToOpen = false;
         return controller.connect(endpoint);

@@ -15,6 +15,7 @@ import { connectRemoteClient, embeddedClient } from '../../src/graphql/client.ts
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 
+const FRONTEND_TOKEN = 'frontend-token-0123456789';
 const AUDIT = 'id at path action entity record_id version_from version_to approval changes { field from to }';
 
 interface Store {
@@ -146,13 +147,15 @@ for (const store of stores) {
       assert.match((await run('{ xos_audit(limit: 501) { id } }')).errors![0].message, /limit must be between 0 and 500/);
     });
 
-    test('the embedded client and a remote client over HTTP carry the path and approval', async () => {
+    test('the embedded client and XOS\'s own remote client (with the front-end token) carry the path and approval', async () => {
       const embedded = embeddedClient(backend);
       await embedded.run('mutation { update_person(id: "3", version: 1, set: { city: "Ulm" }) { version } }', undefined, { path: 'board', approval: 'Save confirmed by the person (city)' });
-      const http = await startHttpServer(backend.api, { token: 'audit-token' });
+      const http = await startHttpServer(backend.api, { token: 'audit-token', frontendToken: FRONTEND_TOKEN });
       try {
-        const remote = await connectRemoteClient({ endpoint: http.url, token: 'audit-token' });
+        const remote = await connectRemoteClient({ endpoint: http.url, token: FRONTEND_TOKEN });
         await remote.run('mutation { update_person(id: "3", version: 2, set: { city: "Lübeck" }) { version } }', undefined, { path: 'agent', approval: 'Save bestätigt (city) – „Lübeck“' });
+        const mail = await remote.run('mutation { xos_audit_mail(to: "max@nordlicht-software.example", subject: "Termin", message_id: "<fe@xos>") { path approval } }', undefined, { path: 'board', approval: 'Send confirmed by the person' });
+        assert.deepEqual(mail.data?.xos_audit_mail, { path: 'board', approval: 'Send confirmed by the person' });
       } finally {
         await http.close();
       }
@@ -161,6 +164,52 @@ for (const store of stores) {
         { path: 'agent', approval: 'Save bestätigt (city) – „Lübeck“', changes: [{ field: 'city', from: 'Ulm', to: 'Lübeck' }] },
         { path: 'board', approval: 'Save confirmed by the person (city)', changes: [{ field: 'city', from: entries[1].changes[0].from, to: 'Ulm' }] },
       ]);
+    });
+
+    test('a plain token holder\'s claim to be the person or the agent is recorded as api, without its approval; nothing is refused', async () => {
+      const http = await startHttpServer(backend.api, { token: 'audit-token', frontendToken: FRONTEND_TOKEN });
+      const post = (body: unknown, headers: Record<string, string> = {}, token = 'audit-token') => fetch(`${http.url}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }, body: JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: await response.json() as any }));
+      try {
+        // In the body's extensions, as GraphQL over HTTP allows.
+        const inBody = await post({ query: 'mutation { update_person(id: "5", version: 1, set: { city: "Kiel" }) { version } }', extensions: { xos: { path: 'board', approval: 'Save confirmed by the person (city)' } } });
+        assert.deepEqual(inBody, { status: 200, body: { data: { update_person: { version: 2 } } } });
+        // In the x-xos-audit header, as XOS's remote client sends it.
+        const claim = encodeURIComponent(JSON.stringify({ path: 'agent', approval: 'Save confirmed by the person (city)' }));
+        const inHeader = await post({ query: 'mutation { update_person(id: "5", version: 2, set: { city: "Rostock" }) { version } }' }, { 'x-xos-audit': claim });
+        assert.deepEqual(inHeader, { status: 200, body: { data: { update_person: { version: 3 } } } });
+        // XOS's own remote client given only the plain token proves nothing either.
+        const remote = await connectRemoteClient({ endpoint: http.url, token: 'audit-token' });
+        await remote.run('mutation { update_person(id: "5", version: 3, set: { city: "Wismar" }) { version } }', undefined, { path: 'board', approval: 'Save confirmed by the person (city)' });
+        const mail = await remote.run('mutation { xos_audit_mail(to: "eve@evil.example", subject: "Rechnung", message_id: "<api@xos>") { path approval } }', undefined, { path: 'agent', approval: 'Send confirmed by the person' });
+        assert.deepEqual(mail.data?.xos_audit_mail, { path: 'api', approval: null });
+        // A malformed claim is refused as before, and a wrong token stays a 401.
+        const malformed = await post({ query: 'mutation { update_person(id: "5", version: 4, set: { city: "Bonn" }) { version } }', extensions: { xos: { path: 'root' } } });
+        assert.equal(malformed.body.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
+        assert.equal((await post({ query: '{ xos_audit_count }' }, {}, 'guessed-token-0123456789')).status, 401);
+      } finally {
+        await http.close();
+      }
+      const entries = (await run('{ xos_audit(entity: "person", id: "5") { path approval changes { field to } } }')).data.xos_audit;
+      assert.deepEqual(entries, [
+        { path: 'api', approval: null, changes: [{ field: 'city', to: 'Wismar' }] },
+        { path: 'api', approval: null, changes: [{ field: 'city', to: 'Rostock' }] },
+        { path: 'api', approval: null, changes: [{ field: 'city', to: 'Kiel' }] },
+      ]);
+      const [mailEntry] = (await run('{ xos_audit(limit: 1) { path action approval } }')).data.xos_audit;
+      assert.deepEqual(mailEntry, { path: 'api', action: 'mail', approval: null });
+
+      // A server started without a front-end token takes nobody's word: even its token holder's claim is api.
+      const closed = await startHttpServer(backend.api, { token: 'audit-token' });
+      try {
+        const remote = await connectRemoteClient({ endpoint: closed.url, token: 'audit-token' });
+        await remote.run('mutation { update_person(id: "5", version: 4, set: { city: "Bonn" }) { version } }', undefined, { path: 'board', approval: 'Save confirmed by the person (city)' });
+      } finally {
+        await closed.close();
+      }
+      assert.deepEqual((await run('{ xos_audit(entity: "person", id: "5", limit: 1) { path approval } }')).data.xos_audit, [{ path: 'api', approval: null }]);
+      await assert.rejects(startHttpServer(backend.api, { token: 'same-token-0123456789', frontendToken: 'same-token-0123456789' }), /must differ from the token/);
     });
 
     test('when the audit insert fails inside the transaction, the write is rolled back: both or neither', async () => {

@@ -13,9 +13,10 @@ import type { Outcome } from '../../src/core/useCases.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { resultText } from '../../src/mcp/result.ts';
 import { McpSession } from '../../src/mcp/session.ts';
+import { mailComposeTool } from '../../src/mcp/tools/mailCompose.ts';
 import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
 import type { Confirmer, MailDraft, Mailer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
-import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
+import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 
 const DRAFT: MailDraft = { to: { name: 'Max Mustermann', email: 'max@nordlicht-software.example' }, subject: 'Termin', body: 'Hallo Max' };
@@ -92,6 +93,73 @@ describe('undo-send', () => {
     const result = await handler({}, deps, new McpSession('s', []), new AbortController().signal);
     return { text: resultText(result), isError: result.isError === true };
   };
+
+  const composeThroughTool = async (args: { to: string; subject: string; body: string }) => {
+    const deps: XosDeps = { client: undefined as never, board, confirmer: new Person(), mailer, mailWindow: window };
+    const handler = mailComposeTool.handler as (a: object, d: XosDeps, s: McpSession, signal: AbortSignal) => ReturnType<typeof mailComposeTool.handler>;
+    const result = await handler(args, deps, new McpSession('s', []), new AbortController().signal);
+    return { text: resultText(result), isError: result.isError === true };
+  };
+  const SAME = { to: 'Max Mustermann <max@nordlicht-software.example>', subject: 'Termin', body: 'Hallo Max' };
+
+  test('composing inside the window is refused: the Board keeps "goes out at … / Undo" and exactly the confirmed mail goes out', async () => {
+    await sendThroughTool();
+    const sendAt = window.scheduledAt[0];
+    const time = `${sendAt.toISOString().slice(11, 19)} UTC`;
+    const refusal = `Not composed: the person confirmed the mail to max@nordlicht-software.example; it goes out at ${time} (${sendAt.toISOString()}) unless they press Undo on the Board, `
+      + `and a new draft would replace it. Wait until it has gone out (at ${time}) or until the person pressed Undo, then call xos_mail_compose again.`;
+    // The same draft again (the way to take Undo off the Board before this fix), and a different one.
+    assert.deepEqual(await composeThroughTool(SAME), { text: refusal, isError: true });
+    assert.deepEqual(await composeThroughTool({ to: 'eve@evil.example', subject: 'Other', body: 'x' }), { text: refusal, isError: true });
+    assert.deepEqual(board.snapshot().mail, DRAFT, 'the confirmed draft stays on the Board');
+    assert.equal(board.snapshot().mailSendAt, sendAt.toISOString(), 'with its time and Undo');
+    assert.equal(transfers(), 0);
+
+    window.end();
+    const settled = await window.settledOnce();
+    assert.equal(settled.ok, true, settled.text);
+    assert.equal(smtp.received.length, 1, 'exactly one message');
+    const [mail] = smtp.received;
+    assert.deepEqual(mail.to, ['max@nordlicht-software.example']);
+    assert.equal(header(mail.raw, 'Subject'), 'Termin');
+    assert.equal(body(mail.raw).trim(), 'Hallo Max');
+    // Once it went out, composing works again.
+    assert.equal((await composeThroughTool({ ...SAME, body: 'Noch etwas' })).isError, false);
+    assert.equal(board.snapshot().mail?.body, 'Noch etwas');
+  });
+
+  test('after Undo, composing works again and nothing was sent', async () => {
+    await sendThroughTool();
+    assert.equal(undoSend(board), true);
+    const composed = await composeThroughTool({ ...SAME, subject: 'Termin neu' });
+    assert.equal(composed.isError, false, composed.text);
+    window.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(transfers(), 0);
+    assert.equal(smtp.received.length, 0);
+  });
+
+  test('a waiting send is bound to the confirmed draft: the same text put on the Board anew is not sent, and the person is told at once', async () => {
+    await sendThroughTool();
+    // Anything that replaces the Board's draft (a restore, another front end) takes "goes out at … / Undo" away,
+    // so the confirmed send must not go out either, even though the new draft reads the same.
+    board.showMail(structuredClone(DRAFT));
+    assert.equal(board.snapshot().mailSendAt, undefined);
+    assert.equal(window.settled.length, 1, 'the wait ended when the draft was replaced');
+    assert.deepEqual(window.settled[0], { ok: false, text: 'Not sent to max@nordlicht-software.example: the draft was changed or replaced before it went out.' });
+    window.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(window.settled.length, 1, 'the window ending sends nothing and reports nothing more');
+    assert.equal(transfers(), 0);
+    assert.equal(smtp.received.length, 0);
+    // Nothing waits any more: the draft on the Board is asked for anew.
+    assert.equal(undoSend(board), false);
+    assert.match((await sendThroughTool()).text, /^Send confirmed/);
+    window.end();
+    while (window.settled.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(window.settled[1].ok, true, window.settled[1].text);
+    assert.equal(smtp.received.length, 1, 'exactly the newly confirmed one');
+  });
 
   test('the mail goes out when the window ends, exactly once; the reply says when', async () => {
     const reply = await sendThroughTool();

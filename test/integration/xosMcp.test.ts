@@ -10,7 +10,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { join } from 'node:path';
 import { startBackend } from '../../src/backend/backend.ts';
-import { readJsonLines } from '../../src/board/jsonLines.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
@@ -19,6 +18,8 @@ import { startXosMcp, type RunningXosMcp } from '../../src/standalone/xosMcp.ts'
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
+import { boardSession } from '../support/boardSession.ts';
+import { ScriptedPage } from '../support/scriptedBoardPage.ts';
 
 const TOKEN = 'xos-mcp-test-token-0123456789';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
@@ -48,82 +49,6 @@ function raw(port: number, path: string, options: { method?: string; headers?: R
   });
 }
 
-/**
- * The Board page's side, as webview/browser.ts speaks it: one streamed response of JSON lines,
- * POSTs with the page id. Answers the host's questions as the test scripts it.
- */
-class ScriptedPage {
-  readonly received: Array<Record<string, any>> = [];
-  readonly asked: Array<{ kind: string; message: string; buttons: string[] }> = [];
-  /** The button to click, null to close the dialog, undefined to leave it open. */
-  answer: (question: { kind: string; buttons: string[] }) => string | null | undefined = () => null;
-  replaced = false;
-  private page = '';
-  private readonly abort = new AbortController();
-  private readonly done: Promise<void>;
-
-  private readonly base: string;
-  private readonly key: string;
-
-  constructor(base: string, key: string) {
-    this.base = base;
-    this.key = key;
-    let hello!: () => void;
-    const helloSeen = new Promise<void>((resolve) => { hello = resolve; });
-    this.done = this.listen(hello);
-    this.ready = helloSeen.then(async () => {
-      await this.post({ method: 'board/ready', params: {} });
-    });
-  }
-
-  readonly ready: Promise<void>;
-
-  private async listen(hello: () => void): Promise<void> {
-    const response = await fetch(`${this.base}board/events`, { headers: { authorization: `Bearer ${this.key}` }, signal: this.abort.signal });
-    assert.equal(response.status, 200);
-    try {
-      await readJsonLines(response.body!, (message: Record<string, any>) => {
-        if (message.xos === 'hello') {
-          this.page = message.page as string;
-          hello();
-        } else if (message.xos === 'replaced') this.replaced = true;
-        else this.handle(message);
-      });
-    } catch (error) {
-      if (!this.abort.signal.aborted) throw error;
-    }
-  }
-
-  private handle(message: Record<string, any>): void {
-    this.received.push(message);
-    if (message.method === 'board/ask') {
-      this.asked.push(message.params);
-      const choice = this.answer(message.params);
-      if (choice !== undefined) void this.post({ id: message.id, result: { choice } });
-    } else if (typeof message.id === 'number' && message.method === 'board/formData') {
-      void this.post({ id: message.id, result: {} });
-    }
-  }
-
-  async post(message: unknown): Promise<number> {
-    const response = await fetch(`${this.base}board/message`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.key}`, 'x-xos-page': this.page },
-      body: JSON.stringify(message),
-    });
-    return response.status;
-  }
-
-  notified(method: string): Array<Record<string, any>> {
-    return this.received.filter((m) => m.method === method);
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.done.catch(() => {});
-  }
-}
-
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
   const start = Date.now();
   for (;;) {
@@ -136,15 +61,16 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10
 
 describe('xos-mcp options', () => {
   const env = {};
-  test('defaults: stdio, the Board on 7400, the demo on a SQLite file in the data directory', () => {
+  test('defaults: stdio, the Board on any free port, MCP (with --http) on 7401, the demo on a SQLite file in the data directory', () => {
     const options = parseOptions([], env)!;
     assert.equal(options.transport, 'stdio');
-    assert.equal(options.boardPort, 7400);
+    assert.equal(options.boardPort, 0);
+    assert.equal(options.port, 7401);
     assert.equal(options.dsn, undefined);
     assert.match(options.dataDir, /xos-mcp$/);
   });
   test('mistakes are refused with what to do', () => {
-    assert.throws(() => parseOptions(['--http'], env), /--http needs a token for the clients: set XOS_MCP_TOKEN/);
+    assert.throws(() => parseOptions(['--http'], env), /--http needs a token for the clients: set XOS_MCP_TOKEN, or pass --token-file <file>/);
     assert.throws(() => parseOptions(['--server', 'http://127.0.0.1:4000', '--dsn', 'sqlite:x.db'], env), /leave out --ast and --dsn/);
     assert.throws(() => parseOptions(['--dsn', 'postgres://xos:secret@127.0.0.1:5432/xos'], env), /set PGPASSWORD instead/);
     assert.throws(() => parseOptions(['--mail-host', 'smtp.example', '--mail-from', 'a@b.example', '--mail-security', 'ssl'], env), /starttls, tls or none/);
@@ -246,13 +172,16 @@ describe('xos-mcp over HTTP with the Board page', () => {
     assert.equal((await raw(port, '/', { headers: { 'sec-fetch-site': 'cross-site' } })).status, 403);
     assert.equal((await raw(port, '/board/events')).status, 401);
     assert.equal((await raw(port, '/board/events', { headers: { authorization: 'Bearer nope' } })).status, 401);
-    assert.equal((await raw(port, '/board/events', { headers: { authorization: `Bearer ${key}`, origin: 'http://evil.example' } })).status, 403);
+    assert.equal((await raw(port, '/board/events', { headers: { authorization: `Bearer ${key}` } })).status, 401, 'the raw key opens nothing: only a session from the handshake does');
     assert.equal((await raw(port, '/board/events', { headers: { authorization: `Bearer ${TOKEN}` } })).status, 401, 'the agent\'s MCP token does not open the Board');
-    assert.equal((await raw(port, '/board/message', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: '{}' })).status, 415);
-    assert.equal((await raw(port, '/board/message', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-xos-page': 'stale' }, body: '{}' })).status, 409);
-    const stream = await raw(port, '/board/events', { headers: { authorization: `Bearer ${key}`, origin: `http://127.0.0.1:${port}` } });
+    const session = await boardSession(running.board.url, key);
+    assert.equal((await raw(port, '/board/events', { headers: { authorization: `Bearer ${session}`, origin: 'http://evil.example' } })).status, 403);
+    assert.equal((await raw(port, '/board/message', { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'text/plain' }, body: '{}' })).status, 415);
+    assert.equal((await raw(port, '/board/message', { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json', 'x-xos-page': 'stale' }, body: '{}' })).status, 409);
+    const stream = await raw(port, '/board/events', { headers: { authorization: `Bearer ${session}`, origin: `http://127.0.0.1:${port}` } });
     assert.equal(stream.status, 200);
     assert.match(stream.body, /^\{"xos":"hello","page":"[0-9a-f-]{36}"\}\n/);
+    assert.equal((await raw(port, '/board/events', { headers: { authorization: `Bearer ${session}` } })).status, 401, 'a session opens one stream');
   });
 
   test('without a Board page a save or send answers where to confirm, and nothing is written', async () => {
@@ -436,10 +365,10 @@ describe('xos-mcp on PostgreSQL and in front of an xos-server', () => {
 
   test('in front of a running xos-server (with its token): the change goes there', async () => {
     const backend = await startBackend({ ast: demoApp(), dsn: `sqlite:${join(dir.path, 'server.db')}`, seed: true });
-    const http = await startHttpServer(backend.api, { token: 'server-token-0123456789' });
+    const http = await startHttpServer(backend.api, { token: 'server-token-0123456789', frontendToken: 'frontend-token-0123456789' });
     try {
       const { saved, status } = await saveThroughPage({
-        transport: 'http', port: 0, token: TOKEN, boardPort: 0, locale: 'en', server: http.url, serverToken: 'server-token-0123456789',
+        transport: 'http', port: 0, token: TOKEN, boardPort: 0, locale: 'en', server: http.url, serverToken: 'frontend-token-0123456789',
         dataDir: join(dir.path, 'remote'), exportDir: dir.path, log: () => {},
       }, 'Stralsund');
       assert.equal(saved.isError, false, saved.text);

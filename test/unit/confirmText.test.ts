@@ -140,3 +140,20 @@ describe('look-alikes and invisible characters', () => {
     assert.equal(describeChange('Company', '3', '4'), 'Company: 3 → 4');
   });
 });
+
+describe('the questions and the door for all text shown to the person (personText.ts)', () => {
+  test('a question already built passes the door unchanged; a probe one is within its promise too', async () => {
+    const { personText, isPersonText } = await import('../../src/board/personText.ts');
+    const evil = '[Save](command:workbench.action.terminal.new)';
+    const questions = [
+      saveQuestion([{ label: 'Last name', from: 'Müller', to: 'Schmidt' }, { label: 'Company', from: null, to: 3, toText: 'Acme' }], saveParts),
+      saveQuestion([{ label: `Notes ${evil}`, from: 'x'.repeat(3000), to: `${evil}\u202E${'y'.repeat(3000)}` }], saveParts),
+      sendQuestion({ to: { name: 'Alice', email: 'alice@example.org' }, subject: 'Offer', body: 'Hello Alice,\n\nthe offer is attached.' }, sendTemplate),
+      sendQuestion({ to: { name: `${evil}\u200B`, email: 'a@example.org' }, subject: evil, body: `${evil}\n${'z'.repeat(5000)}` }, sendTemplate),
+    ];
+    for (const question of questions) {
+      assert.equal(personText(question), question);
+      assert.ok(isPersonText(question), question.slice(0, 120));
+    }
+  });
+});

@@ -46,3 +46,24 @@ test('inside src/host/ importing vscode is allowed', async () => {
   assert.deepEqual(await lint(fixture('imports-vscode.ts.txt'), 'src/host/board/panel.ts'), []);
   assert.deepEqual(await lint(fixture('requires-vscode.ts.txt'), 'src/host/x.ts'), []);
 });
+
+// Text shown to the person goes through one door (src/host/notify.ts): VS Code renders
+// `[label](command:…)` in a notification as a link that runs a command.
+const notifyMessage = (property: string) => `'${property}' is restricted from being used. Show notifications and message dialogs through notify() (src/host/notify.ts): it sanitises the text shown to the person.`;
+
+test('vscode.window.show*Message outside src/host/notify.ts is a lint error, however it is reached', async () => {
+  const code = fixture('shows-message.ts.txt');
+  const expected = [
+    ['no-restricted-properties', 2, 5, notifyMessage('showInformationMessage')],
+    ['no-restricted-properties', 2, 6, notifyMessage('showWarningMessage')],
+    ['no-restricted-properties', 2, 7, notifyMessage('showErrorMessage')],
+  ];
+  assert.deepEqual(await lint(code, 'src/host/x.ts'), expected);
+  assert.deepEqual(await lint(code, 'src/host/board/panel.ts'), expected);
+  assert.deepEqual(await lint("import * as vscode from 'vscode';\n\nvoid vscode.window['showErrorMessage']('x');\n", 'src/host/x.ts'),
+    [['no-restricted-properties', 2, 3, notifyMessage('showErrorMessage')]]);
+});
+
+test('the door itself may call them', async () => {
+  assert.deepEqual(await lint(fixture('shows-message.ts.txt'), 'src/host/notify.ts'), []);
+});

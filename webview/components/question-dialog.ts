@@ -2,10 +2,13 @@
 // where no VS Code notification exists): save, delete, send, or drop unsaved work. A
 // WAI-ARIA alertdialog: modal, named by its message, focus on the button that keeps
 // things as they are, Escape closes it (which declines). Only a click on the first
-// button acts.
+// button acts, and not in the first 0.7 s after the question appeared or changed
+// (question-timing.ts): the button is aria-disabled and dimmed then, and a click or Enter
+// does nothing. Below the buttons: how many more questions wait for their turn.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { store } from '../state.ts';
+import { ActGuard, questionKey } from './question-timing.ts';
 
 export class XosQuestion extends LitElement {
   static override styles = css`
@@ -19,10 +22,14 @@ export class XosQuestion extends LitElement {
     }
     p { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem; }
     .buttons { display: flex; gap: 0.5rem; justify-content: flex-end; }
+    .act[aria-disabled="true"] { opacity: 0.4; cursor: not-allowed; }
+    .waiting { margin: 0.75rem 0 0; font-size: 0.9em; color: var(--vscode-descriptionForeground); }
   `;
 
   private unsubscribe: (() => void) | undefined;
   private shown: number | undefined;
+  private readonly guard = new ActGuard();
+  private enableTimer: ReturnType<typeof setTimeout> | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -32,21 +39,44 @@ export class XosQuestion extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unsubscribe?.();
+    clearTimeout(this.enableTimer);
   }
 
   override render(): TemplateResult | typeof nothing {
     const question = store.question;
+    if (this.guard.show(question ? questionKey(question) : undefined)) {
+      // New or changed: the act button waits, then this renders it enabled.
+      clearTimeout(this.enableTimer);
+      this.enableTimer = setTimeout(() => this.requestUpdate(), this.guard.remaining() + 10);
+    }
     if (!question) return nothing;
     const [act, ...keep] = question.buttons;
+    const inert = this.guard.inert();
+    const waiting = question.waiting ?? 0;
+    const texts = store.texts;
+    const waitingLine = waiting > 0 && texts
+      ? (waiting === 1 ? texts.questionWaitingOne : texts.questionsWaiting.replace('{count}', String(waiting)))
+      : undefined;
     return html`<div class="backdrop">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="question-text" data-kind=${question.kind} @keydown=${this.onKeydown}>
+      <div role="alertdialog" aria-modal="true" aria-labelledby="question-text" aria-describedby=${waitingLine ? 'question-waiting' : nothing} data-kind=${question.kind} @keydown=${this.onKeydown}>
         <p id="question-text">${question.message}</p>
         <div class="buttons">
-          <vscode-button class="act" @click=${() => store.answer(act)}>${act}</vscode-button>
+          <vscode-button class="act" aria-disabled=${inert ? 'true' : 'false'} @click=${(event: Event) => this.act(event, act)}>${act}</vscode-button>
           ${keep.map((title) => html`<vscode-button secondary class="keep" @click=${() => store.answer(title)}>${title}</vscode-button>`)}
         </div>
+        ${waitingLine ? html`<p class="waiting" id="question-waiting" role="status">${waitingLine}</p>` : nothing}
       </div>
     </div>`;
+  }
+
+  /** The act button: nothing while it is inert (a click or Enter meant for what was there before). */
+  private act(event: Event, title: string): void {
+    if (this.guard.inert()) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    store.answer(title);
   }
 
   override updated(): void {

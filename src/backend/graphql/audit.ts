@@ -2,6 +2,10 @@
 // newest first, paged), `xos_audit_count`, and `xos_audit_mail` for a sent mail.
 // Who writes (agent, board, api) and the approval travel in the request's
 // `extensions.xos`; the storage writes each entry in the write's transaction.
+// The claim is taken as it is only from XOS's own front ends: in-process calls
+// (the embedded backend) and, over HTTP, requests that carry xos-server's
+// front-end token (src/backend/http.ts). Any other HTTP client's claim is
+// recorded as `api` without approval (`unprovenAuditClaim`).
 import {
   GraphQLError, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLString,
   type GraphQLFieldConfigMap,
@@ -37,13 +41,16 @@ const AuditEntryType = new GraphQLObjectType<AuditEntry>({
   fields: {
     id: { type: new GraphQLNonNull(GraphQLID), resolve: (e) => String(e.id) },
     at: { type: new GraphQLNonNull(GraphQLString), description: 'When, ISO 8601 UTC.' },
-    path: { type: new GraphQLNonNull(GraphQLString), description: 'agent (an MCP tool), board (the person) or api (another client).' },
+    path: {
+      type: new GraphQLNonNull(GraphQLString),
+      description: 'agent (an MCP tool) or board (the person), as said by one of XOS\'s own front ends (in-process, or over HTTP with the front-end token); api: any other client.',
+    },
     action: { type: new GraphQLNonNull(GraphQLString), description: 'create, update, delete or mail.' },
     entity: { type: GraphQLString },
     record_id: { type: GraphQLID, resolve: (e) => e.recordId },
     version_from: { type: GraphQLInt, resolve: (e) => e.versionFrom },
     version_to: { type: GraphQLInt, resolve: (e) => e.versionTo },
-    approval: { type: GraphQLString, description: 'The confirmation that allowed it.' },
+    approval: { type: GraphQLString, description: 'The confirmation that allowed it, as said by one of XOS\'s own front ends; null for api writes.' },
     changes: {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AuditChangeType))),
       resolve: (e) => Object.entries(e.changes).map(([field, change]) => ({ field, ...change })),
@@ -113,4 +120,22 @@ export function auditMetaOf(extensions: unknown): AuditMeta | undefined {
     throw badInput(`"extensions.xos.approval" must be a text of at most ${MAX_APPROVAL_LENGTH} characters`, 'extensions');
   }
   return { path: path as AuditPath, ...(approval === undefined ? {} : { approval: approval as string }) };
+}
+
+/**
+ * The request's extensions with its audit claim made an `api` claim without approval: what is
+ * recorded for an HTTP client that did not prove it is one of XOS's own front ends. XOS vouches
+ * only for the approvals it asked for itself; a client's own approval note belongs in its own records.
+ * A malformed claim is left as it is, so it is refused like before (a plain client sees the same errors).
+ */
+export function unprovenAuditClaim(extensions: Record<string, unknown> | null | undefined): Record<string, unknown> | null | undefined {
+  let meta: AuditMeta | undefined;
+  try {
+    meta = auditMetaOf(extensions);
+  } catch {
+    return extensions;
+  }
+  if (!meta) return extensions;
+  const api: AuditMeta = { path: 'api' };
+  return { ...extensions, xos: api };
 }

@@ -1,6 +1,7 @@
 // xos_mail_compose: resolves the recipient and shows the draft on the Board.
 import { z } from 'zod';
 import { describeFailures, searchContacts } from '../../contacts/search.ts';
+import { scheduledSend, waitingSendRefusal } from '../../core/mailSend.ts';
 import { formatAddress, parseAddress, type MailAddress } from '../../mail/address.ts';
 import { createDraft } from '../../mail/draft.ts';
 import { CARD_URI } from '../apps/card.ts';
@@ -29,10 +30,15 @@ export const mailComposeTool = defineTool({
   requires: ['mailer'],
   appResource: CARD_URI,
   async handler({ to, subject, body }, deps) {
+    // A confirmed mail waiting out its undo window stays the Board's draft, with its Undo, until it went out or was undone.
+    const before = scheduledSend(deps.board);
+    if (before) return fail(waitingSendRefusal(before));
     const recipient = await resolveRecipient(deps, to);
     if (typeof recipient === 'string') return fail(recipient);
     const draft = createDraft(recipient, subject, body);
     if (typeof draft === 'string') return fail(`Not composed: ${draft} Compose again without it.`);
+    const waiting = scheduledSend(deps.board);
+    if (waiting) return fail(waitingSendRefusal(waiting));
     deps.board.showMail(draft);
     return withCard(ok(`Draft on the Board, not sent: To: ${formatAddress(draft.to)}; Subject: ${subject}. Ask the person whether to send it; call xos_mail_send only after they said so.`),
       () => mailCard(deps, 'xos_mail_compose', draft));
