@@ -1,6 +1,9 @@
-// Lint rules that keep the architecture honest: only src/host/ may import vscode.
+// Lint rules that keep the architecture honest: imports point down the floors of
+// docs/architecture.md (xos/layers, table in scripts/lib/layers.mjs), and only src/host/
+// may import vscode.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './scripts/lib/layers.mjs';
 
 // Globals of Node 24 that plain .js/.mjs scripts use (TypeScript files are checked by tsc instead).
 const nodeGlobals = Object.fromEntries([
@@ -37,6 +40,12 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.xos/**', 'out/**', '.vscode-test/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Each part of src/ imports only parts on lower floors; the webview only its browser-safe modules.
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { xos: { rules: { layers: layersRule } } },
+    rules: { 'xos/layers': 'error' },
+  },
   {
     languageOptions: { globals: nodeGlobals },
     rules: {

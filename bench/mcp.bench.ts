@@ -17,7 +17,7 @@ import { generateRecords } from '../src/backend/seed/generate.ts';
 import { seedStorage } from '../src/backend/seed/seed.ts';
 import { BoardState } from '../src/board/state.ts';
 import { startMcpHttpServer } from '../src/mcp/http.ts';
-import type { Confirmer, XosClient } from '../src/mcp/ports.ts';
+import type { Confirmer, XosClient } from '../src/core/domain.ts';
 
 const TOKEN = 'bench-token';
 const QUERY = '{ person_list { id firstname lastname email city age net_worth } }';

@@ -2,13 +2,10 @@
 // (through transport.ts). Components read it and call its actions; it tells them
 // which part changed. List rows are kept in a bounded cache of chunks and asked
 // for as the grid needs them, so a million-row list never sits here whole.
-import type { ListQuery, ListSort } from '../src/core/domain.ts';
-import type { HistoryView } from '../src/core/history.ts';
-import type { OpenableContext } from '../src/core/openContext.ts';
-import type { RefChoice } from '../src/core/refChoices.ts';
+import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
-import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/view.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/viewTypes.ts';
 import { hostEndpoint } from './transport.ts';
 
 export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question';

@@ -1,8 +1,9 @@
 // What the agent may know of each field (the AST's `agent`): hidden fields never
 // reach the model, masked ones show only that a value exists. Everything that
-// builds text or structure for the model asks here; the Board does not.
+// builds text or structure for the model asks here; the Board only to mark the
+// fields kept from the agent (src/ast/appModel.ts).
 import type { Ast, ContextDef } from './schema.ts';
-import { findInverse } from './view.ts';
+import { findInverse } from './lookup.ts';
 
 export type AgentPolicy = 'visible' | 'hidden' | 'masked';
 

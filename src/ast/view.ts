@@ -3,6 +3,7 @@
 import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schema.ts';
 import { pickLocale, resolveText } from './locale.ts';
 import { agentEditable, agentListFields, agentPolicy } from './agentPolicy.ts';
+import { displayField, findInverse } from './lookup.ts';
 
 export interface FieldView {
   /** The field type, or `list` for an inverse list. */
@@ -51,23 +52,6 @@ export interface SchemaView {
   prompts: string[];
   contexts: Record<string, ContextView>;
   relations: RelationView[];
-}
-
-/** The field that names a record: the first required string field, else the first string field, else `id`. */
-export function displayField(ast: Ast, entityName: string): string {
-  const fields = Object.entries(ast.entities[entityName]?.fields ?? {});
-  const strings = fields.filter(([, def]) => def.type === 'string');
-  return strings.find(([, def]) => def.required)?.[0] ?? strings[0]?.[0] ?? 'id';
-}
-
-/** The ref that an inverse list name on `entityName` stands for. */
-export function findInverse(ast: Ast, entityName: string, name: string): { entity: string; field: string } | undefined {
-  for (const [entity, def] of Object.entries(ast.entities)) {
-    for (const [field, fieldDef] of Object.entries(def.fields)) {
-      if (fieldDef.type === 'ref' && fieldDef.entity === entityName && fieldDef.inverse === name) return { entity, field };
-    }
-  }
-  return undefined;
 }
 
 export function buildSchemaView(ast: Ast, locale?: string): SchemaView {

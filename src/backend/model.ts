@@ -2,6 +2,7 @@
 // field, `<field>_id` per ref, and the implicit `version`. Storage adapters and
 // the GraphQL layer both read this, so identifiers come from the AST only.
 import type { Ast, FieldDef, FieldType } from '../ast/schema.ts';
+import { refColumnName } from '../ast/lookup.ts';
 
 export type ColumnType = Exclude<FieldType, 'ref'> | 'ref' | 'version';
 
@@ -46,10 +47,6 @@ export interface Model {
 
 export const ID_COLUMN = 'id';
 export const VERSION_COLUMN = 'version';
-
-export function refColumnName(field: string): string {
-  return `${field}_id`;
-}
 
 export function buildModel(ast: Ast): Model {
   const tables = new Map<string, Table>();

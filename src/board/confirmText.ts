@@ -14,9 +14,9 @@
 import {
   NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, headUnits, invisibleCharacters, mixesLookAlikes,
   moreCharacters, neutraliseLinks, shorten, skeleton, units,
-} from './personText.ts';
+} from '../text/personText.ts';
 
-// The sanitiser lives in personText.ts (the one door for text shown to the person); these
+// The sanitiser lives in src/text/personText.ts (the one door for text shown to the person); these
 // names stay importable from here for the questions' callers.
 export { NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, invisibleCharacters, neutraliseLinks, shorten, skeleton, units };
 

@@ -17,7 +17,7 @@ import { deleteShown, newRecord } from '../core/records.ts';
 import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
-import { appModel } from './model.ts';
+import { appModel } from '../ast/appModel.ts';
 import type { AskedQuestion } from './confirmer.ts';
 import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
 import * as protocol from './protocol.ts';

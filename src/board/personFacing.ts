@@ -1,11 +1,11 @@
-// The door of personText.ts at the ports: whatever a front end shows the person (a VS Code
+// The door of src/text/personText.ts at the ports: whatever a front end shows the person (a VS Code
 // notification, a question, its detail, the Board's status line, the browser page's dialog)
 // reaches it only through these wrappers, so a new call site cannot skip the sanitiser.
 // The callers keep their own words (an action's title, `choice === undo`); the wrappers map
 // a clicked, sanitised action back to the caller's.
 import type { BoardUi } from './controller.ts';
 import type { AskPerson } from './confirmer.ts';
-import { moreCharacters, personText, QUESTION_BUDGET, type PersonText } from './personText.ts';
+import { moreCharacters, personText, QUESTION_BUDGET, type PersonText } from '../text/personText.ts';
 import type { StatusLine } from './protocol.ts';
 import type { Translate } from './texts.ts';
 

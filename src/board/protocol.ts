@@ -6,12 +6,9 @@
 // The Board is sent in parts: the locale and texts, the list (its columns, total and
 // first rows), the detail form, the mail draft and a status line, each when it changes.
 // List rows travel in windows the webview asks for as the person scrolls.
-import type { ListQuery } from '../core/domain.ts';
-import type { HistoryView } from '../core/history.ts';
-import type { OpenableContext } from '../core/openContext.ts';
-import type { RefChoice } from '../core/refChoices.ts';
+import type { HistoryView, ListQuery, OpenableContext, RefChoice } from '../core/domain.ts';
 import type { RecordHistoryView } from './recordHistory.ts';
-import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './view.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from './viewTypes.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
 export type Guard<P> = (params: unknown) => params is P;

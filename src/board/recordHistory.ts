@@ -3,8 +3,8 @@
 // Board's locale; saves carry an Undo.
 import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry } from '../backend/storage/audit.ts';
-import { fieldKind } from './fieldKinds.ts';
-import { appModel } from './model.ts';
+import { fieldKind } from '../ast/fieldKinds.ts';
+import { appModel } from '../ast/appModel.ts';
 import { boardTexts } from './texts.ts';
 
 export interface HistoryChangeView {

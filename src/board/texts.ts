@@ -3,7 +3,7 @@
 // the same files vscode.l10n reads for the host's messages). The webview cannot use vscode.l10n,
 // and the Board follows the app's locale rather than VS Code's, so the host picks the bundle by
 // the Board's locale and sends the texts.
-import type { ValueProblem } from '../backend/values.ts';
+import type { ValueProblem } from '../ast/values.ts';
 import german from '../../l10n/bundle.l10n.de.json' with { type: 'json' };
 
 export interface BoardTexts {

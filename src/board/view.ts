@@ -4,129 +4,16 @@
 // kind, the agent's pending changes marked) and the mail draft. Plain JSON, so it
 // survives postMessage.
 import { isDeepStrictEqual } from 'node:util';
-import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
-import { coerceFieldValue, FieldValueError, type ValueProblem } from '../backend/values.ts';
+import type { Ast, FieldDef } from '../ast/schema.ts';
+import { coerceFieldValue, FieldValueError, type ValueProblem } from '../ast/values.ts';
 import type { BoardRecord, BoardSnapshot, ListQuery, ListView, MailDraft } from '../core/domain.ts';
 import { createDraft } from '../mail/draft.ts';
 import type { FormState } from './protocol.ts';
-import { fieldKind, refId, type BoardFieldType, type FormatContext, type InputKind } from './fieldKinds.ts';
-import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel, type SelectOption } from './model.ts';
-import { boardTexts, type BoardTexts } from './texts.ts';
-
-export type { InputKind } from './fieldKinds.ts';
-export type { SelectOption } from './model.ts';
-
-export interface Column {
-  readonly field: string;
-  readonly label: string;
-  readonly type: BoardFieldType;
-  /** Numbers align right. */
-  readonly numeric: boolean;
-  /** enum value -> label in the locale */
-  readonly enumLabels?: Readonly<Record<string, string>>;
-  /** Whether a click on the header sorts (through the backend). */
-  readonly sortable: boolean;
-  /** A ref whose value is a link to the related record's detail. */
-  readonly opens?: boolean;
-  /** From the context's layout: the width in pixels, and money or percent display. */
-  readonly width?: number;
-  readonly widget?: WidgetDef;
-}
-
-/** One list row: the record's key (its id) and its raw values in column order. */
-export interface GridRow {
-  readonly key: string;
-  readonly values: readonly unknown[];
-}
-
-export interface ListBlock {
-  /** Which list this is; a new query or render gets a new id. */
-  readonly listId: number;
-  readonly context: string;
-  readonly label: string;
-  readonly columns: readonly Column[];
-  /** Rows matching the agent's query (before the person's filter). */
-  readonly total: number;
-  /** The first rows, so they paint with the list. */
-  readonly rows: readonly GridRow[];
-  /** A row opens a detail context (`navigate.row`). */
-  readonly navigable: boolean;
-  /** The person's sort and filter, restored when the webview comes back. */
-  readonly query: ListQuery;
-  /** The person can create a record of the list's entity (a detail context allows "create"). */
-  readonly canCreate: boolean;
-}
-
-export interface FormField {
-  readonly field: string;
-  readonly label: string;
-  readonly type: BoardFieldType;
-  readonly input: InputKind;
-  readonly editable: boolean;
-  readonly required: boolean;
-  /** The value the input shows: a string, or a boolean for checkboxes. */
-  readonly value: string | boolean;
-  /** Shown next to a read-only value or a ref id (e.g. the company's name). */
-  readonly display: string;
-  readonly options?: readonly SelectOption[];
-  /** A number's bounds from the AST (the input's min and max; the backend's rule says the same as the person types). */
-  readonly min?: number;
-  readonly max?: number;
-  /** The agent's proposal: the stored value struck through, the new one shown. */
-  readonly pending?: { readonly from: string; readonly to: string };
-  /** A ref whose stored related record opens on a click (its name is a link). */
-  readonly opens?: boolean;
-  /** An inverse list's records (a company's employees), each a link when `opens`. */
-  readonly items?: readonly { readonly key: string; readonly label: string }[];
-  /** Why the value shown cannot be saved (the AST's rules, checked like the backend does), in the locale. */
-  readonly problem?: string;
-  /** The person changed this field (their edit, or a proposal they accepted) and it differs from the stored value. */
-  readonly edited?: boolean;
-  /** The AST keeps this field from the agent: it never sees it (`hidden`) or sees only •••. */
-  readonly keptFromAgent?: 'hidden' | 'masked';
-  /** Someone else stored another value meanwhile: the value as loaded, as stored now (theirs) and the pending one (mine). */
-  readonly conflict?: { readonly base: string; readonly theirs: string; readonly mine: string };
-}
-
-export interface DetailBlock {
-  readonly context: string;
-  /** Which record this is (`person_detail:12`): edits of another record are not carried over. */
-  readonly key: string;
-  readonly label: string;
-  readonly summary: string;
-  readonly fields: readonly FormField[];
-  readonly canSave: boolean;
-  /** Something on the form is not saved yet (the person's edits or the agent's proposals). */
-  readonly dirty: boolean;
-  /** How many fields carry a proposal of the agent. */
-  readonly proposals: number;
-  /** How many fields wait for the person's choice after a save met a newer version. */
-  readonly conflicts: number;
-  /** A record being created (Save inserts it). */
-  readonly isNew: boolean;
-  /** The AST lets the person delete the shown record here. */
-  readonly canDelete: boolean;
-  /** The form's sections in order (the context's layout, or one untitled section). */
-  readonly sections: readonly { readonly label?: string; readonly fields: readonly string[] }[];
-}
-
-export interface MailBlock {
-  /** The sender as configured; null when mail is not set up (Send is then disabled and says why). */
-  readonly from: string | null;
-  readonly to: string;
-  /** What is wrong with the recipient, if anything (Send waits). */
-  readonly problem?: string;
-  readonly subject: string;
-  readonly body: string;
-  /** A send is being confirmed or transferred: the actions wait. */
-  readonly sending: boolean;
-  /** The person confirmed Send: it goes out then (ISO, and as the person reads it) unless they click Undo. */
-  readonly sendAt?: string;
-  readonly sendAtText?: string;
-}
-
-/** The Board's own words as the webview gets them (no functions over postMessage). */
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut'>;
+import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
+import { refId } from '../ast/lookup.ts';
+import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
+import { boardTexts } from './texts.ts';
+import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, WebviewTexts } from './viewTypes.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
   const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, ...texts } = boardTexts(locale);

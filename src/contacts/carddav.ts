@@ -4,7 +4,7 @@
 // the ctag and per-card etags — so a search reads the cache, not the book.
 import { addressBookMultiGet, addressBookQuery, createAccount, fetchAddressBooks, isCollectionDirty, syncCollection } from 'tsdav';
 import type { DAVAccount, DAVAddressBook, DAVResponse } from 'tsdav';
-import { isLoopbackHost } from '../mail/loopback.ts';
+import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { createFetch, type Fetch, type FetchCounter } from './httpFetch.ts';
 import { matchesQuery, searchText, type ContactProvider, type ProviderContact } from './provider.ts';
 import { parseVCards } from './vcard.ts';

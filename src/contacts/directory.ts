@@ -1,6 +1,6 @@
 // All configured providers behind the Contacts port: each is searched in
 // parallel; one that fails is reported next to the others' merged results.
-import type { Contact, ContactFailure, Contacts, ContactSearch } from '../mcp/ports.ts';
+import type { Contact, ContactFailure, ContactSearch, Contacts } from './types.ts';
 import { mergeContacts, type SourcedContacts } from './merge.ts';
 import type { ContactProvider } from './provider.ts';
 

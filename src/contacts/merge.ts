@@ -1,6 +1,6 @@
 // Merges the contacts of several providers: same normalised address (or, for
 // contacts without one, same name and phone) is one person, with every source kept.
-import type { Contact } from '../mcp/ports.ts';
+import type { Contact } from './types.ts';
 import { normalizeEmail, normalizePhone } from './normalize.ts';
 import type { ProviderContact } from './provider.ts';
 

@@ -1,5 +1,5 @@
 // Searching through the Contacts port, with provider failures when it reports them.
-import type { ContactSearch, Contacts } from '../mcp/ports.ts';
+import type { ContactSearch, Contacts } from './types.ts';
 
 export async function searchContacts(contacts: Contacts, query: string): Promise<ContactSearch> {
   if (contacts.searchAll) return contacts.searchAll(query);

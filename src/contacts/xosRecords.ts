@@ -3,7 +3,7 @@
 // search term travels in variables, never in the query text.
 import type { Ast } from '../ast/schema.ts';
 import { withheld } from '../ast/agentPolicy.ts';
-import type { XosClient } from '../mcp/ports.ts';
+import type { XosClient } from '../graphql/types.ts';
 import type { ContactProvider, ProviderContact } from './provider.ts';
 
 interface Searchable {

@@ -4,8 +4,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { openPrivateFile } from './privateFiles.ts';
-import { fieldKind } from '../board/fieldKinds.ts';
-import type { FieldModel } from '../board/model.ts';
+import { fieldKind } from '../ast/fieldKinds.ts';
+import type { FieldModel } from '../ast/appModel.ts';
 import type { ListQuery, ListSource } from './domain.ts';
 
 const PAGE = 5_000;

@@ -1,33 +1,14 @@
 // The domain types XOS works with, whoever drives it (the MCP tools, the Board,
-// commands): the backend client, the Board port, records, mail, contacts and the
-// person's confirmations. No MCP, no VS Code.
-import type { AuditMeta } from '../backend/storage/audit.ts';
-import type { Ast } from '../ast/schema.ts';
+// commands): the Board port, records, lists, the person's confirmations and what
+// the Board shows. The backend client, mail and contacts bring their own types
+// (src/graphql/types.ts, src/mail/types.ts, src/contacts/types.ts); they are named
+// here too, so the floors above find the whole vocabulary in one place.
+// Types only, browser-safe. No MCP, no VS Code.
+import type { MailDraft } from '../mail/types.ts';
 
-export interface GraphQLErrorShape {
-  readonly message: string;
-  readonly extensions?: Record<string, unknown>;
-}
-
-export interface GraphQLResult {
-  readonly data?: Record<string, unknown> | null;
-  readonly errors?: readonly GraphQLErrorShape[];
-}
-
-export interface DsnStatus {
-  readonly kind: string;
-  readonly description: string;
-  readonly ok: boolean;
-  readonly latency_ms: number | null;
-}
-
-/** The XOS backend, embedded or remote. */
-export interface XosClient {
-  /** Runs a query or mutation; a write names its path and the approval that allowed it (the audit trail). */
-  run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta): Promise<GraphQLResult>;
-  ast(): Ast;
-  status(): Promise<DsnStatus>;
-}
+export type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../graphql/types.ts';
+export type { MailDraft, Mailer } from '../mail/types.ts';
+export type { Contact, ContactFailure, ContactSearch, Contacts } from '../contacts/types.ts';
 
 export type BoardRecord = Record<string, unknown>;
 
@@ -90,12 +71,6 @@ export interface DetailView {
   readonly record: BoardRecord;
   /** The stored version; absent for rendered data that did not come from the backend. */
   readonly version?: number;
-}
-
-export interface MailDraft {
-  readonly to: { readonly name?: string; readonly email: string };
-  readonly subject: string;
-  readonly body: string;
 }
 
 export type BoardChange = 'list' | 'detail' | 'form' | 'mail';
@@ -179,38 +154,32 @@ export interface DeleteSummary {
 
 export type DeleteAnswer = 'delete' | 'cancel' | 'timeout';
 
-export interface Contact {
+// ---- what the Board shows besides records (plain data the webview receives) ----------------
+
+/** One entry of the breadcrumb, oldest first. */
+export interface Crumb {
+  readonly label: string;
+  readonly current: boolean;
+}
+
+/** The Board's Back and Forward as the webview shows them (src/core/history.ts). */
+export interface HistoryView {
+  readonly canBack: boolean;
+  readonly canForward: boolean;
+  /** The steps up to and including the current one (at most five, the newest). */
+  readonly crumbs: readonly Crumb[];
+}
+
+/** A context the person can open by itself: a list (a detail needs a record) (src/core/openContext.ts). */
+export interface OpenableContext {
   readonly name: string;
-  /** The first email address; all of them are in `emails`. */
-  readonly email?: string;
-  /** The first phone number; all of them are in `phones`. */
-  readonly phone?: string;
-  readonly emails?: readonly string[];
-  readonly phones?: readonly string[];
-  readonly organization?: string;
-  /** Where the contact was found (e.g. "carddav:Work", "google", "xos:person"), one entry per provider. */
-  readonly sources?: readonly string[];
+  readonly label: string;
+  /** The entity's label, to tell contexts apart that share a label. */
+  readonly entityLabel: string;
 }
 
-/** A provider that could not be searched, named so the person knows which. */
-export interface ContactFailure {
-  readonly source: string;
-  readonly message: string;
-}
-
-export interface ContactSearch {
-  readonly contacts: Contact[];
-  readonly failures: readonly ContactFailure[];
-}
-
-export interface Contacts {
-  search(query: string): Promise<Contact[]>;
-  /** Like `search`, with the providers that failed reported next to the results. */
-  searchAll?(query: string): Promise<ContactSearch>;
-}
-
-export interface Mailer {
-  /** The sender as configured (`Name <address>` or an address), shown on the mail draft. */
-  readonly from?: string;
-  send(draft: MailDraft): Promise<{ messageId: string }>;
+/** A record the ref picker offers (src/core/refChoices.ts). */
+export interface RefChoice {
+  readonly id: string;
+  readonly label: string;
 }

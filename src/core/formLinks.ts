@@ -2,7 +2,7 @@
 // (a company's employees) opens that record. Where a link leads comes from the AST
 // (`navigate.<field>`, else a detail context of the related entity); the id comes from
 // the record as loaded, never from the webview.
-import { appModel, readPath } from '../board/model.ts';
+import { appModel, readPath } from '../ast/appModel.ts';
 import type { BoardRecord } from './domain.ts';
 import { showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 

@@ -4,10 +4,9 @@
 // Lives in the host with the Board state, so hiding the panel loses nothing; `saved()` and
 // `restore()` carry it over a window reload or a crash of the extension host.
 import type { Ast } from '../ast/schema.ts';
-import { displayField } from '../ast/view.ts';
-import { appModel } from '../board/model.ts';
-import type { BoardState } from '../board/state.ts';
-import type { BoardRecord, ListOrigin, ListQuery, ListView } from './domain.ts';
+import { displayField } from '../ast/lookup.ts';
+import { appModel } from '../ast/appModel.ts';
+import type { Board, BoardRecord, Crumb, HistoryView, ListOrigin, ListQuery, ListView } from './domain.ts';
 import { QueryListSource } from './listSource.ts';
 import { showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 
@@ -27,17 +26,10 @@ export type SavedStep =
   | { readonly kind: 'list'; readonly context: string; readonly origin: ListOrigin; readonly query?: ListQuery }
   | { readonly kind: 'detail'; readonly context: string; readonly id: string; readonly record: BoardRecord };
 
-/** One entry of the breadcrumb, oldest first. */
-export interface Crumb {
-  readonly label: string;
-  readonly current: boolean;
-}
-
-export interface HistoryView {
-  readonly canBack: boolean;
-  readonly canForward: boolean;
-  /** The steps up to and including the current one (at most `MAX_CRUMBS`, the newest). */
-  readonly crumbs: readonly Crumb[];
+/** What the history reads of the Board (src/board/state.ts's BoardState): what it shows, and each list's sort and filter. */
+export interface HistoryBoard extends Pick<Board, 'list' | 'showList' | 'snapshot' | 'onChange'> {
+  /** The person's sort and filter of a list shown before. */
+  queryOf(view: ListView): ListQuery;
 }
 
 /** Steps kept; older ones fall off the front. */
@@ -51,9 +43,9 @@ export class BoardHistory {
   private moving = false;
   private readonly listeners = new Set<() => void>();
   private readonly subscription: { dispose(): void };
-  private readonly state: BoardState;
+  private readonly state: HistoryBoard;
 
-  constructor(state: BoardState) {
+  constructor(state: HistoryBoard) {
     this.state = state;
     this.subscription = state.onChange((change) => {
       if (change === 'list' || change === 'detail') this.shown();

@@ -4,8 +4,8 @@
 // sort and filter always cover the whole result, never just the loaded rows. A
 // memory source serves records that are already complete (xos_render, or a query
 // the agent limited itself) with the same filter rules.
-import { fieldKind } from '../board/fieldKinds.ts';
-import type { ContextModel, FieldModel } from '../board/model.ts';
+import { fieldKind } from '../ast/fieldKinds.ts';
+import type { ContextModel, FieldModel } from '../ast/appModel.ts';
 import type { BoardRecord, GraphQLResult, ListOrigin, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
 
 /** Records kept by key for navigation (`board/open` names a row by its key). */

@@ -194,11 +194,6 @@ function dropScheduled(board: Board): boolean {
   return true;
 }
 
-/** Whether a send of the Board's draft is being confirmed or transferred now (the Board disables its buttons). */
-export function mailSendBusy(board: Board): boolean {
-  return records.get(board)?.busy !== undefined;
-}
-
 async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send: () => Promise<{ messageId: string }>): Promise<Outcome> {
   // Take the draft away before sending so it can never go out twice.
   board.clearMail();

@@ -3,16 +3,9 @@
 // through the same path as the agent's xos_query, with the context's own fields.
 import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
-import { appModel } from '../board/model.ts';
+import { appModel } from '../ast/appModel.ts';
+import type { OpenableContext } from './domain.ts';
 import { showQuery, type CoreDeps, type Outcome } from './useCases.ts';
-
-/** A context the person can open by itself: a list (a detail needs a record). */
-export interface OpenableContext {
-  readonly name: string;
-  readonly label: string;
-  /** The entity's label, to tell contexts apart that share a label. */
-  readonly entityLabel: string;
-}
 
 /** The app's list contexts in AST order, labelled in the locale. */
 export function openableContexts(ast: Ast, locale: string): OpenableContext[] {

@@ -4,12 +4,11 @@
 // version-checked so a record someone else changed meanwhile is never deleted unseen.
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { displayField } from '../ast/view.ts';
-import { FieldValueError } from '../backend/values.ts';
-import { refColumnName } from '../backend/model.ts';
-import { creatingContext } from '../board/model.ts';
+import { displayField, fieldDef, fieldLabel, refColumnName } from '../ast/lookup.ts';
+import { canonicalValue, FieldValueError } from '../ast/values.ts';
+import { creatingContext } from '../ast/appModel.ts';
 import { contextSelection } from '../graphql/mutation.ts';
-import { agentProblem, canonicalValue, fieldDef, fieldLabel, serverMessage, storedText } from '../mcp/tools/fields.ts';
+import { agentProblem, serverMessage, storedText } from './agentText.ts';
 import type { BoardRecord, SaveSummary } from './domain.ts';
 import { askBound, confirmedText, showRecord, type CoreDeps, type Outcome } from './useCases.ts';
 import type { AuditPath } from '../backend/storage/audit.ts';

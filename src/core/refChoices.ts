@@ -1,13 +1,9 @@
 // The ref picker on the form: the records of the related entity whose name matches what
 // the person types, through a list context of that entity (the search text goes in a
 // variable, never into the query).
-import { displayField } from '../ast/view.ts';
+import { displayField } from '../ast/lookup.ts';
+import type { RefChoice } from './domain.ts';
 import type { CoreDeps } from './useCases.ts';
-
-export interface RefChoice {
-  readonly id: string;
-  readonly label: string;
-}
 
 /** The most choices one search returns. */
 export const MAX_REF_CHOICES = 20;

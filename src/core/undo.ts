@@ -4,7 +4,7 @@
 // changed since becomes a conflict side by side, never an overwrite. It is audited too.
 import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
-import type { Scalar } from '../backend/storage/types.ts';
+import type { Scalar } from '../ast/values.ts';
 import type { BoardRecord } from './domain.ts';
 import { hasUnsavedForm, readStored, refName, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
 

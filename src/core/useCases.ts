@@ -5,19 +5,20 @@
 import { MAX_APPROVAL_LENGTH, type AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { exampleQuery, findInverse, listFieldSelections } from '../ast/view.ts';
+import { exampleQuery, listFieldSelections } from '../ast/view.ts';
+import { fieldDef, fieldLabel, findContext, findInverse } from '../ast/lookup.ts';
 import { agentEditable, agentListFields, hiddenListFields, withheld } from '../ast/agentPolicy.ts';
-import { FieldValueError } from '../backend/values.ts';
-import { appModel, readPath, type ContextModel } from '../board/model.ts';
+import { canonicalValue, FieldValueError } from '../ast/values.ts';
+import { appModel, readPath, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildUpdateMutation } from '../graphql/mutation.ts';
 import { buildCheckedQuery, checkContextQuery, checkedSelection, type CheckedQuery } from '../graphql/queryRules.ts';
+import { BackendUnavailableError } from '../graphql/unavailable.ts';
 import {
-  agentProblem, agentQuote, agentServerText, canonicalValue, DISPLAYED, fieldDef, fieldLabel, findContext, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
-} from '../mcp/tools/fields.ts';
+  agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, recordsText, serverMessage, storedText, unknownContextText,
+} from './agentText.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, DetailView, GraphQLResult, ListQuery, ListWindow, SaveSummary, XosClient } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
 import { createFromForm } from './records.ts';
-import { BackendUnavailableError } from './unavailable.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
 export interface CoreDeps {

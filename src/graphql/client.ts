@@ -4,11 +4,11 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { astFromObject } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import type { Backend } from '../backend/backend.ts';
-import { BackendUnavailableError } from '../core/unavailable.ts';
+import { BackendUnavailableError } from './unavailable.ts';
 import { redactDsn } from '../backend/dsn.ts';
-import { isLoopbackHost } from '../mail/loopback.ts';
+import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { AUDIT_HEADER } from '../backend/storage/audit.ts';
-import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../mcp/ports.ts';
+import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './types.ts';
 
 /** The backend started inside this process. */
 export function embeddedClient(backend: Backend): XosClient {

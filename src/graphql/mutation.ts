@@ -2,7 +2,7 @@
 // its values as variables (never spliced into the text) and the read-back.
 import type { Ast } from '../ast/schema.ts';
 import { listFieldSelections } from '../ast/view.ts';
-import { refColumnName } from '../backend/model.ts';
+import { refColumnName } from '../ast/lookup.ts';
 
 export interface BuiltRequest {
   readonly query: string;

@@ -11,7 +11,7 @@ import { formatProblem } from '../ast/validate.ts';
 import { startBackend } from '../backend/backend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
-import type { DsnStatus, GraphQLResult, XosClient } from '../mcp/ports.ts';
+import type { DsnStatus, GraphQLResult, XosClient } from '../core/domain.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
 import { notify } from './notify.ts';

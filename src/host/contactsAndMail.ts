@@ -13,7 +13,7 @@ import type { ContactProvider } from '../contacts/provider.ts';
 import { NotSignedInError, StoredTokens, type AccessTokenSource, type TokenStore } from '../contacts/tokens.ts';
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { createSmtpMailer, mailPasswordKey, smtpSettingsProblems, type MailSecurity, type SmtpSettings } from '../mail/smtp.ts';
-import type { Contacts, Mailer, XosClient } from '../mcp/ports.ts';
+import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import { LEGACY_SECRET_KEYS, readBoundSecret, setupServerSecrets } from './settings.ts';
 import { notify } from './notify.ts';
 

@@ -2,7 +2,8 @@
 // in the Board's locale, each opening on the Board without the agent.
 import * as vscode from 'vscode';
 import type { Ast } from '../ast/schema.ts';
-import { openableContexts, type OpenableContext } from '../core/openContext.ts';
+import type { OpenableContext } from '../core/domain.ts';
+import { openableContexts } from '../core/openContext.ts';
 import { notify } from './notify.ts';
 
 export const contextsViewId = 'xos.contexts';

@@ -1,7 +1,7 @@
 // The XOS status bar entry: the backend (embedded DSN or endpoint, reachable or
 // not) and the MCP port in the tooltip; clicking it shows the XOS output.
 import * as vscode from 'vscode';
-import type { DsnStatus } from '../mcp/ports.ts';
+import type { DsnStatus } from '../core/domain.ts';
 import { commandIds } from './commands.ts';
 
 export interface StatusBarInfo {

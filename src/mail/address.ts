@@ -2,7 +2,7 @@
 // International domains are converted to punycode so the address shown to the
 // person is exactly the one used in the SMTP envelope and the header.
 import { domainToASCII } from 'node:url';
-import { invisibleCharacters } from '../board/confirmText.ts';
+import { invisibleCharacters } from '../text/personText.ts';
 
 export interface MailAddress {
   readonly name?: string;
@@ -53,11 +53,6 @@ export function parseAddress(text: string): MailAddress | string {
     return name ? { name, email: email.email } : email;
   }
   return parseBareAddress(input);
-}
-
-/** True when `text` is one valid address (with or without a name). */
-export function isMailAddress(text: string): boolean {
-  return typeof parseAddress(text) !== 'string';
 }
 
 /** `Name <email>` or just the email, as shown and as written into the header. */

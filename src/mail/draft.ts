@@ -1,7 +1,7 @@
 // The mail draft: built from what the agent asked for, refused when any header
 // field could smuggle in another header (CR/LF), so what the person confirms is
 // exactly what is sent.
-import type { MailDraft } from '../mcp/ports.ts';
+import type { MailDraft } from './types.ts';
 import { displayNameProblem, parseAddress, type MailAddress } from './address.ts';
 
 const hasLineBreak = (value: string): boolean => value.includes('\r') || value.includes('\n') || value.includes('\0');

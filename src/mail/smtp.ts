@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import type { MailDraft, Mailer } from '../mcp/ports.ts';
+import type { MailDraft, Mailer } from './types.ts';
 import { formatAddress, parseAddress, type MailAddress } from './address.ts';
 import { headerProblem } from './draft.ts';
 import { MailSendError } from './errors.ts';
-import { isLoopbackHost } from './loopback.ts';
+import { isLoopbackHost } from '../net/loopbackHost.ts';
 
 export type MailSecurity = 'starttls' | 'tls' | 'none';
 

@@ -7,11 +7,6 @@ import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/doma
 import type { CoreDeps } from '../core/useCases.ts';
 import type { SendWindow } from '../core/mailSend.ts';
 
-// The domain types live in src/core/domain.ts; re-exported for the modules that import them from here.
-export type {
-  GraphQLErrorShape, GraphQLResult, DsnStatus, XosClient, BoardRecord, ListSort, ListQuery, ListWindow, ListSource, ListView, DetailView, MailDraft, BoardChange, BoardSnapshot, Board, SaveSummary, SaveAnswer, SendAnswer, Confirmer, Contact, ContactFailure, ContactSearch, Contacts, Mailer,
-} from '../core/domain.ts';
-
 export interface XosDeps {
   readonly client: XosClient;
   readonly board: Board;

@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { BackendUnavailableError, unavailableReply } from '../core/unavailable.ts';
+import { BackendUnavailableError, unavailableReply } from '../graphql/unavailable.ts';
 import { registerCardResource } from './apps/card.ts';
 import { configuredFor, unmetPrecondition } from './preconditions.ts';
 import { registerPrompts } from './prompts.ts';

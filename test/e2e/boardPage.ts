@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { demoApp } from '../../src/backend/demo.ts';
 import { boardHtml, createNonce } from '../../src/board/html.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { columnsOf, webviewTexts } from '../../src/board/view.ts';
 import type { PageConfig } from './boardPageHost.ts';
 import { vscodeServer } from './support/codeServer.ts';

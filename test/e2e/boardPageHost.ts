@@ -6,7 +6,7 @@
 // acquireVsCodeApi() the way VS Code does.
 import * as protocol from '../../src/board/protocol.ts';
 import type { ListQuery } from '../../src/core/domain.ts';
-import type { Column, GridRow, ListBlock, WebviewTexts } from '../../src/board/view.ts';
+import type { Column, GridRow, ListBlock, WebviewTexts } from '../../src/board/viewTypes.ts';
 
 export interface PageConfig {
   readonly locale: string;

@@ -15,7 +15,7 @@ import * as esbuild from 'esbuild';
 import type { Ast } from '../../src/ast/schema.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { boardHtml, createNonce } from '../../src/board/html.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { detailBlock, listBlock, mailBlock, webviewTexts } from '../../src/board/view.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';

@@ -15,7 +15,8 @@ import { BoardState } from '../../src/board/state.ts';
 import { ContactDirectory } from '../../src/contacts/directory.ts';
 import { xosRecordProviders } from '../../src/contacts/xosRecords.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
-import type { Confirmer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, SendAnswer } from '../../src/core/domain.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 

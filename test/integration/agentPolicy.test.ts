@@ -15,7 +15,8 @@ import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { buildSchemaView, exampleQuery } from '../../src/ast/view.ts';
 import { formatProblem, validateAst, type AstProblem } from '../../src/ast/validate.ts';
 import type { Ast } from '../../src/ast/schema.ts';
-import type { Confirmer, SaveAnswer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { writeCsv } from '../../src/core/csv.ts';
 import type { BoardRecord, Confirmer } from '../../src/core/domain.ts';

@@ -15,7 +15,8 @@ import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-import type { Confirmer, Contact, Contacts, MailDraft, Mailer, SaveAnswer, SaveSummary, SendAnswer, XosClient, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, Contact, Contacts, MailDraft, Mailer, SaveAnswer, SaveSummary, SendAnswer, XosClient } from '../../src/core/domain.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
 
 const SESSIONS = Number(process.env.XOS_CONSENT_SESSIONS ?? 1000);

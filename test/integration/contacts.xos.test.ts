@@ -6,7 +6,7 @@ import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { ContactDirectory } from '../../src/contacts/directory.ts';
 import { xosRecordProviders } from '../../src/contacts/xosRecords.ts';
-import type { XosClient } from '../../src/mcp/ports.ts';
+import type { XosClient } from '../../src/core/domain.ts';
 
 test('people of the demo CRM are found by name and address, values in variables', async () => {
   const backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });

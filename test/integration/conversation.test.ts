@@ -9,7 +9,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { CONVERSATION_META_KEY } from '../../src/mcp/session.ts';
-import type { Confirmer } from '../../src/mcp/ports.ts';
+import type { Confirmer } from '../../src/core/domain.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
 
 const LIST = { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' };

@@ -16,7 +16,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import type { Confirmer, Contact, Contacts, MailDraft, Mailer, SaveAnswer, SendAnswer } from '../../src/mcp/ports.ts';
+import type { Confirmer, Contact, Contacts, MailDraft, Mailer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 

@@ -18,7 +18,7 @@ import { startHttpServer, type RunningHttpServer } from '../../src/backend/http.
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
-import type { Confirmer, XosClient } from '../../src/mcp/ports.ts';
+import type { Confirmer, XosClient } from '../../src/core/domain.ts';
 
 interface Answer { status: number; headers: IncomingHttpHeaders; body: string }
 

@@ -15,7 +15,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
-import type { Confirmer } from '../../src/mcp/ports.ts';
+import type { Confirmer } from '../../src/core/domain.ts';
 
 const CLIENTS = Number(process.env.XOS_LOAD_CLIENTS ?? 50);
 const CALLS = Number(process.env.XOS_LOAD_CALLS ?? 200);

@@ -16,7 +16,8 @@ import { resultText } from '../../src/mcp/result.ts';
 import { McpSession } from '../../src/mcp/session.ts';
 import { mailComposeTool } from '../../src/mcp/tools/mailCompose.ts';
 import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
-import type { Confirmer, MailDraft, Mailer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, MailDraft, Mailer, SendAnswer } from '../../src/core/domain.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 
 const FUZZED = Number(process.env.XOS_MAIL_FUZZ ?? 5000);

@@ -10,7 +10,8 @@ import { McpSession } from '../../src/mcp/session.ts';
 import { mailComposeTool } from '../../src/mcp/tools/mailCompose.ts';
 import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
 import { resultText } from '../../src/mcp/result.ts';
-import type { Confirmer, MailDraft, Mailer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, MailDraft, Mailer, SendAnswer } from '../../src/core/domain.ts';
 import { body, header, startTestSmtpServer, testCertificate, type TestCertificate, type TestSmtpServer } from '../support/smtp.ts';
 
 const CREDENTIALS = { user: 'xos', pass: 'secret-pass' };

@@ -15,7 +15,8 @@ import { resultText } from '../../src/mcp/result.ts';
 import { McpSession } from '../../src/mcp/session.ts';
 import { mailComposeTool } from '../../src/mcp/tools/mailCompose.ts';
 import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
-import type { Confirmer, MailDraft, Mailer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, MailDraft, Mailer, SendAnswer } from '../../src/core/domain.ts';
 import { body, header, startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 

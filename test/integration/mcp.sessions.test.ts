@@ -10,7 +10,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startMcpHttpServer, type McpHttpServer, type McpHttpOptions } from '../../src/mcp/http.ts';
-import type { Confirmer } from '../../src/mcp/ports.ts';
+import type { Confirmer } from '../../src/core/domain.ts';
 
 const TOKEN = 'session-test-token-0123456789';
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };

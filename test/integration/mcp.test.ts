@@ -9,11 +9,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
-import type { Confirmer, Contact, MailDraft, SaveAnswer, SaveSummary, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, Contact, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
 
 const TOKEN = 'mcp-test-token-0123456789';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';

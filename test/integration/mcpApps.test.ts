@@ -17,7 +17,8 @@ import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
 import { CARD_URI } from '../../src/mcp/apps/card.ts';
 import { CARD_META_KEY, type Card, type CardOf } from '../../src/mcp/apps/cardTypes.ts';
 import type { Ast } from '../../src/ast/schema.ts';
-import type { Confirmer, Mailer, SaveAnswer, SendAnswer, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, Mailer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
 import { buildCardBundle } from '../support/cardBundle.ts';
 
 const TOKEN = 'mcp-apps-test-token-0123456789';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HistoryFile, keepHistory } from '../../src/board/drafts.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';

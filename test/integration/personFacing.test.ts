@@ -13,7 +13,7 @@ import { BoardState } from '../../src/board/state.ts';
 import { BoardController, type BoardUi } from '../../src/board/controller.ts';
 import { QuestionConfirmer, type AskPerson } from '../../src/board/confirmer.ts';
 import { personFacingAsk } from '../../src/board/personFacing.ts';
-import { INVISIBLE, QUESTION_BUDGET } from '../../src/board/personText.ts';
+import { INVISIBLE, QUESTION_BUDGET } from '../../src/text/personText.ts';
 import { MessageEndpoint, type Question, type WireMessage } from '../../src/board/protocol.ts';
 import { translator } from '../../src/board/texts.ts';
 import { showRecord } from '../../src/core/useCases.ts';

@@ -7,7 +7,7 @@ import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-import type { Confirmer } from '../../src/mcp/ports.ts';
+import type { Confirmer } from '../../src/core/domain.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
 
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };

@@ -13,7 +13,8 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { connectRemoteClient, embeddedClient } from '../../src/graphql/client.ts';
-import type { Confirmer, SaveAnswer, SendAnswer, XosClient, XosDeps } from '../../src/mcp/ports.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import type { Confirmer, SaveAnswer, SendAnswer, XosClient } from '../../src/core/domain.ts';
 import { connectInMemory, type Reply } from '../support/mcpClient.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 

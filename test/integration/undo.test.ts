@@ -11,7 +11,7 @@ import { BoardState } from '../../src/board/state.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../../src/core/undo.ts';
 import { saveForm, showRecord, type CoreDeps, type SavedRecord } from '../../src/core/useCases.ts';
-import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/mcp/ports.ts';
+import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
 
 class Person implements Confirmer {
   answer: SaveAnswer = 'save';

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAstFile } from '../../src/ast/load.ts';
 import { pickLocale, resolveText } from '../../src/ast/locale.ts';
-import { buildSchemaView, displayField } from '../../src/ast/view.ts';
+import { buildSchemaView } from '../../src/ast/view.ts';
+import { displayField } from '../../src/ast/lookup.ts';
 
 const crm = await loadAstFile('media/demo/crm.json');
 const library = await loadAstFile('test/fixtures/ast/library.json');

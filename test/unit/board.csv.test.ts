@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
-import { appModel } from '../../src/board/model.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { csvCell, writeCsv } from '../../src/core/csv.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 

@@ -2,7 +2,7 @@
 // parses, checks, formats (per locale), exports and quick-filters a value.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldKind, type FormatContext } from '../../src/board/fieldKinds.ts';
+import { fieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 
 const en: FormatContext = { locale: 'en', none: '—', yes: 'Yes', no: 'No', enumLabels: { customer: 'Customer', lead: 'Lead' } };
 const de: FormatContext = { locale: 'de', none: '—', yes: 'Ja', no: 'Nein', enumLabels: { customer: 'Kunde', lead: 'Interessent' } };

@@ -2,8 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
-import { fieldKind } from '../../src/board/fieldKinds.ts';
-import { appModel } from '../../src/board/model.ts';
+import { fieldKind } from '../../src/ast/fieldKinds.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { buildBoardView, detailBlock, mailProblem, parseMailbox } from '../../src/board/view.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';

@@ -143,7 +143,7 @@ describe('look-alikes and invisible characters', () => {
 
 describe('the questions and the door for all text shown to the person (personText.ts)', () => {
   test('a question already built passes the door unchanged; a probe one is within its promise too', async () => {
-    const { personText, isPersonText } = await import('../../src/board/personText.ts');
+    const { personText, isPersonText } = await import('../../src/text/personText.ts');
     const evil = '[Save](command:workbench.action.terminal.new)';
     const questions = [
       saveQuestion([{ label: 'Last name', from: 'Müller', to: 'Schmidt' }, { label: 'Company', from: null, to: 3, toText: 'Acme' }], saveParts),

@@ -1,4 +1,4 @@
-// The one door for text shown to the person (src/board/personText.ts) and its wrappers at the
+// The one door for text shown to the person (src/text/personText.ts) and its wrappers at the
 // ports (src/board/personFacing.ts): VS Code renders `[label](command:…)` in a notification as
 // a link that runs a command and cuts the message after 1,000 UTF-16 units.
 import { describe, test } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as confirmText from '../../src/board/confirmText.ts';
 import type { BoardUi } from '../../src/board/controller.ts';
 import { personDoor, personFacing, personFacingAsk, questionWithDetail } from '../../src/board/personFacing.ts';
-import { INVISIBLE, NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, fitText, isPersonText, personText } from '../../src/board/personText.ts';
+import { INVISIBLE, NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, fitText, isPersonText, personText } from '../../src/text/personText.ts';
 import { translator } from '../../src/board/texts.ts';
 
 /** VS Code's own link syntax for notification messages (vs/base/common/linkedText.ts). */

@@ -7,7 +7,7 @@ import type { Ast } from '../../src/ast/schema.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Model } from '../../src/backend/model.ts';
 import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
-import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/backend/values.ts';
+import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/ast/values.ts';
 import { generateRecords } from '../../src/backend/seed/generate.ts';
 import { seedStorage } from '../../src/backend/seed/seed.ts';
 import { buildDemoData, DEMO_DATA_URL, formatDemoData, loadDemoAst } from '../../scripts/gen-demo-data.ts';

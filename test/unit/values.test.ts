@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldDef } from '../../src/ast/schema.ts';
-import { checkRequired, coerceFieldValue, FieldValueError, numberToDecimalString } from '../../src/backend/values.ts';
+import { checkRequired, coerceFieldValue, FieldValueError, numberToDecimalString } from '../../src/ast/values.ts';
 
 const ok = (def: FieldDef, value: unknown): unknown => coerceFieldValue('person', 'f', def, value);
 

@@ -5,8 +5,8 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { fieldKind, type FieldKind, type FormatContext } from '../../src/board/fieldKinds.ts';
-import type { Column, GridRow, ListBlock } from '../../src/board/view.ts';
+import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
+import type { Column, GridRow, ListBlock } from '../../src/board/viewTypes.ts';
 import { store } from '../state.ts';
 import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
 import { listGridStyles } from './list-grid.styles.ts';

@@ -2,8 +2,8 @@
 // listbox popup). Typing searches the related records by name in the backend; arrows move,
 // Enter picks, Escape closes. The field's value becomes the picked record's id.
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import type { RefChoice } from '../../src/core/refChoices.ts';
-import type { FormField } from '../../src/board/view.ts';
+import type { RefChoice } from '../../src/core/domain.ts';
+import type { FormField } from '../../src/board/viewTypes.ts';
 import { store } from '../state.ts';
 
 const SEARCH_DELAY_MS = 150;

@@ -1,9 +1,9 @@
 // Custom scalars of the XOS API. Their shape rules are the field rules of
-// values.ts (one definition for reads, filters and writes); ranges and lengths
+// src/ast/values.ts (one definition for reads, filters and writes); ranges and lengths
 // are applied on write, where the field is known.
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type { FieldType } from '../../ast/schema.ts';
-import { coerceFieldValue, FieldValueError } from '../values.ts';
+import { coerceFieldValue, FieldValueError } from '../../ast/values.ts';
 
 function literalValue(ast: ValueNode): unknown {
   switch (ast.kind) {

@@ -11,7 +11,7 @@ import type { Ast, FieldDef } from '../../ast/schema.ts';
 import type { Model, Relation, Table } from '../model.ts';
 import type { Row, Storage } from '../storage/types.ts';
 import { StorageError } from '../storage/errors.ts';
-import { coerceFieldValue, checkRequired, FieldValueError } from '../values.ts';
+import { coerceFieldValue, checkRequired, FieldValueError } from '../../ast/values.ts';
 import { BatcherCache, Batcher } from './batch.ts';
 import { apiError, badInput } from './errors.ts';
 import { orderByToSpec, toIdNumber, whereToCondition } from './filters.ts';

@@ -3,7 +3,7 @@
 // Same AST, count and seed give byte-identical output: no clock, no Math.random.
 import type { Ast, EntityDef, FieldDef } from '../../ast/schema.ts';
 import { ID_COLUMN } from '../model.ts';
-import { coerceFieldValue, FieldValueError, numberToDecimalString } from '../values.ts';
+import { coerceFieldValue, FieldValueError, numberToDecimalString } from '../../ast/values.ts';
 import type { CountryCode, Language, Place } from './words.ts';
 import {
   COUNTRY_LANGUAGE, ENGLISH_BRAND_WORDS, ENGLISH_FIRST_NAMES, ENGLISH_LAST_NAMES, EXAMPLE_DOMAINS,

@@ -4,7 +4,7 @@ import type { Ast, FieldDef } from '../../ast/schema.ts';
 import type { Model } from '../model.ts';
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { InsertBatch, Row, Scalar, Storage } from '../storage/types.ts';
-import { checkRequired, coerceFieldValue, FieldValueError } from '../values.ts';
+import { checkRequired, coerceFieldValue, FieldValueError } from '../../ast/values.ts';
 
 export interface SeedBatch {
   readonly entity: string;

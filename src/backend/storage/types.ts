@@ -5,9 +5,10 @@
 //   bool -> boolean; date -> "YYYY-MM-DD"; datetime -> ISO 8601 UTC "2024-05-01T10:00:00.000Z"
 //   string, text, email, phone, url, enum -> string; absent -> null
 import type { Model } from '../model.ts';
+import type { Scalar } from '../../ast/values.ts';
 import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.ts';
 
-export type Scalar = string | number | boolean | null;
+export type { Scalar };
 export type Row = Record<string, Scalar>;
 
 export type CompareOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'ilike';

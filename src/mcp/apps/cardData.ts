@@ -5,10 +5,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Ast } from '../../ast/schema.ts';
 import { agentListFields, agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
-import { appModel, type ContextModel, type FieldModel } from '../../board/model.ts';
+import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel.ts';
 import { formatAddress } from '../../mail/address.ts';
-import type { BoardRecord, MailDraft, XosDeps } from '../ports.ts';
-import { findContext, namedToAgent } from '../tools/fields.ts';
+import type { XosDeps } from '../ports.ts';
+import type { BoardRecord, MailDraft } from '../../core/domain.ts';
+import { findContext } from '../../ast/lookup.ts';
+import { namedToAgent } from '../../core/agentText.ts';
 import { CARD_META_KEY, type Card, type CardBody, type CardField, type CardOpen } from './cardTypes.ts';
 
 /** Rows of a list the card shows. */

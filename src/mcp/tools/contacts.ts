@@ -1,7 +1,8 @@
 // xos_contacts: searches the configured contact providers.
 import { z } from 'zod';
 import { describeFailures, failureTexts, searchContacts } from '../../contacts/search.ts';
-import { defineTool, type Contact } from '../ports.ts';
+import { defineTool } from '../ports.ts';
+import type { Contact } from '../../core/domain.ts';
 import { contactsOutput } from '../outputs.ts';
 import { fail, okData } from '../result.ts';
 

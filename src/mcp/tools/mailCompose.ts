@@ -6,7 +6,8 @@ import { formatAddress, parseAddress, type MailAddress } from '../../mail/addres
 import { createDraft } from '../../mail/draft.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { mailCard, withCard } from '../apps/cardData.ts';
-import { defineTool, type Contact, type XosDeps } from '../ports.ts';
+import { defineTool, type XosDeps } from '../ports.ts';
+import type { Contact } from '../../core/domain.ts';
 import { fail, ok } from '../result.ts';
 
 export const MAIL_NOT_CONFIGURED = 'Mail is not configured yet. Set the mail server in the setting xos.mail.host '

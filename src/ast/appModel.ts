@@ -2,10 +2,10 @@
 // read: context and field labels, field kinds, enum labels, what a ref shows, how
 // a column sorts, where a row navigates. Looked up by name afterwards instead of
 // walking src/ast on every render or window.
-import { resolveText } from '../ast/locale.ts';
-import type { Ast, FieldDef, WidgetDef } from '../ast/schema.ts';
-import { displayField, findInverse } from '../ast/view.ts';
-import { agentPolicy } from '../ast/agentPolicy.ts';
+import { resolveText } from './locale.ts';
+import type { Ast, FieldDef, WidgetDef } from './schema.ts';
+import { displayField, findInverse } from './lookup.ts';
+import { agentPolicy } from './agentPolicy.ts';
 import type { BoardFieldType } from './fieldKinds.ts';
 
 export interface SelectOption {

@@ -1,9 +1,12 @@
 // Checks one field value against its AST definition and converts it to the
-// canonical storage form (see storage/types.ts). The GraphQL write path and
-// seeding both go through here, so a value is either valid everywhere or nowhere.
-import type { FieldDef, FieldType } from '../ast/schema.ts';
-import type { Scalar } from './storage/types.ts';
-import { refColumnName } from './model.ts';
+// canonical storage form (see src/backend/storage/types.ts). The GraphQL write path,
+// seeding, the use cases and the Board's form all go through here, so a value is
+// either valid everywhere or nowhere. Browser-safe: no Node imports.
+import type { FieldDef } from './schema.ts';
+import { refColumnName, refId } from './lookup.ts';
+
+/** A value in its canonical storage form, as it crosses the storage interface. */
+export type Scalar = string | number | boolean | null;
 
 /** What is wrong with a value, for texts in the person's language (the Board's form). */
 export type ValueProblem =
@@ -37,7 +40,6 @@ export class FieldValueError extends Error {
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
-const STRING_TYPES: ReadonlySet<FieldType> = new Set(['string', 'text', 'email', 'phone', 'url']);
 
 /** Why a value is rejected; the caller adds entity and field. */
 class Rejection extends Error {
@@ -76,6 +78,11 @@ export function coerceFieldValue(entity: string, field: string, def: FieldDef, v
     if (error instanceof Rejection) throw new FieldValueError(entity, field, error.message, undefined, error.problem);
     throw error;
   }
+}
+
+/** The canonical storage form of a value; a ref may be given as its related object. Throws FieldValueError when it does not fit the field. */
+export function canonicalValue(entity: string, field: string, def: FieldDef, value: unknown): unknown {
+  return coerceFieldValue(entity, field, def, def.type === 'ref' ? refId(value) : value);
 }
 
 function coerce(def: FieldDef, value: unknown): Scalar {
@@ -346,11 +353,6 @@ function coerceText(def: FieldDef, value: unknown): string {
     reject(`must be an absolute http:// or https:// URL ${got(value)}`, { code: 'url' });
   }
   return value;
-}
-
-/** True for the types stored as plain strings (their min/max are lengths). */
-export function isStringType(type: FieldType): boolean {
-  return STRING_TYPES.has(type);
 }
 
 // ---------------------------------------------------------------- records

@@ -3,7 +3,8 @@
 // view model, the use cases and the webview all read this one table, so a type
 // behaves the same in the form, the grid, the CSV and the backend filter.
 // Browser-safe: no Node or VS Code imports.
-import type { FieldType, WidgetDef } from '../ast/schema.ts';
+import type { FieldType, WidgetDef } from './schema.ts';
+import { refId } from './lookup.ts';
 
 export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
 
@@ -101,12 +102,6 @@ function dateFormat(locale: string, withTime: boolean): Intl.DateTimeFormat {
 
 function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || value === '';
-}
-
-/** A ref arrives as its related object `{ id, name }` or as a bare id; the id is what an input edits. */
-export function refId(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value) return (value as { id: unknown }).id;
-  return value;
 }
 
 function plainText(value: unknown): string {

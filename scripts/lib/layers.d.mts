@@ -1,0 +1,13 @@
+import type { Rule } from 'eslint';
+
+export interface Floor {
+  readonly parts: readonly string[];
+  readonly summary: string;
+}
+
+export const FLOORS: readonly Floor[];
+export const WEBVIEW_IMPORTS: readonly string[];
+export function partOf(path: string): string | undefined;
+export function importProblem(from: string, to: string): string | undefined;
+export function repoPath(absolute: string): string;
+export const layersRule: Rule.RuleModule;

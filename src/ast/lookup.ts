@@ -1,0 +1,48 @@
+// Looking things up in the AST by name, the vocabulary every floor above shares (the
+// backend, the client, the use cases, the Board, the tools, the webview): contexts,
+// fields and their labels, what names a record, which ref an inverse list stands for,
+// and how a ref is given and stored. Plain functions over the parsed AST; browser-safe.
+import type { Ast, ContextDef, FieldDef } from './schema.ts';
+import { resolveText } from './locale.ts';
+
+export function findContext(ast: Ast, name: string): ContextDef | undefined {
+  return Object.hasOwn(ast.contexts, name) ? ast.contexts[name] : undefined;
+}
+
+export function fieldDef(ast: Ast, entity: string, field: string): FieldDef | undefined {
+  const fields = ast.entities[entity].fields;
+  return Object.hasOwn(fields, field) ? fields[field] : undefined;
+}
+
+export function fieldLabel(ast: Ast, entity: string, field: string, locale: string | undefined): string {
+  const def = fieldDef(ast, entity, field);
+  return resolveText(def?.label, locale ?? ast.locales[0], ast.locales) ?? field;
+}
+
+/** The field that names a record: the first required string field, else the first string field, else `id`. */
+export function displayField(ast: Ast, entityName: string): string {
+  const fields = Object.entries(ast.entities[entityName]?.fields ?? {});
+  const strings = fields.filter(([, def]) => def.type === 'string');
+  return strings.find(([, def]) => def.required)?.[0] ?? strings[0]?.[0] ?? 'id';
+}
+
+/** The ref that an inverse list name on `entityName` stands for. */
+export function findInverse(ast: Ast, entityName: string, name: string): { entity: string; field: string } | undefined {
+  for (const [entity, def] of Object.entries(ast.entities)) {
+    for (const [field, fieldDef] of Object.entries(def.fields)) {
+      if (fieldDef.type === 'ref' && fieldDef.entity === entityName && fieldDef.inverse === name) return { entity, field };
+    }
+  }
+  return undefined;
+}
+
+/** A ref arrives as its related object `{ id, name }` or as a bare id; the id is what is edited and stored. */
+export function refId(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value) return (value as { id: unknown }).id;
+  return value;
+}
+
+/** The column that stores a ref field: `<field>_id`. */
+export function refColumnName(field: string): string {
+  return `${field}_id`;
+}

@@ -1,0 +1,29 @@
+// What the client offers the floors above (the use cases, contacts, the tools, the hosts):
+// the XOS backend, embedded or remote, run through one interface. Types only, browser-safe.
+import type { AuditMeta } from '../backend/storage/audit.ts';
+import type { Ast } from '../ast/schema.ts';
+
+export interface GraphQLErrorShape {
+  readonly message: string;
+  readonly extensions?: Record<string, unknown>;
+}
+
+export interface GraphQLResult {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: readonly GraphQLErrorShape[];
+}
+
+export interface DsnStatus {
+  readonly kind: string;
+  readonly description: string;
+  readonly ok: boolean;
+  readonly latency_ms: number | null;
+}
+
+/** The XOS backend, embedded or remote. */
+export interface XosClient {
+  /** Runs a query or mutation; a write names its path and the approval that allowed it (the audit trail). */
+  run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta): Promise<GraphQLResult>;
+  ast(): Ast;
+  status(): Promise<DsnStatus>;
+}

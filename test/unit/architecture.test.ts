@@ -1,0 +1,134 @@
+// The floors of docs/architecture.md, enforced: every import of src/ and webview/ points down
+// (scripts/lib/layers.mjs). The lint rule xos/layers is checked on fixtures (they end in .txt
+// so `eslint .` and tsc never see them as sources; they are linted here under made-up paths),
+// and the real import graph is checked against the same table, so an arrow back up fails
+// here even if the lint config lost the rule.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ESLint } from 'eslint';
+import ts from 'typescript';
+import { FLOORS, WEBVIEW_IMPORTS, importProblem, repoPath } from '../../scripts/lib/layers.mjs';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const eslint = new ESLint({ cwd: repoRoot });
+
+function fixture(name: string): string {
+  return readFileSync(join(repoRoot, 'test/fixtures/lint', name), 'utf8');
+}
+
+/** [line, message] of each xos/layers problem (other rules are lint.test.ts's). */
+async function layerProblems(code: string, filePath: string): Promise<Array<[number, string]>> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((message) => message.ruleId === 'xos/layers').map((message) => [message.line, message.message]);
+}
+
+const up = (source: string, target: string, targetPart: string, where: string) =>
+  `${source} may not import ${target}: ${targetPart} is ${where}. Imports point down (docs/architecture.md): move what is shared down, or pass it in through an interface.`;
+
+test('an import up the floors is a lint error; one down or within the part is not', async () => {
+  const code = fixture('imports-upward.ts.txt');
+  assert.deepEqual(await layerProblems(code, 'src/core/x.ts'), [
+    [1, up('src/core', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 4)')],
+    [3, up('src/core', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 4)')],
+    [9, up('src/core', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 4)')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'src/graphql/x.ts'), [
+    [1, up('src/graphql', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 2)')],
+    [2, up('src/graphql', 'src/core/useCases.ts', 'src/core', 'above it (floor 4 > 2)')],
+    [3, up('src/graphql', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 2)')],
+    [9, up('src/graphql', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 2)')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'src/standalone/x.ts'), [
+    [9, up('src/standalone', 'src/host/xosHost.ts', 'src/host', 'beside it on floor 6')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'src/extension.ts'), []);
+});
+
+test('parts on one floor do not import each other (the Board and the tools)', async () => {
+  assert.deepEqual(await layerProblems(fixture('imports-upward.ts.txt'), 'src/board/x.ts'), [
+    [3, up('src/board', 'src/mcp/tools/fields.ts', 'src/mcp', 'beside it on floor 5')],
+    [9, up('src/board', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 5)')],
+  ]);
+});
+
+test('the webview imports only the browser-safe modules named for it', async () => {
+  const problems = await layerProblems(fixture('webview-imports.ts.txt'), 'webview/x.ts');
+  assert.deepEqual(problems.map(([line]) => line), [3, 4]);
+  assert.match(problems[0][1], /^webview\/ runs in a browser and imports only src\/ast, .*; not src\/core\/useCases\.ts\.$/);
+});
+
+test('a new folder under src/ needs a floor', async () => {
+  assert.deepEqual(await layerProblems("import { findContext } from '../ast/lookup.ts';\n\nexport const f = findContext;\n", 'src/reports/x.ts'), [
+    [1, 'src/reports has no floor: add it to FLOORS in scripts/lib/layers.mjs (and docs/architecture.md).'],
+  ]);
+});
+
+// ---- the real import graph -------------------------------------------------------------------
+
+function sources(folder: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(repoRoot, folder))) {
+    const path = `${folder}/${name}`;
+    if (statSync(join(repoRoot, path)).isDirectory()) out.push(...sources(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** The module specifiers a file imports or re-exports (type-only ones and import() included). */
+function specifiers(path: string): string[] {
+  return ts.preProcessFile(readFileSync(join(repoRoot, path), 'utf8'), true, true).importedFiles.map((file) => file.fileName);
+}
+
+function resolved(from: string, specifier: string): string {
+  return repoPath(resolve(dirname(join(repoRoot, from)), specifier));
+}
+
+test('every import of src/ and webview/ points down the floors', () => {
+  const problems: string[] = [];
+  for (const file of [...sources('src'), ...sources('webview')]) {
+    for (const specifier of specifiers(file)) {
+      if (!specifier.startsWith('.')) continue;
+      const problem = importProblem(file, resolved(file, specifier));
+      if (problem) problems.push(`${file}: ${problem}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('nothing the webview reaches, types included, imports Node or vscode', () => {
+  const builtins = new Set(builtinModules);
+  const seen = new Set<string>();
+  const queue = sources('webview');
+  const problems: string[] = [];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of specifiers(file)) {
+      if (specifier.startsWith('.')) {
+        const target = resolved(file, specifier);
+        if (target.endsWith('.ts')) queue.push(target);
+      } else if (specifier === 'vscode' || specifier.startsWith('node:') || builtins.has(specifier)) {
+        problems.push(`${file} imports ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('docs/architecture.md names every part of the floor table', () => {
+  const doc = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
+  for (const part of FLOORS.flatMap((floor) => floor.parts)) assert.ok(doc.includes(`\`${part}\``), `docs/architecture.md does not name ${part}`);
+  for (const entry of WEBVIEW_IMPORTS) assert.ok(doc.includes(`\`${entry}\``), `docs/architecture.md does not name ${entry}`);
+});
+
+test('every folder of src/ has a floor', () => {
+  const parts = new Set(FLOORS.flatMap((floor) => floor.parts));
+  const missing = readdirSync(join(repoRoot, 'src')).map((name) => `src/${name}`).filter((part) => !parts.has(part));
+  assert.deepEqual(missing, []);
+});
