@@ -5,8 +5,11 @@
 // local users and programs, the agent included: its MCP token is a different one), a strict
 // CSP, no framing. The page never sends the key (src/standalone/boardHandshake.ts): it first
 // makes this server prove it knows the key, then proves it in turn and gets a session that only
-// this server start knows. One page at a time drives the Board: a newer tab takes over and the
-// older one is told, except while a question is open there (the newer tab is told why).
+// this server start knows. A reload or the plain address within the same start resumes with the
+// start's key (K_start, derived from the key and this start's random id) instead of the key;
+// another start cannot prove it and the page asks for the link. One page at a time drives the
+// Board: a newer tab (resumed or not) takes over and the older one is told, except while a
+// question is open there (the newer tab is told why).
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,8 +18,8 @@ import { boardHtml, contentSecurityPolicy, createNonce } from '../board/html.ts'
 import { MessageEndpoint, type WireMessage } from '../board/protocol.ts';
 import { HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import {
-  CHALLENGE_MS, HANDSHAKE_HOSTNAME, isToken, NONCE_BYTES, pageProofInput, serverProofInput, SESSION_OPEN_MS,
-  type ChallengeReply, type SessionReply,
+  CHALLENGE_MS, HANDSHAKE_HOSTNAME, isToken, NONCE_BYTES, pageProofInput, resumePageProofInput, resumeServerProofInput,
+  serverProofInput, SESSION_OPEN_MS, START_ID_BYTES, startKeyInput, type ChallengeReply, type SessionReply,
 } from './boardHandshake.ts';
 import { BROWSER_THEME_CSS } from './theme.ts';
 
@@ -70,7 +73,7 @@ const HANDSHAKE_MAX_BODY = 4 * 1024;
 const MAX_OPEN_CHALLENGES = 64;
 const MAX_OPEN_SESSIONS = 16;
 
-function hmac(key: string, input: string): Buffer {
+function hmac(key: string | Buffer, input: string): Buffer {
   return createHmac('sha256', key).update(input, 'utf8').digest();
 }
 
@@ -99,11 +102,14 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 
 export async function startBoardServer(options: BoardServerOptions): Promise<BoardServer> {
   const key = options.key ?? randomBytes(24).toString('base64url');
+  // This start: a page that proved the key keeps K_start for reloads; no other start can prove it.
+  const startId = randomBytes(START_ID_BYTES).toString('base64url');
+  const startKey = hmac(key, startKeyInput(startId));
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   let port = 0;
   let current: Page | undefined;
-  /** Server nonces handed out and not yet answered: the page's nonce, the address, until when. */
-  const challenges = new Map<string, { pageNonce: string; host: string; until: number }>();
+  /** Server nonces handed out and not yet answered: the page's nonce, the address, until when, with which key. */
+  const challenges = new Map<string, { pageNonce: string; host: string; until: number; resume: boolean }>();
   /** Sessions by hash: until when an unused one may open its stream, and the page it opened. */
   const sessions = new Map<string, { until: number; page?: string }>();
 
@@ -143,22 +149,29 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
     res.end(JSON.stringify(body));
   };
 
-  /** Step 2: a fresh server nonce and the proof that this server knows the key. */
+  /** Step 2: a fresh server nonce and the proof that this server knows the key (or, to resume, K_start). */
   const challenge = async (req: IncomingMessage, res: ServerResponse) => {
     const host = handshakeHost(req);
-    const body = await readJsonBody(req, HANDSHAKE_MAX_BODY) as { pageNonce?: unknown } | null;
+    const body = await readJsonBody(req, HANDSHAKE_MAX_BODY) as { pageNonce?: unknown; startId?: unknown } | null;
     const pageNonce = body?.pageNonce;
     if (!isToken(pageNonce)) throw new HttpRefusal(400, 'Bad request: pageNonce is missing.');
+    const resume = body?.startId !== undefined;
+    if (resume && !isToken(body.startId)) throw new HttpRefusal(400, 'Bad request: startId is not one.');
+    // Another start's K_start: this server cannot prove it, and says so (the page does not rely on that).
+    if (resume && body.startId !== startId) throw new HttpRefusal(410, 'Gone: this page opened the Board of an earlier start of xos-mcp; open the link xos-mcp printed.');
     const serverNonce = randomBytes(NONCE_BYTES).toString('base64url');
     const now = Date.now();
     for (const [nonce, open] of challenges) if (open.until < now) challenges.delete(nonce);
-    challenges.set(serverNonce, { pageNonce, host, until: now + CHALLENGE_MS });
+    challenges.set(serverNonce, { pageNonce, host, until: now + CHALLENGE_MS, resume });
     bound(challenges, MAX_OPEN_CHALLENGES);
-    const reply: ChallengeReply = { serverNonce, serverProof: hmac(key, serverProofInput(host, pageNonce, serverNonce)).toString('base64url') };
+    const serverProof = resume
+      ? hmac(startKey, resumeServerProofInput(host, startId, pageNonce, serverNonce))
+      : hmac(key, serverProofInput(host, startId, pageNonce, serverNonce));
+    const reply: ChallengeReply = { serverNonce, serverProof: serverProof.toString('base64url'), startId };
     json(res, reply);
   };
 
-  /** Step 4: the page's proof for an open server nonce (answered once) buys a session for this server start. */
+  /** Step 4: the page's proof for an open server nonce (answered once, with the key it was asked for) buys a session for this server start. */
   const session = async (req: IncomingMessage, res: ServerResponse) => {
     const host = handshakeHost(req);
     const body = await readJsonBody(req, HANDSHAKE_MAX_BODY) as { serverNonce?: unknown; pageProof?: unknown } | null;
@@ -167,7 +180,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Boa
     if (open) challenges.delete(serverNonce as string);
     const refused = () => new HttpRefusal(401, 'Unauthorized: open the Board with the link xos-mcp printed (it carries the key).');
     if (!open || open.until < Date.now() || open.host !== host || !isToken(pageProof)) throw refused();
-    if (!proofMatches(pageProof, hmac(key, pageProofInput(host, open.pageNonce, serverNonce as string)))) throw refused();
+    const expected = open.resume
+      ? hmac(startKey, resumePageProofInput(host, startId, open.pageNonce, serverNonce as string))
+      : hmac(key, pageProofInput(host, open.pageNonce, serverNonce as string));
+    if (!proofMatches(pageProof, expected)) throw refused();
     const credential = randomBytes(NONCE_BYTES).toString('base64url');
     const now = Date.now();
     for (const [id, entry] of sessions) if (entry.page === undefined && entry.until < now) sessions.delete(id);

@@ -2,7 +2,9 @@
 //  - the MCP token never on the command line (--token is refused; --token-file only 0600);
 //  - the Board's key never sent by the page: a challenge–response where the server proves the
 //    key first, proofs bound to the address and to both nonces, sessions bound to one start;
-//  - another page cannot take the Board over while a question is open there;
+//  - a reload within one start resumes with that start's key (K_start), which no other start,
+//    and no proof of the other kind, fits;
+//  - another page (with the key or resumed) cannot take the Board over while a question is open there;
 //  - the data folder 0700, the database and its side files 0600, CSV exports 0600 and never
 //    written through a symbolic link.
 // The page in a real browser (a squatter on the port, storage and history): test/e2e/browserBoard.e2e.ts.
@@ -21,7 +23,7 @@ import { SymlinkRefused } from '../../src/core/privateFiles.ts';
 import { pageProofInput } from '../../src/standalone/boardHandshake.ts';
 import { parseOptions } from '../../src/standalone/options.ts';
 import { startXosMcp, type RunningXosMcp } from '../../src/standalone/xosMcp.ts';
-import { answer, boardSession, challenge, hmac } from '../support/boardSession.ts';
+import { answer, ask, boardSession, challenge, hmac, startKey, type Handshake } from '../support/boardSession.ts';
 import { ScriptedPage } from '../support/scriptedBoardPage.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 
@@ -51,6 +53,14 @@ function postWithHost(port: number, path: string, host: string, body: unknown): 
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
+}
+
+/** A challenge as the server answered it, its proof unchecked (to send a page proof a real page would not). */
+async function unchecked(base: string, startId?: string): Promise<Handshake> {
+  const { response, pageNonce } = await ask(base, startId);
+  assert.equal(response.status, 200);
+  const reply = await response.json() as { serverNonce: string; serverProof: string; startId: string };
+  return { pageNonce, ...reply, host: new URL(base).host, resume: startId !== undefined };
 }
 
 /** Runs the built CLI (dist/xos-mcp.mjs through bin/xos-mcp.mjs) and collects its exit. */
@@ -174,9 +184,64 @@ describe('the Board key handshake', () => {
     }
   });
 
+  test('a reload within the start resumes with K_start; another start, another start\'s K_start and a proof of the other kind are refused', async () => {
+    const base = running.board.url;
+    const host = new URL(base).host;
+    const events = (credential: string) => fetch(`${base}board/events`, { headers: { authorization: `Bearer ${credential}` } });
+    // The key handshake names this start (covered by the server's proof); the page derives K_start from it.
+    const { startId } = await challenge(base, KEY);
+    assert.match(startId, /^[\w-]{22}$/);
+    assert.equal((await challenge(base, KEY)).startId, startId, 'one id per start');
+    const kStart = startKey(KEY, startId);
+    const resumed = await boardSession(base, kStart, startId);
+    const stream = await events(resumed);
+    assert.equal(stream.status, 200, 'K_start opens the Board in this start');
+    await stream.body!.cancel();
+
+    // The other key is not accepted in either role.
+    await assert.rejects(challenge(base, KEY, startId), /did not prove/, 'resuming, the server proves K_start, not the key');
+    await assert.rejects(challenge(base, kStart), /did not prove/, 'with the key, the server proves the key, not K_start');
+    // Labels: a resume proof never fits a key challenge, nor the other way round.
+    const asResume = await challenge(base, kStart, startId);
+    assert.equal((await answer(base, kStart, asResume, host, 'key')).status, 401, 'K_start with the key\'s label');
+    const asKey = await challenge(base, KEY);
+    assert.equal((await answer(base, kStart, asKey, host, 'resume')).status, 401, 'K_start for a key challenge');
+    assert.equal((await answer(base, KEY, await challenge(base, KEY), host, 'resume')).status, 401, 'the key with the resume label');
+    assert.equal((await answer(base, KEY, await unchecked(base, startId))).status, 401, 'the key for a resume challenge');
+    assert.equal((await answer(base, startKey(KEY, 'x'.repeat(22)), await unchecked(base, startId))).status, 401, 'the K_start of another start id');
+    // A start id this start does not have: gone, whatever the page holds.
+    assert.equal((await ask(base, 'x'.repeat(22))).response.status, 410);
+    assert.equal((await ask(base, 'short')).response.status, 400);
+
+    // The next start with the same fixed key: its own id; the K_start kept from this one is of no use there.
+    const other = await startXosMcp({
+      transport: 'http', port: 0, token: TOKEN, boardPort: 0, boardKey: KEY, locale: 'en',
+      dataDir: join(dir.path, 'other-start'), exportDir: dir.path, log: () => {},
+    });
+    try {
+      const otherBase = other.board.url;
+      const otherStart = (await challenge(otherBase, KEY)).startId;
+      assert.notEqual(otherStart, startId, 'a new start, a new id');
+      const gone = await ask(otherBase, startId);
+      assert.equal(gone.response.status, 410, 'the new start refuses the old start id');
+      assert.match(await gone.response.text(), /earlier start of xos-mcp; open the link xos-mcp printed/);
+      // The old K_start under the new id: the server's proof does not check out, the page's is refused.
+      await assert.rejects(challenge(otherBase, kStart, otherStart), /did not prove/);
+      assert.equal((await answer(otherBase, kStart, await unchecked(otherBase, otherStart))).status, 401);
+      // The new start's K_start is no use to the old start either.
+      assert.equal((await ask(base, otherStart)).response.status, 410);
+      // While the new start's own K_start works there.
+      const fresh = await boardSession(otherBase, startKey(KEY, otherStart), otherStart);
+      assert.equal((await fetch(`${base}board/events`, { headers: { authorization: `Bearer ${fresh}` } })).status, 401, 'its session is of that start only');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('while a question is open, another page is refused and told why; the first page still answers Save', async () => {
     const first = new ScriptedPage(running.board.url, KEY);
     let second: ScriptedPage | undefined;
+    let resumed: ScriptedPage | undefined;
     let third: ScriptedPage | undefined;
     try {
       await first.ready;
@@ -193,17 +258,25 @@ describe('the Board key handshake', () => {
       assert.match(JSON.parse(refused.body).message, /asking a question in another tab or window\. Answer it there; then reload this tab/);
       await until('the first page told of the attempt', () => first.takeoverRefused);
       assert.equal(first.replaced, false, 'the first page keeps the Board');
+      // A reload (resumed with K_start) is refused the same way.
+      first.takeoverRefused = false;
+      const { startId } = await challenge(running.board.url, KEY);
+      resumed = new ScriptedPage(running.board.url, startKey(KEY, startId), startId);
+      assert.equal((await until('the resumed page refused', () => resumed!.refused)).status, 409);
+      await until('the first page told again', () => first.takeoverRefused);
+      assert.equal(first.replaced, false);
       const id = first.received.filter((m) => m.method === 'board/ask').at(-1)!.id;
       assert.equal(await first.post({ id, result: { choice: question.buttons[0] } }), 204);
       const saved = await saving;
       assert.equal(saved.isError, false, saved.text);
-      // Answered: now another page may take over.
-      third = new ScriptedPage(running.board.url, KEY);
+      // Answered: now another page may take over, a resumed one like any other.
+      third = new ScriptedPage(running.board.url, startKey(KEY, startId), startId);
       await third.ready;
       await until('the first page replaced', () => first.replaced);
     } finally {
       await first.close();
       await second?.close();
+      await resumed?.close();
       await third?.close();
     }
     const check = await startBackend({ ast: demoApp(), dsn: `sqlite:${join(dir.path, 'data', 'xos.db')}` });

@@ -23,11 +23,14 @@ export class ScriptedPage {
   private readonly done: Promise<void>;
 
   private readonly base: string;
-  private readonly key: string;
+  private readonly key: string | Buffer;
+  private readonly startId: string | undefined;
 
-  constructor(base: string, key: string) {
+  /** With `startId`, a page that resumes with that start's key (`key` is then K_start, see startKey). */
+  constructor(base: string, key: string | Buffer, startId?: string) {
     this.base = base;
     this.key = key;
+    this.startId = startId;
     let hello!: () => void;
     const helloSeen = new Promise<void>((resolve) => { hello = resolve; });
     this.done = this.listen(hello);
@@ -39,7 +42,7 @@ export class ScriptedPage {
   readonly ready: Promise<void>;
 
   private async listen(hello: () => void): Promise<void> {
-    this.session = await boardSession(this.base, this.key);
+    this.session = await boardSession(this.base, this.key, this.startId);
     const response = await fetch(`${this.base}board/events`, { headers: { authorization: `Bearer ${this.session}` }, signal: this.abort.signal });
     if (response.status !== 200) {
       this.refused = { status: response.status, body: await response.text() };

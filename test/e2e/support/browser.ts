@@ -27,6 +27,9 @@ export interface ConsoleMessage {
 
 export interface Page {
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
+  reload(options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
+  /** The page's browser context: its other pages share its storage (tabs of one browser profile). */
+  context(): BrowserContext;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   exposeFunction(name: string, callback: (...args: any[]) => unknown): Promise<void>;
@@ -37,8 +40,16 @@ export interface Page {
   close(): Promise<void>;
 }
 
+/** One browser profile: its pages share storage (IndexedDB included), like tabs of one browser. */
+export interface BrowserContext {
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
 export interface Browser {
+  /** A page in a fresh context of its own (closed with the page; it cannot open more tabs). */
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  newContext(options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
   version(): string;
   close(): Promise<void>;
 }
