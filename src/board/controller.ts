@@ -8,9 +8,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry } from '../backend/storage/audit.ts';
 import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
-import { hasUnsavedForm, type SavedRecord } from '../core/useCases.ts';
+import { hasUnsavedForm, type SavedRecord } from '../core/base.ts';
 import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
-import { listWindow, openRef, openRow, saveForm, type CoreDeps } from '../core/useCases.ts';
+import { listWindow, openRef, openRow } from '../core/show.ts';
+import { saveForm } from '../core/save.ts';
+import type { CoreDeps } from '../core/base.ts';
 import { writeCsv } from '../core/csv.ts';
 import { openFormLink } from '../core/formLinks.ts';
 import { deleteShown, newRecord } from '../core/records.ts';
@@ -23,7 +25,9 @@ import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
 import * as protocol from './protocol.ts';
 import type { MessageEndpoint } from './protocol.ts';
 import type { BoardState } from './state.ts';
-import { boardTexts, type Translate } from './texts.ts';
+import { boardTexts, translator, type Translate } from './texts.ts';
+import { personText, personWords } from './outcomeText.ts';
+import type { BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
 import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, mailProblem, parseMailbox, webviewTexts, type BoardView } from './view.ts';
 import type { Board, BoardChange, ListQuery, MailDraft, Mailer, XosClient } from '../core/domain.ts';
 import { sendMailDraft } from '../core/mailSend.ts';
@@ -167,7 +171,7 @@ export class BoardController {
       const list = this.options.state.list();
       if (listId !== this.listId || !list) return;
       const outcome = newRecord(this.options.deps(), list.context);
-      if (!outcome.ok) this.setStatus({ kind: 'error', text: outcome.text });
+      if (!outcome.ok) this.setStatus({ kind: 'error', text: this.said(outcome) });
     });
     endpoint.onNotification(protocol.deleteRecord, () => void this.deleteShown());
     endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
@@ -396,14 +400,13 @@ export class BoardController {
     this.send({ mail: true, status: true });
     try {
       const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
-      output.info(`Board send: ${outcome.text}`);
+      output.info(`Board send: ${this.logged(outcome)}`);
       if (outcome.ok && this.options.state.snapshot().mailSendAt) {
         // Waiting out its undo window: the draft says when it goes out, and mailScheduledNotice offers Undo.
         this.status = null;
       } else {
-        this.status = { kind: outcome.ok ? 'info' : 'error', text: outcome.text };
-        if (outcome.ok) void this.ui.tell('info', outcome.text);
-        else void this.ui.tell('warning', outcome.text);
+        this.status = { kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) };
+        void this.ui.tell(outcome.ok ? 'info' : 'warning', this.told(outcome));
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -434,11 +437,26 @@ export class BoardController {
   }
 
   /** The window ended: the mail went out, or why not. */
-  mailSettled(outcome: { ok: boolean; text: string }): void {
-    this.ui.log.info(`Board mail after its undo window: ${outcome.text}`);
-    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
-    if (outcome.ok) void this.ui.tell('info', outcome.text);
-    else void this.ui.tell('warning', outcome.text);
+  mailSettled(outcome: MailOutcome): void {
+    this.ui.log.info(`Board mail after its undo window: ${this.logged(outcome)}`);
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) });
+    void this.ui.tell(outcome.ok ? 'info' : 'warning', this.told(outcome));
+  }
+
+  /** An outcome in the Board's language, for its status line. */
+  private said(outcome: BoardOutcome): string {
+    const locale = this.options.locale();
+    return personText(personWords(translator(locale), this.options.client.ast(), locale), outcome);
+  }
+
+  /** An outcome for the log: its kind and the person's words in English. */
+  private logged(outcome: BoardOutcome): string {
+    return `${outcome.kind}: ${personText(personWords(translator('en'), this.options.client.ast(), 'en'), outcome)}`;
+  }
+
+  /** An outcome in the front end's language, for a notification (as its other messages). */
+  private told(outcome: BoardOutcome): string {
+    return personText(personWords(this.ui.t, this.options.client.ast(), this.options.locale()), outcome);
   }
 
   /** Discard on the mail draft: it leaves the Board (not while it is being sent). */
@@ -475,7 +493,7 @@ export class BoardController {
     this.setStatus({ kind: 'busy', text: boardTexts(locale()).saving });
     try {
       const outcome = await saveForm(this.options.deps(), new AbortController().signal, 'board');
-      output.info(`Board save: ${outcome.text}`);
+      output.info(`Board save: ${this.logged(outcome)}`);
       this.reportSave(outcome);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -507,21 +525,21 @@ export class BoardController {
   }
 
   /**
-   * A save's outcome (Save, or an undo) for the person. The use case speaks to the agent; after a
-   * conflict the person gets words for the form in front of them. A stored save is announced by
+   * A save's outcome (Save, or an undo) for the person, in the Board's language (src/board/outcomeText.ts);
+   * after a conflict the person gets words for the form in front of them. A stored save is announced by
    * savedNotice (through the deps' onSaved), with Undo.
    */
-  private reportSave(outcome: { ok: boolean; text: string }): void {
+  private reportSave(outcome: BoardOutcome): void {
     const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
-    const text = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : outcome.text;
-    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text });
-    if (!outcome.ok) void this.ui.tell('warning', text);
+    const settle = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : undefined;
+    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: settle ?? this.said(outcome) });
+    if (!outcome.ok) void this.ui.tell('warning', settle ?? this.told(outcome));
   }
 
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
-  savedNotice(saved: SavedRecord, text: string): void {
+  savedNotice(saved: SavedRecord, outcome: Saved): void {
     const undo = this.ui.t('Undo');
-    void this.ui.tell('info', text, undo).then(async (choice) => {
+    void this.ui.tell('info', this.told(outcome), undo).then(async (choice) => {
       if (choice !== undo) return;
       try {
         const entries = await auditTrail(this.options.deps(), { entity: saved.entity, id: saved.id }, 50);
@@ -540,7 +558,7 @@ export class BoardController {
     this.open(true);
     try {
       const outcome = await undoSave(this.options.deps(), entry, new AbortController().signal, 'board');
-      output.info(`Board undo of audit entry ${entry.id}: ${outcome.text}`);
+      output.info(`Board undo of audit entry ${entry.id}: ${this.logged(outcome)}`);
       this.reportSave(outcome);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -597,8 +615,8 @@ export class BoardController {
     this.setStatus({ kind: 'busy', text: boardTexts(locale()).loading });
     try {
       const outcome = await openContext(this.options.deps(), context);
-      if (!outcome.ok) throw new Error(outcome.text);
-      output.info(`Board opened ${context}: ${outcome.text}`);
+      if (!outcome.ok) throw new Error(this.said(outcome));
+      output.info(`Board opened ${context}`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`opening ${context} failed: ${message}`);
@@ -613,12 +631,12 @@ export class BoardController {
     const output = this.ui.log;
     try {
       const outcome = await deleteShown(this.options.deps(), new AbortController().signal);
-      output.info(`Board delete: ${outcome.text}`);
-      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: outcome.text });
+      output.info(`Board delete: ${this.logged(outcome)}`);
+      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) });
       if (!outcome.ok) return;
-      void this.ui.tell('info', outcome.text);
+      void this.ui.tell('info', this.told(outcome));
       if (this.history.view(this.options.client.ast(), locale()).canBack) await this.navigate('back');
-      this.setStatus({ kind: 'info', text: outcome.text });
+      this.setStatus({ kind: 'info', text: this.said(outcome) });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`Board delete failed: ${message}`);
@@ -633,7 +651,7 @@ export class BoardController {
     this.resuming = true;
     try {
       const outcome = await this.history.showCurrent(this.options.deps());
-      if (!outcome.ok) throw new Error(outcome.text);
+      if (!outcome.ok) throw new Error(this.said(outcome));
     } catch (error) {
       // The start page stays; Back and Forward still lead to the other steps.
       this.ui.log.warn(`the Board could not show where it was: ${error instanceof Error ? error.message : String(error)}`);
@@ -649,7 +667,7 @@ export class BoardController {
     const deps = this.options.deps();
     try {
       const outcome = await (direction === 'back' ? this.history.back(deps) : this.history.forward(deps));
-      if (!outcome.ok) throw new Error(outcome.text);
+      if (!outcome.ok) throw new Error(this.said(outcome));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`going ${direction} failed: ${message}`);
@@ -659,14 +677,14 @@ export class BoardController {
   }
 
   /** Opens a row's detail or a ref's record; a failure is said on the Board and in a notification. */
-  private async openFromList(key: string, open: () => Promise<{ ok: boolean; text: string }>, from?: string): Promise<void> {
+  private async openFromList(key: string, open: () => Promise<ShowOutcome>, from?: string): Promise<void> {
     const { state, locale } = this.options;
     const output = this.ui.log;
     const context = from ?? state.list()?.context ?? '';
     if (!(await this.mayLeaveForm())) return;
     try {
       const outcome = await open();
-      if (!outcome.ok) throw new Error(outcome.text);
+      if (!outcome.ok) throw new Error(this.said(outcome));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       output.error(`opening row ${key} of ${context} failed: ${message}`);

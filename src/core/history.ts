@@ -8,7 +8,9 @@ import { displayField } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { Board, BoardRecord, Crumb, HistoryView, ListOrigin, ListQuery, ListView } from './domain.ts';
 import { QueryListSource } from './listSource.ts';
-import { showRecord, type CoreDeps, type Outcome } from './useCases.ts';
+import { showRecord } from './show.ts';
+import type { CoreDeps } from './base.ts';
+import type { ShowOutcome } from './outcomes.ts';
 
 type Step =
   /** `view` is absent for a list restored from disk until it is shown; `origin` opens it again. */
@@ -97,17 +99,17 @@ export class BoardHistory {
     return name === undefined || name === null || name === '' || field === 'id' || typeof name === 'object' ? `#${step.id}` : String(name);
   }
 
-  back(deps: CoreDeps): Promise<Outcome> {
+  back(deps: CoreDeps): Promise<ShowOutcome> {
     return this.go(deps, this.index - 1);
   }
 
-  forward(deps: CoreDeps): Promise<Outcome> {
+  forward(deps: CoreDeps): Promise<ShowOutcome> {
     return this.go(deps, this.index + 1);
   }
 
-  private async go(deps: CoreDeps, target: number): Promise<Outcome> {
+  private async go(deps: CoreDeps, target: number): Promise<ShowOutcome> {
     const step = this.steps[target];
-    if (!step) return { ok: false, text: target < this.index ? 'There is nothing to go back to.' : 'There is nothing to go forward to.' };
+    if (!step) return { kind: 'no_step', ok: false, direction: target < this.index ? 'back' : 'forward' };
     this.moving = true;
     try {
       if (step.kind === 'list') {
@@ -118,7 +120,7 @@ export class BoardHistory {
         step.view = fresh;
         this.index = target;
         this.emit();
-        return { ok: true, text: '' };
+        return { kind: 'shown', ok: true, context: step.context, count: fresh.source.total };
       }
       const outcome = await showRecord(deps, step.context, step.id);
       if (outcome.ok) {
@@ -175,7 +177,7 @@ export class BoardHistory {
   }
 
   /** Shows the current step again (a restored Board that shows nothing yet). */
-  showCurrent(deps: CoreDeps): Promise<Outcome> {
+  showCurrent(deps: CoreDeps): Promise<ShowOutcome> {
     return this.go(deps, this.index);
   }
 

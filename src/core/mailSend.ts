@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { MailSendError } from '../mail/errors.ts';
 import type { Board, Confirmer, MailDraft, Mailer, XosClient } from './domain.ts';
 import type { AuditPath } from '../backend/storage/audit.ts';
-import type { Outcome } from './useCases.ts';
+import type { MailOutcome } from './outcomes.ts';
 
 export interface MailSendDeps {
   readonly board: Board;
@@ -27,8 +27,8 @@ export interface SendWindow {
   readonly schedule?: (ms: number, run: () => void) => () => void;
   /** The mail is waiting: the host offers Undo. */
   readonly onScheduled?: (draft: MailDraft, sendAt: Date) => void;
-  /** How the wait ended: sent, or not and why (in words for the person). */
-  readonly onSettled?: (outcome: Outcome) => void;
+  /** How the wait ended: sent, or not and why. */
+  readonly onSettled?: (outcome: MailOutcome) => void;
 }
 
 /** What happened to the Board's last drafts; kept per Board so every MCP session and the Board see the same. */
@@ -66,22 +66,19 @@ function recordOf(board: Board): SendRecord {
   return record;
 }
 
-const done = (text: string): Outcome => ({ ok: true, text });
-const refused = (text: string): Outcome => ({ ok: false, text });
-
-/** Asks the person to confirm the Board's draft and sends it once; the outcome's words are for the agent and the person. */
-export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, path: AuditPath = 'agent'): Promise<Outcome> {
+/** Asks the person to confirm the Board's draft and sends it once. */
+export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, path: AuditPath = 'agent'): Promise<MailOutcome> {
   const record = recordOf(deps.board);
   const draft = deps.board.snapshot().mail;
-  if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return done(alreadySent(record.sent));
-  if (!draft) return refused('There is no draft to send. Prepare one with xos_mail_compose first.');
+  if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return alreadySent(record.sent);
+  if (!draft) return { kind: 'no_draft', ok: false };
   if (record.scheduled) {
-    return done(`Already confirmed: the mail to ${record.scheduled.draft.to.email} goes out at ${record.scheduled.sendAt.toISOString()} unless the person clicks Undo. Nothing more to do.`);
+    return { kind: 'already_scheduled', ok: true, to: record.scheduled.draft.to.email, sendAt: record.scheduled.sendAt.toISOString() };
   }
-  if (record.busy) return refused('This draft is already being sent (the person is being asked or it is on its way). Wait for that answer.');
+  if (record.busy) return { kind: 'sending', ok: false };
 
   const away = deps.confirmer.unavailable?.();
-  if (away) return refused(`Not sent: ${away} The draft stays on the Board.`);
+  if (away) return { kind: 'not_asked', ok: false, action: 'send', reason: away };
   record.busy = draft;
   try {
     const changed = new AbortController();
@@ -95,11 +92,9 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
       subscription.dispose();
     }
     if (changed.signal.aborted || !isDeepStrictEqual(deps.board.snapshot().mail, draft)) {
-      return refused('Not sent: the draft changed while the person was asked. Check the Board and call xos_mail_send again when the person wants to send it.');
+      return { kind: 'changed_while_asked', ok: false, action: 'send' };
     }
-    if (answer !== 'send') {
-      return refused(`Not sent: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}. The draft stays on the Board.`);
-    }
+    if (answer !== 'send') return { kind: 'declined', ok: false, action: 'send', answer };
     const seconds = deps.window?.seconds ?? 0;
     if (seconds > 0) return schedule(deps, record, draft, seconds, path);
     return await sendNow(deps, record, draft, path);
@@ -108,14 +103,14 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
   }
 }
 
-async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<Outcome> {
+async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<MailOutcome> {
   const outcome = await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
   if (outcome.ok && deps.client && record.sent?.messageId) await recordSent(deps.client, draft, record.sent.messageId, path);
   return outcome;
 }
 
 /** The confirmed draft waits on the Board (kept with the Board's drafts) until the window ends. */
-function schedule(deps: MailSendDeps, record: SendRecord, draft: MailDraft, seconds: number, path: AuditPath): Outcome {
+function schedule(deps: MailSendDeps, record: SendRecord, draft: MailDraft, seconds: number, path: AuditPath): MailOutcome {
   const window = deps.window!;
   const id = nextScheduleId++;
   const sendAt = new Date(Date.now() + seconds * 1000);
@@ -146,15 +141,13 @@ function schedule(deps: MailSendDeps, record: SendRecord, draft: MailDraft, seco
     window.onSettled?.(replaced(draft));
   });
   window.onScheduled?.(draft, sendAt);
-  return done(`Send confirmed: the mail to ${draft.to.email} goes out at ${sendAt.toISOString()} (in ${seconds} s) unless the person clicks Undo; `
-    + 'until then it waits on the Board. Nothing more to do.');
+  return { kind: 'scheduled', ok: true, to: draft.to.email, sendAt: sendAt.toISOString(), seconds };
 }
 
-const replaced = (draft: MailDraft): Outcome =>
-  refused(`Not sent to ${draft.to.email}: the draft was changed or replaced before it went out.`);
+const replaced = (draft: MailDraft): MailOutcome => ({ kind: 'replaced', ok: false, to: draft.to.email });
 
 /** The window ended: the draft goes out only if it is still exactly the one the person confirmed. */
-async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<Outcome> {
+async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<MailOutcome> {
   const shown = deps.board.snapshot().mail;
   if (!shown || !isDeepStrictEqual(shown, draft)) return replaced(draft);
   return sendNow(deps, record, draft, path);
@@ -164,13 +157,6 @@ async function settle(deps: MailSendDeps, record: SendRecord, draft: MailDraft, 
 export function scheduledSend(board: Board): { readonly to: string; readonly sendAt: Date } | undefined {
   const scheduled = records.get(board)?.scheduled;
   return scheduled ? { to: scheduled.draft.to.email, sendAt: scheduled.sendAt } : undefined;
-}
-
-/** The agent's reply when it tries to replace a confirmed mail that waits out its undo window. */
-export function waitingSendRefusal(waiting: { readonly to: string; readonly sendAt: Date }): string {
-  const time = `${waiting.sendAt.toISOString().slice(11, 19)} UTC`;
-  return `Not composed: the person confirmed the mail to ${waiting.to}; it goes out at ${time} (${waiting.sendAt.toISOString()}) unless they press Undo on the Board, `
-    + `and a new draft would replace it. Wait until it has gone out (at ${time}) or until the person pressed Undo, then call xos_mail_compose again.`;
 }
 
 /** Undo within the window: nothing goes out and the draft stays on the Board. False when nothing was waiting. */
@@ -194,19 +180,19 @@ function dropScheduled(board: Board): boolean {
   return true;
 }
 
-async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send: () => Promise<{ messageId: string }>): Promise<Outcome> {
+async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send: () => Promise<{ messageId: string }>): Promise<MailOutcome> {
   // Take the draft away before sending so it can never go out twice.
   board.clearMail();
   const at = new Date().toISOString();
   try {
     const { messageId } = await send();
     record.sent = { draft, messageId, at, uncertain: false, onBoard: false };
-    return done(`Sent to ${draft.to.email} (message id ${messageId}).`);
+    return { kind: 'sent', ok: true, to: draft.to.email, messageId };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     board.showMail(draft);
     if (error instanceof MailSendError && error.accepted === 'no') {
-      return refused(`Not sent: the mail server refused or could not be reached: ${message}. The draft stays on the Board; fix the mail settings and call xos_mail_send again when the person wants to send it.`);
+      return { kind: 'mail_refused', ok: false, reason: message };
     }
     // The server may have taken the message: sending again could deliver it twice.
     const sent = { draft, at, uncertain: true, onBoard: true };
@@ -217,16 +203,12 @@ async function sendOnce(board: Board, record: SendRecord, draft: MailDraft, send
       sent.onBoard = false;
       subscription.dispose();
     });
-    return refused(`The connection to the mail server broke while the mail was being transferred: ${message}. It may have been delivered, so it is not sent again. `
-      + 'The draft stays on the Board; ask the recipient or check the sent folder, and compose it again only if it did not arrive.');
+    return { kind: 'transfer_broke', ok: false, reason: message };
   }
 }
 
-function alreadySent(sent: NonNullable<SendRecord['sent']>): string {
-  if (sent.uncertain) {
-    return `Already sent to ${sent.draft.to.email} at ${sent.at}, but the server did not confirm it, so it is not sent again. Compose it again only if it did not arrive.`;
-  }
-  return `Already sent to ${sent.draft.to.email} at ${sent.at} (message id ${sent.messageId}). Compose a new mail with xos_mail_compose to send another.`;
+function alreadySent(sent: NonNullable<SendRecord['sent']>): MailOutcome {
+  return { kind: 'already_sent', ok: true, to: sent.draft.to.email, at: sent.at, uncertain: sent.uncertain, ...(sent.messageId === undefined ? {} : { messageId: sent.messageId }) };
 }
 
 /** Records a sent mail in the audit trail. The mail is out whatever happens here: a failure to record it never leads to a second send. */

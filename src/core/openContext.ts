@@ -5,7 +5,9 @@ import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { OpenableContext } from './domain.ts';
-import { showQuery, type CoreDeps, type Outcome } from './useCases.ts';
+import { showQuery } from './show.ts';
+import type { CoreDeps } from './base.ts';
+import type { ShowOutcome } from './outcomes.ts';
 
 /** The app's list contexts in AST order, labelled in the locale. */
 export function openableContexts(ast: Ast, locale: string): OpenableContext[] {
@@ -17,10 +19,10 @@ export function openableContexts(ast: Ast, locale: string): OpenableContext[] {
 }
 
 /** Shows a list context on the Board, all records, in the order the backend gives. */
-export async function openContext(deps: CoreDeps, context: string): Promise<Outcome> {
+export async function openContext(deps: CoreDeps, context: string): Promise<ShowOutcome> {
   const ast = deps.client.ast();
   const def = Object.hasOwn(ast.contexts, context) ? ast.contexts[context] : undefined;
-  if (!def) return { ok: false, text: `The app has no context ${context}.` };
-  if (def.kind !== 'list') return { ok: false, text: `${context} shows one record: open it from a list.` };
+  if (!def) return { kind: 'no_context', ok: false, context };
+  if (def.kind !== 'list') return { kind: 'not_a_list', ok: false, context };
   return showQuery(deps, context, exampleQuery(ast, context));
 }

@@ -8,40 +8,40 @@ import { displayField, fieldDef, fieldLabel, refColumnName } from '../ast/lookup
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { creatingContext } from '../ast/appModel.ts';
 import { contextSelection } from '../graphql/mutation.ts';
-import { agentProblem, serverMessage, storedText } from './agentText.ts';
+import type { DeleteOutcome, FieldProblem, NewRecordOutcome, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, SaveSummary } from './domain.ts';
-import { askBound, confirmedText, showRecord, type CoreDeps, type Outcome } from './useCases.ts';
+import { askBound, confirmedText, fieldProblem } from './save.ts';
+import { showRecord } from './show.ts';
+import type { CoreDeps } from './base.ts';
 import type { AuditPath } from '../backend/storage/audit.ts';
 
 /** Shows an empty form for a new record of the context (a list names its entity's creating detail). */
-export function newRecord(deps: CoreDeps, contextName: string): Outcome {
+export function newRecord(deps: CoreDeps, contextName: string): NewRecordOutcome {
   const target = creatingContext(deps.client.ast(), contextName);
-  if (!target) return { ok: false, text: `Records cannot be created from ${contextName}: no detail context of its entity allows "create".` };
+  if (!target) return { kind: 'cannot_create', ok: false, context: contextName };
   deps.board.showNew(target);
-  return { ok: true, text: '' };
+  return { kind: 'new_form', ok: true, context: target };
 }
 
 /** Creates the record the form describes, after the person confirmed exactly these values. */
-export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
+export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<SaveOutcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const contextName = board.context;
   const context = contextName === undefined ? undefined : ast.contexts[contextName];
   if (!board.detail?.isNew || !contextName || !context || context.create !== true) {
-    return { ok: false, text: 'Nothing to create: the Board shows no new record.' };
+    return { kind: 'nothing_to_create', ok: false };
   }
   const values = await newValues(ast, context, deps);
-  if (typeof values === 'string') return { ok: false, text: values };
+  if ('kind' in values) return values;
   const summary: SaveSummary = { entity: context.entity, id: '', action: 'create', changes: values };
   const away = deps.confirmer.unavailable?.();
-  if (away) return { ok: false, text: `Not created: ${away} Nothing was written; the form stays on the Board.` };
+  if (away) return { kind: 'not_asked', ok: false, action: 'create', reason: away };
   const answer = await askBound(deps, summary, signal);
   if (answer === 'void' || !isDeepStrictEqual(await newValues(ast, context, deps), values)) {
-    return { ok: false, text: 'Not created: the form changed while the person was asked. Nothing was written; check the Board and save again.' };
+    return { kind: 'changed_while_asked', ok: false, action: 'create' };
   }
-  if (answer !== 'save') {
-    return { ok: false, text: `Not created: ${answer === 'discard' ? 'the person chose Discard' : 'the person did not answer in time'}. Nothing was written; the form stays on the Board.` };
-  }
+  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
   const fields = ast.entities[context.entity].fields;
   const object = Object.fromEntries(values.map((c) => [fields[c.field]?.type === 'ref' ? refColumnName(c.field) : c.field, c.to]));
   const result = await deps.client.run(
@@ -49,17 +49,17 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
     { object },
     { path, approval: confirmedText('Create', values) },
   );
-  if (result.errors?.length) return { ok: false, text: `Not created: the XOS server refused it: ${serverMessage(ast, context.entity, result.errors[0])} Nothing was written.` };
+  if (result.errors?.length) return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: result.errors[0] };
   const { version, ...record } = result.data?.[`insert_${context.entity}`] as BoardRecord;
   deps.board.showDetail({ context: contextName, record, version: version as number });
-  return { ok: true, text: `Created ${context.entity} ${String(record.id)} (version ${String(version)}).${storedText(ast, context.entity, values.map((c) => [c.field, c.to]))}` };
+  return { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: values.map((c) => ({ field: c.field, value: c.to })) };
 }
 
 /** The new record's values from the form, or why it cannot be created yet. */
-async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise<SaveSummary['changes'] | string> {
+async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise<SaveSummary['changes'] | SaveOutcome> {
   const form = await deps.board.formData();
   const out: { field: string; label: string; from: null; to: unknown }[] = [];
-  const problems: string[] = [];
+  const problems: FieldProblem[] = [];
   for (const field of context.editable ?? []) {
     const def = fieldDef(ast, context.entity, field)!;
     const given = Object.hasOwn(form, field) ? form[field] : undefined;
@@ -68,28 +68,28 @@ async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise
       if (to !== null && to !== undefined) out.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from: null, to });
     } catch (error) {
       if (!(error instanceof FieldValueError)) throw error;
-      problems.push(agentProblem(ast, error));
+      problems.push(fieldProblem(error));
     }
   }
-  if (problems.length) return `Not created: ${problems.join('; ')}. Fill in the form on the Board, then save.`;
-  if (!out.length) return 'Not created: the form is empty. Fill it in on the Board, then save.';
+  if (problems.length) return { kind: 'invalid_values', ok: false, action: 'create', problems };
+  if (!out.length) return { kind: 'empty_form', ok: false };
   return out;
 }
 
 /** Deletes the shown record after the person confirmed it; a record changed meanwhile is shown again, not deleted. */
-export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
+export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<DeleteOutcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const detail = board.detail;
   const contextName = board.context;
   const context = contextName === undefined ? undefined : ast.contexts[contextName];
   if (!detail || detail.isNew || detail.version === undefined || !contextName || !context || context.kind !== 'detail') {
-    return { ok: false, text: 'Nothing to delete: the Board shows no stored record.' };
+    return { kind: 'nothing_to_delete', ok: false };
   }
-  if (context.delete !== true) return { ok: false, text: `Records of ${contextName} cannot be deleted here.` };
-  if (!deps.confirmer.confirmDelete) return { ok: false, text: 'Not deleted: this front end cannot ask the person.' };
+  if (context.delete !== true) return { kind: 'cannot_delete', ok: false, context: contextName };
+  if (!deps.confirmer.confirmDelete) return { kind: 'cannot_ask', ok: false };
   const away = deps.confirmer.unavailable?.();
-  if (away) return { ok: false, text: `Not deleted: ${away}` };
+  if (away) return { kind: 'not_asked', ok: false, action: 'delete', reason: away };
   const id = String(detail.record.id);
   const name = detail.record[displayField(ast, context.entity)];
   const changed = new AbortController();
@@ -102,14 +102,14 @@ export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: Aud
   } finally {
     subscription.dispose();
   }
-  if (changed.signal.aborted) return { ok: false, text: 'Not deleted: the Board changed while the person was asked. Nothing was deleted.' };
-  if (answer !== 'delete') return { ok: false, text: `Not deleted: ${answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time'}.` };
+  if (changed.signal.aborted) return { kind: 'changed_while_asked', ok: false, action: 'delete' };
+  if (answer !== 'delete') return { kind: 'declined', ok: false, action: 'delete', answer };
   const result = await deps.client.run(`mutation XosDelete($id: ID!, $version: Int!) { delete_${context.entity}(id: $id, version: $version) }`, { id, version: detail.version }, { path, approval: confirmedText('Delete', []) });
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') {
     await showRecord(deps, contextName, id);
-    return { ok: false, text: `Not deleted: ${context.entity} ${id} was changed by someone else after it was loaded; the Board shows it as stored now. Delete it again if it should still go.` };
+    return { kind: 'changed_meanwhile', ok: false, entity: context.entity, id };
   }
-  if (error) return { ok: false, text: `Not deleted: the XOS server refused it: ${error.message}` };
-  return { ok: true, text: `Deleted ${context.entity} ${id}.` };
+  if (error) return { kind: 'server_refused', ok: false, action: 'delete', entity: context.entity, error };
+  return { kind: 'deleted', ok: true, entity: context.entity, id };
 }

@@ -3,7 +3,7 @@
 // variable, never into the query).
 import { displayField } from '../ast/lookup.ts';
 import type { RefChoice } from './domain.ts';
-import type { CoreDeps } from './useCases.ts';
+import type { CoreDeps } from './base.ts';
 
 /** The most choices one search returns. */
 export const MAX_REF_CHOICES = 20;

@@ -3,7 +3,7 @@
 // version, and the fields both changed become conflicts for the person, as after a save.
 import { buildDetailQuery } from '../graphql/mutation.ts';
 import type { BoardRecord } from './domain.ts';
-import type { CoreDeps } from './useCases.ts';
+import type { CoreDeps } from './base.ts';
 
 export type RestoreCheck =
   | { readonly state: 'current' }

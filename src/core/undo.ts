@@ -6,7 +6,9 @@ import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
 import type { Scalar } from '../ast/values.ts';
 import type { BoardRecord } from './domain.ts';
-import { hasUnsavedForm, readStored, refName, saveForm, type CoreDeps, type Outcome } from './useCases.ts';
+import { hasUnsavedForm, readStored, refName, type CoreDeps } from './base.ts';
+import type { UndoOutcome } from './outcomes.ts';
+import { saveForm } from './save.ts';
 
 /** An entry as the API sends it. */
 interface ApiAuditEntry {
@@ -75,21 +77,21 @@ function undoContext(ast: Ast, entity: string, fields: readonly string[]): strin
  * Puts the save's old values into the Board's form against the version it produced and asks
  * the person to save that. Nothing is written without their Save; a newer version is a conflict.
  */
-export async function undoSave(deps: CoreDeps, entry: AuditEntry, signal: AbortSignal, path: AuditPath = 'board'): Promise<Outcome> {
+export async function undoSave(deps: CoreDeps, entry: AuditEntry, signal: AbortSignal, path: AuditPath = 'board'): Promise<UndoOutcome> {
   if (entry.action !== 'update' || !entry.entity || !entry.recordId || entry.versionTo === null) {
-    return { ok: false, text: `Only a save can be undone; entry ${entry.id} is a ${entry.action}.` };
+    return { kind: 'not_a_save', ok: false, entry: entry.id, action: entry.action };
   }
   if (hasUnsavedForm(deps.board.snapshot())) {
-    return { ok: false, text: 'The Board has unsaved changes. Save or discard them first, then undo; nothing was changed.' };
+    return { kind: 'unsaved_form', ok: false };
   }
   const ast = deps.client.ast();
   const fields = Object.keys(entry.changes);
   const contextName = undoContext(ast, entry.entity, fields);
   if (!contextName) {
-    return { ok: false, text: `This save changed ${fields.join(', ')} of ${entry.entity}, which no detail context lets the person edit together, so it cannot be undone on the Board.` };
+    return { kind: 'not_undoable', ok: false, entity: entry.entity, fields };
   }
   const current = await readStored(deps, ast, contextName, entry.recordId);
-  if (!current) return { ok: false, text: `${entry.entity} ${entry.recordId} was deleted since; there is nothing to undo.` };
+  if (!current) return { kind: 'gone', ok: false, entity: entry.entity, id: entry.recordId };
   const refs = new Set(fields.filter((f) => ast.entities[entry.entity!].fields[f]?.type === 'ref'));
   // As the save left it: a later change of these fields then shows as a conflict.
   const asSaved: BoardRecord = { ...current.record };

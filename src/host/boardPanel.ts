@@ -6,7 +6,7 @@ import { BoardController, type BoardUi, type CsvExport } from '../board/controll
 import { boardHtml, createNonce } from '../board/html.ts';
 import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
-import type { CoreDeps } from '../core/useCases.ts';
+import type { CoreDeps } from '../core/base.ts';
 import type { SendWindow } from '../core/mailSend.ts';
 import { writeCsvFile } from '../core/csv.ts';
 import type { Mailer, XosClient } from '../core/domain.ts';

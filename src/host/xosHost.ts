@@ -66,7 +66,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   const contactsAndMail = setupContactsAndMail(context, output, () => (backend.backend ? backend.client : undefined));
   const deps = (): XosDeps => ({
     client: backend.client, board: board.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
-    onSaved: (saved, text) => board.savedNotice(saved, text),
+    onSaved: (saved, outcome) => board.savedNotice(saved, outcome),
     mailWindow: {
       seconds: readSettings().mailUndoSeconds,
       onScheduled: (draft, sendAt) => board.mailScheduledNotice(draft, sendAt),

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
-import type { CoreDeps } from '../core/useCases.ts';
+import type { CoreDeps } from '../core/base.ts';
 import type { SendWindow } from '../core/mailSend.ts';
 
 export interface XosDeps {

@@ -195,7 +195,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
 
   const deps = (): XosDeps => ({
     client, board: controller.board, confirmer, locale: locale(), contacts, mailer,
-    onSaved: (saved, text) => controller.savedNotice(saved, text),
+    onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
     mailWindow: {
       seconds: options.mailUndoSeconds ?? 10,
       onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),

@@ -291,7 +291,7 @@ test('a mail composed for a CRM contact goes out once after Send, and not at all
   assert.equal(seen.from, `XOS Test <${SENDER}>`);
   assert.deepEqual(seen.toProblem, { text: 'Enter an address like name@example.com or Name <name@example.com>.', invalid: 'true', sendDisabled: true });
   assert.equal(seen.boardSendQuestion, `Send this mail to ${asked}? Subject: ${DRAFTS.third.subject}. Hallo Herr Mustermann, / anbei das Angebot.`);
-  assert.match(String(seen.boardSendStatus), new RegExp(`^Sent to ${RECIPIENT.replace(/\./g, '\\.')} \\(message id <`));
+  assert.equal(String(seen.boardSendStatus), `Sent to ${RECIPIENT}.`);
   assert.equal(seen.receivedAfterBoardSend, 2);
   assert.equal(smtp.received[1].to[0], RECIPIENT);
   assert.equal(header(smtp.received[1].raw, 'Subject'), DRAFTS.third.subject);

@@ -11,8 +11,14 @@ import { writeCsv } from '../../src/core/csv.ts';
 import type { BoardRecord, Confirmer } from '../../src/core/domain.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 import { exampleQuery } from '../../src/ast/view.ts';
-import { openRef, openRow, showQuery, type CoreDeps } from '../../src/core/useCases.ts';
+import { openRef, openRow, showQuery } from '../../src/core/show.ts';
+import type { CoreDeps } from '../../src/core/base.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
+import { agentText } from '../../src/mcp/wording.ts';
+import type { AnyOutcome } from '../../src/core/outcomes.ts';
+
+/** An outcome with the words the agent reads for it (src/mcp/wording.ts). */
+const said = (outcome: AnyOutcome) => ({ ok: outcome.ok, text: agentText(demoApp(), outcome) });
 
 const PEOPLE = 2000;
 const FIELDS = 'id firstname lastname email city age net_worth';
@@ -34,7 +40,7 @@ describe('list windows through the backend', () => {
 
   test('a query without limit shows the count and its first window; later windows come by offset', async () => {
     const outcome = await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
-    assert.deepEqual(outcome, { ok: true, text: `All data was successfully displayed in the UI. (${PEOPLE} records of person_list.)` });
+    assert.deepEqual(said(outcome), { ok: true, text: `All data was successfully displayed in the UI. (${PEOPLE} records of person_list.)` });
     const source = deps.board.list()!.source;
     assert.equal(source.total, PEOPLE);
     assert.equal(source.first.records.length, 200);
@@ -78,7 +84,7 @@ describe('list windows through the backend', () => {
 
   test('a query with its own limit is the whole result and is kept as it is', async () => {
     const outcome = await showQuery(deps, 'person_list', `{ person_list(limit: 7, order_by: [{ age: asc }]) { ${FIELDS} } }`);
-    assert.equal(outcome.text, 'All data was successfully displayed in the UI. (7 records of person_list.)');
+    assert.equal(agentText(deps.client.ast(), outcome), 'All data was successfully displayed in the UI. (7 records of person_list.)');
     const source = deps.board.list()!.source;
     assert.ok(source instanceof MemoryListSource);
     assert.equal(source.total, 7);
@@ -88,7 +94,7 @@ describe('list windows through the backend', () => {
     await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
     const source = deps.board.list()!.source;
     const opened = await openRow(deps, '1234');
-    assert.equal(opened.ok, true, opened.text);
+    assert.equal(opened.ok, true, opened.kind);
     assert.equal(deps.board.snapshot().context, 'person_detail');
     assert.equal(deps.board.snapshot().detail!.record.id, '1234');
 
@@ -104,7 +110,7 @@ describe('list windows through the backend', () => {
     assert.equal((await showQuery(deps, 'deal_list', exampleQuery(demoApp(), 'deal_list'))).ok, true);
     const deal = deps.board.list()!.source.first.records[0] as { id: string; company: { id: string }; contact: { id: string } };
     assert.deepEqual(appModel(demoApp(), 'en').context('deal_list')!.fields.find((f) => f.field === 'company')!.refTarget, { context: 'company_detail', idPath: 'company.id' });
-    assert.deepEqual(await openRef(deps, deal.id, 'title'), { ok: false, text: 'title of deal_list does not open a record.' });
+    assert.deepEqual(said(await openRef(deps, deal.id, 'title')), { ok: false, text: 'title of deal_list does not open a record.' });
     assert.equal((await openRef(deps, deal.id, 'company')).ok, true);
     assert.equal(deps.board.snapshot().context, 'company_detail');
     assert.equal(deps.board.snapshot().detail!.record.id, deal.company.id);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { BoardState } from '../../src/board/state.ts';
 import { DraftFile, keepDrafts } from '../../src/board/drafts.ts';
 import { abandonScheduledSend, sendMailDraft, undoSend, type SendWindow } from '../../src/core/mailSend.ts';
-import type { Outcome } from '../../src/core/useCases.ts';
+import type { MailOutcome } from '../../src/core/outcomes.ts';
+import { mailText } from '../../src/mcp/wording.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { resultText } from '../../src/mcp/result.ts';
 import { McpSession } from '../../src/mcp/session.ts';
@@ -36,7 +37,8 @@ class ManualWindow implements SendWindow {
   readonly seconds = 10;
   waiting: Array<{ ms: number; run: () => void; cancelled: boolean }> = [];
   scheduledAt: Date[] = [];
-  settled: Outcome[] = [];
+  /** How each wait ended, with the words the agent reads for it. */
+  settled: Array<{ ok: boolean; text: string }> = [];
   readonly schedule = (ms: number, run: () => void) => {
     const entry = { ms, run, cancelled: false };
     this.waiting.push(entry);
@@ -47,14 +49,14 @@ class ManualWindow implements SendWindow {
   readonly onScheduled = (_draft: MailDraft, sendAt: Date) => {
     this.scheduledAt.push(sendAt);
   };
-  readonly onSettled = (outcome: Outcome) => {
-    this.settled.push(outcome);
+  readonly onSettled = (outcome: MailOutcome) => {
+    this.settled.push({ ok: outcome.ok, text: mailText(outcome) });
   };
   /** Ends every open wait, as the clock would. */
   end(): void {
     for (const entry of this.waiting.splice(0)) if (!entry.cancelled) entry.run();
   }
-  async settledOnce(): Promise<Outcome> {
+  async settledOnce(): Promise<{ ok: boolean; text: string }> {
     while (this.settled.length === 0) await new Promise((resolve) => setImmediate(resolve));
     return this.settled[0];
   }

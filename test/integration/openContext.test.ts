@@ -17,8 +17,10 @@ import { openableContexts, openContext } from '../../src/core/openContext.ts';
 import { detailBlock } from '../../src/board/view.ts';
 import { openFormLink } from '../../src/core/formLinks.ts';
 import { BoardHistory } from '../../src/core/history.ts';
-import { openRow, showRecord, type CoreDeps } from '../../src/core/useCases.ts';
+import { openRow, showRecord } from '../../src/core/show.ts';
+import type { CoreDeps } from '../../src/core/base.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
+import { agentText } from '../../src/mcp/wording.ts';
 
 const neverAsked: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 
@@ -41,7 +43,7 @@ describe('opening a context without the agent', () => {
 
   test('a list opens with every record, its fields and the count, as a window source', async () => {
     const outcome = await openContext(deps, 'company_list');
-    assert.equal(outcome.ok, true, outcome.text);
+    assert.equal(outcome.ok, true, outcome.kind);
     const list = deps.board.list()!;
     assert.equal(list.context, 'company_list');
     const stored = (await deps.client.run('{ company_list_count }')).data!.company_list_count as number;
@@ -56,7 +58,7 @@ describe('opening a context without the agent', () => {
     for (const name of ['person_detail', 'nope', '__proto__', 'constructor']) {
       const outcome = await openContext(deps, name);
       assert.equal(outcome.ok, false, name);
-      assert.match(outcome.text, name === 'person_detail' ? /shows one record: open it from a list/ : /has no context/);
+      assert.match(agentText(deps.client.ast(), outcome), name === 'person_detail' ? /shows one record: open it from a list/ : /has no context/);
     }
     assert.equal(deps.board.list()!.context, 'person_list');
   });

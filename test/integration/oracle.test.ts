@@ -16,7 +16,7 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { listFieldSelections } from '../../src/ast/view.ts';
 import { agentListFields, agentPolicy } from '../../src/ast/agentPolicy.ts';
-import { agentServerText, serverMessage } from '../../src/core/agentText.ts';
+import { agentServerText, serverMessage } from '../../src/mcp/agentText.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import type { Confirmer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';

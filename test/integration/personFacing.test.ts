@@ -16,7 +16,7 @@ import { personFacingAsk } from '../../src/board/personFacing.ts';
 import { INVISIBLE, QUESTION_BUDGET } from '../../src/text/personText.ts';
 import { MessageEndpoint, type Question, type WireMessage } from '../../src/board/protocol.ts';
 import { translator } from '../../src/board/texts.ts';
-import { showRecord } from '../../src/core/useCases.ts';
+import { showRecord } from '../../src/core/show.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 
 const COMMAND = '[x](command:workbench.action.terminal.new)';
@@ -119,7 +119,7 @@ describe('one door for text shown to the person', () => {
       state, client, locale: () => 'en',
       deps: () => ({
         client, board: controller.board, confirmer, locale: 'en',
-        onSaved: (saved, text) => controller.savedNotice(saved, text),
+        onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
       }),
       surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: () => {} },
       ui,
@@ -139,7 +139,7 @@ describe('one door for text shown to the person', () => {
     controller.board.edit('city', `${WEB}\u200B`);
     controller.board.edit('notes', LONG);
     await controller.save();
-    const saved = told().find((c) => String(c.args[1]).startsWith('Saved person 1'));
+    const saved = told().find((c) => /^Saved Person .* 1 \(version /.test(String(c.args[1])));
     assert.ok(saved, JSON.stringify(told()));
     const [kind, text, ...actions] = saved.args as string[];
     assert.equal(kind, 'info');
@@ -163,8 +163,8 @@ describe('one door for text shown to the person', () => {
     controller.board.edit('firstname', `Eve ${ZERO}`);
     await controller.save();
     // The click answered "Undo"; the undo put the old first name back and saved it (the page said Save).
-    await until(() => told().slice(before).filter((c) => String(c.args[1]).startsWith('Saved person 1')).length >= 2, 'the undo\'s save');
-    assert.ok(told().slice(before).some((c) => /^Saved person 1 .*Stored: firstname: "Eve Zero⟨U\+200B⟩width/.test(String(c.args[1]))), 'Eve was saved first');
+    await until(() => told().slice(before).filter((c) => /^Saved Person .* 1 \(version /.test(String(c.args[1]))).length >= 2, 'the undo\'s save');
+    assert.ok(told().slice(before).some((c) => /^Saved Person .* 1 \(version .*Stored: First name: "Eve Zero⟨U\+200B⟩width/.test(String(c.args[1]))), 'Eve was saved first');
     const record = await backend.api.run({ query: '{ person_detail(id: "1") { firstname } }' });
     assert.doesNotMatch(JSON.stringify(record.data), /Eve/);
   });
@@ -194,7 +194,7 @@ describe('one door for text shown to the person', () => {
     assert.ok(calls.some((c) => c.method === 'csvExport'), 'the export asked where to write');
     controller.announce({ kind: 'error', text: `${EVIL}\n${LONG}` });
     controller.mailScheduledNotice({ to: { name: BIDI, email: `${COMMAND}@evil.example` }, subject: WEB, body: LONG }, new Date());
-    controller.mailSettled({ ok: false, text: `${EVIL} ${LONG}` });
+    controller.mailSettled({ kind: 'mail_refused', ok: false, reason: `${EVIL} ${LONG}` });
     await controller.undoLastSave();
     await until(() => told().some((c) => String(c.args[1]).includes('nope')), 'the open error');
     assert.ok(statusTexts().some((text) => text.includes('⟨U+202E⟩')), 'the status line carried the data, marked');

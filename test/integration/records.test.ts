@@ -9,8 +9,15 @@ import { BoardState } from '../../src/board/state.ts';
 import type { Confirmer, DeleteSummary, SaveSummary } from '../../src/core/domain.ts';
 import { deleteShown, newRecord } from '../../src/core/records.ts';
 import { MAX_REF_CHOICES, refChoices } from '../../src/core/refChoices.ts';
-import { saveForm, showRecord, type CoreDeps } from '../../src/core/useCases.ts';
+import { saveForm } from '../../src/core/save.ts';
+import { showRecord } from '../../src/core/show.ts';
+import type { CoreDeps } from '../../src/core/base.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
+import type { BoardOutcome } from '../../src/core/outcomes.ts';
+import { agentText } from '../../src/mcp/wording.ts';
+
+/** An outcome with the words the agent reads for it (src/mcp/wording.ts). */
+const said = (outcome: BoardOutcome) => ({ ok: outcome.ok, text: agentText(demoApp(), outcome) });
 
 interface Recorded extends Confirmer {
   saves: SaveSummary[];
@@ -42,12 +49,12 @@ describe('create and delete from the Board', () => {
 
   test('New from a list opens an empty form of the detail context that allows create; Save asks with every value, then inserts', async () => {
     const before = await count();
-    assert.deepEqual(newRecord(deps, 'person_list'), { ok: true, text: '' });
+    assert.deepEqual(said(newRecord(deps, 'person_list')), { ok: true, text: '' });
     assert.equal(deps.board.snapshot().context, 'person_detail');
     assert.equal(deps.board.snapshot().detail!.isNew, true);
     // Required fields missing: refused before anyone is asked.
     deps.board.edit('firstname', 'Neu');
-    const missing = await saveForm(deps, new AbortController().signal);
+    const missing = said(await saveForm(deps, new AbortController().signal));
     assert.equal(missing.ok, false);
     assert.match(missing.text, /^Not created: person\.lastname: is required/);
     assert.equal(deps.confirmer.saves.length, 0);
@@ -55,11 +62,11 @@ describe('create and delete from the Board', () => {
     deps.board.edit('lastname', 'Anlage');
     deps.board.edit('city', 'Kiel');
     deps.confirmer.save = 'discard';
-    assert.match((await saveForm(deps, new AbortController().signal)).text, /^Not created: the person chose Discard/);
+    assert.match(said(await saveForm(deps, new AbortController().signal)).text, /^Not created: the person chose Discard/);
     assert.equal(await count(), before);
 
     deps.confirmer.save = 'save';
-    const created = await saveForm(deps, new AbortController().signal);
+    const created = said(await saveForm(deps, new AbortController().signal));
     assert.equal(created.ok, true, created.text);
     assert.match(created.text, /^Created person \d+ \(version 1\)\. Stored: firstname: "Neu"; lastname: "Anlage"; city: "Kiel"\.$/);
     const asked = deps.confirmer.saves.at(-1)!;
@@ -76,19 +83,19 @@ describe('create and delete from the Board', () => {
     const id = String(deps.board.snapshot().detail!.record.id);
     const before = await count();
     deps.confirmer.remove = 'cancel';
-    assert.deepEqual(await deleteShown(deps, new AbortController().signal), { ok: false, text: 'Not deleted: the person chose Cancel.' });
+    assert.deepEqual(said(await deleteShown(deps, new AbortController().signal)), { ok: false, text: 'Not deleted: the person chose Cancel.' });
     assert.deepEqual(deps.confirmer.deletes.at(-1), { entity: 'person', id, name: 'Neu' });
     assert.equal(await count(), before);
 
     await deps.client.run('mutation($id: ID!) { update_person(id: $id, version: 1, set: { city: "Lübeck" }) { version } }', { id });
     deps.confirmer.remove = 'delete';
-    const stale = await deleteShown(deps, new AbortController().signal);
+    const stale = said(await deleteShown(deps, new AbortController().signal));
     assert.equal(stale.ok, false);
     assert.match(stale.text, /was changed by someone else after it was loaded; the Board shows it as stored now/);
     assert.equal(deps.board.snapshot().detail!.record.city, 'Lübeck');
     assert.equal(await count(), before);
 
-    assert.deepEqual(await deleteShown(deps, new AbortController().signal), { ok: true, text: `Deleted person ${id}.` });
+    assert.deepEqual(said(await deleteShown(deps, new AbortController().signal)), { ok: true, text: `Deleted person ${id}.` });
     assert.equal(await count(), before - 1);
   });
 
@@ -99,9 +106,9 @@ describe('create and delete from the Board', () => {
     const plain = await startBackend({ ast: astFromObject(ast, 'plain.json'), dsn: 'sqlite::memory:', seed: 3 });
     try {
       const d: CoreDeps = { client: embeddedClient(plain), board: new BoardState(), confirmer: recorder(), locale: 'en' };
-      assert.equal(newRecord(d, 'person_list').ok, false);
+      assert.equal(said(newRecord(d, 'person_list')).ok, false);
       await showRecord(d, 'person_detail', '1');
-      assert.deepEqual(await deleteShown(d, new AbortController().signal), { ok: false, text: 'Records of person_detail cannot be deleted here.' });
+      assert.deepEqual(said(await deleteShown(d, new AbortController().signal)), { ok: false, text: 'Records of person_detail cannot be deleted here.' });
     } finally {
       await plain.close();
     }

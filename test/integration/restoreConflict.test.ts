@@ -9,7 +9,8 @@ import { BoardState } from '../../src/board/state.ts';
 import { detailBlock } from '../../src/board/view.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
 import { checkRestored } from '../../src/core/restore.ts';
-import { showRecord, type CoreDeps } from '../../src/core/useCases.ts';
+import { showRecord } from '../../src/core/show.ts';
+import type { CoreDeps } from '../../src/core/base.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 
 const neverAsked: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };

@@ -10,8 +10,15 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../../src/core/undo.ts';
-import { saveForm, showRecord, type CoreDeps, type SavedRecord } from '../../src/core/useCases.ts';
+import { saveForm } from '../../src/core/save.ts';
+import { showRecord } from '../../src/core/show.ts';
+import type { CoreDeps, SavedRecord } from '../../src/core/base.ts';
 import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
+import type { BoardOutcome } from '../../src/core/outcomes.ts';
+import { agentText } from '../../src/mcp/wording.ts';
+
+/** An outcome with the words the agent reads for it (src/mcp/wording.ts). */
+const said = (outcome: BoardOutcome) => ({ ok: outcome.ok, text: agentText(demoApp(), outcome) });
 
 class Person implements Confirmer {
   answer: SaveAnswer = 'save';
@@ -46,7 +53,7 @@ describe('undo a save', () => {
   const saveLastname = async (id: string, lastname: string) => {
     assert.equal((await showRecord(deps, 'person_detail', id)).ok, true);
     board.edit('lastname', lastname);
-    const outcome = await saveForm(deps, signal, 'board');
+    const outcome = said(await saveForm(deps, signal, 'board'));
     assert.equal(outcome.ok, true, outcome.text);
   };
 
@@ -68,7 +75,7 @@ describe('undo a save', () => {
     assert.deepEqual([entry.entity, entry.recordId, entry.versionTo, entry.changes], ['person', '1', 2, { lastname: { from: 'Mustermann', to: 'Schmidt' } }]);
     person.asked = [];
 
-    const outcome = await undoSave(deps, entry, signal);
+    const outcome = said(await undoSave(deps, entry, signal));
     assert.equal(outcome.ok, true, outcome.text);
     assert.deepEqual(person.asked.map((s) => s.changes.map((c) => [c.field, c.from, c.to])), [[['lastname', 'Schmidt', 'Mustermann']]]);
     assert.deepEqual(await stored('1'), { lastname: 'Mustermann', city: 'Berlin', version: 3 });
@@ -91,11 +98,11 @@ describe('undo a save', () => {
     const other = data.company_list.find((c) => c.id !== was.id)!;
     assert.equal((await showRecord(deps, 'person_detail', '6')).ok, true);
     board.edit('company', { id: other.id });
-    assert.equal((await saveForm(deps, signal, 'board')).ok, true);
+    assert.equal(said(await saveForm(deps, signal, 'board')).ok, true);
     const entries = await auditTrail(deps, { entity: 'person', id: '6' });
     const view = recordHistoryView(backend.api.ast, 'en', 'person_detail', 'person_detail:6', entries, await referencedNames(deps, entries));
     assert.deepEqual(view.entries[0].changes, [{ label: 'Company', from: `${was.name} (#${was.id})`, to: `${other.name} (#${other.id})` }]);
-    const undone = await undoSave(deps, entries[0], signal);
+    const undone = said(await undoSave(deps, entries[0], signal));
     assert.equal(undone.ok, true, undone.text);
     const stored = await backend.api.run({ query: '{ person_detail(id: "6") { company { id } } }' });
     assert.equal((stored.data as { person_detail: { company: { id: string } } }).person_detail.company.id, was.id);
@@ -105,7 +112,7 @@ describe('undo a save', () => {
     await saveLastname('2', 'Weber-Neu');
     const before = await stored('2');
     person.answer = 'discard';
-    const outcome = await undoSave(deps, (await lastSave(deps))!, signal);
+    const outcome = said(await undoSave(deps, (await lastSave(deps))!, signal));
     assert.equal(outcome.ok, false);
     assert.match(outcome.text, /the person chose Discard/);
     assert.deepEqual(await stored('2'), before);
@@ -115,7 +122,7 @@ describe('undo a save', () => {
     await saveLastname('3', 'Erste');
     const entry = (await lastSave(deps))!;
     await externalWrite('3', { lastname: 'Fremd' });
-    const outcome = await undoSave(deps, entry, signal);
+    const outcome = said(await undoSave(deps, entry, signal));
     assert.equal(outcome.ok, false);
     assert.match(outcome.text, /changed by someone else/);
     assert.equal((await stored('3')).lastname, 'Fremd', 'the newer value is not overwritten');
@@ -123,7 +130,7 @@ describe('undo a save', () => {
     assert.equal(board.snapshot().conflicts!.lastname.theirs, 'Fremd');
     // The person keeps the undo's value on purpose, and saves (asked again).
     board.settle('lastname', 'mine');
-    const again = await saveForm(deps, signal, 'board');
+    const again = said(await saveForm(deps, signal, 'board'));
     assert.equal(again.ok, true, again.text);
     assert.equal((await stored('3')).lastname, (entry.changes.lastname.from as string));
   });
@@ -132,11 +139,11 @@ describe('undo a save', () => {
     await saveLastname('4', 'Zweite');
     const entry = (await lastSave(deps))!;
     await externalWrite('4', { city: 'Rostock' });
-    const first = await undoSave(deps, entry, signal);
+    const first = said(await undoSave(deps, entry, signal));
     assert.equal(first.ok, false);
     assert.match(first.text, /The other change touched other fields/);
     assert.equal((await stored('4')).lastname, 'Zweite');
-    const second = await saveForm(deps, signal, 'board');
+    const second = said(await saveForm(deps, signal, 'board'));
     assert.equal(second.ok, true, second.text);
     const now = await stored('4');
     assert.deepEqual([now.lastname, now.city], [entry.changes.lastname.from, 'Rostock']);
@@ -146,13 +153,13 @@ describe('undo a save', () => {
     await saveLastname('5', 'Dritte');
     const entry = (await lastSave(deps))!;
     board.edit('city', 'Halle');
-    const refused = await undoSave(deps, entry, signal);
+    const refused = said(await undoSave(deps, entry, signal));
     assert.equal(refused.ok, false);
     assert.match(refused.text, /unsaved changes/);
     assert.equal(board.formValues().city, 'Halle');
     const created = await backend.api.run({ query: 'mutation { insert_person(object: { firstname: "A", lastname: "B" }) { id } }' });
     const id = (created.data as { insert_person: { id: string } }).insert_person.id;
     const [create] = await auditTrail(deps, { entity: 'person', id });
-    assert.match((await undoSave(deps, create, signal)).text, /Only a save can be undone; entry \d+ is a create/);
+    assert.match(said(await undoSave(deps, create, signal)).text, /Only a save can be undone; entry \d+ is a create/);
   });
 });

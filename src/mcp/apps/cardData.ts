@@ -10,7 +10,7 @@ import { formatAddress } from '../../mail/address.ts';
 import type { XosDeps } from '../ports.ts';
 import type { BoardRecord, MailDraft } from '../../core/domain.ts';
 import { findContext } from '../../ast/lookup.ts';
-import { namedToAgent } from '../../core/agentText.ts';
+import { namedToAgent } from '../agentText.ts';
 import { CARD_META_KEY, type Card, type CardBody, type CardField, type CardOpen } from './cardTypes.ts';
 
 /** Rows of a list the card shows. */

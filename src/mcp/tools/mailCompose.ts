@@ -1,7 +1,8 @@
 // xos_mail_compose: resolves the recipient and shows the draft on the Board.
 import { z } from 'zod';
 import { describeFailures, searchContacts } from '../../contacts/search.ts';
-import { scheduledSend, waitingSendRefusal } from '../../core/mailSend.ts';
+import { scheduledSend } from '../../core/mailSend.ts';
+import { waitingSendRefusal } from '../wording.ts';
 import { formatAddress, parseAddress, type MailAddress } from '../../mail/address.ts';
 import { createDraft } from '../../mail/draft.ts';
 import { CARD_URI } from '../apps/card.ts';

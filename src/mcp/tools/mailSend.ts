@@ -2,6 +2,7 @@
 import { sendMailDraft } from '../../core/mailSend.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
+import { mailText } from '../wording.ts';
 
 export const mailSendTool = defineTool({
   name: 'xos_mail_send',
@@ -17,6 +18,7 @@ export const mailSendTool = defineTool({
   requires: ['mailer'],
   async handler(_args, deps, _session, signal) {
     const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal);
-    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
+    const text = mailText(outcome);
+    return outcome.ok ? ok(text) : fail(text);
   },
 });

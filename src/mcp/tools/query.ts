@@ -2,11 +2,12 @@
 // (the use case showQuery; this file is the MCP declaration and the session rule).
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
-import { showQuery } from '../../core/useCases.ts';
+import { showQuery } from '../../core/show.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { shownCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
+import { agentText } from '../wording.ts';
 
 export const queryTool = defineTool({
   name: 'xos_query',
@@ -29,6 +30,7 @@ export const queryTool = defineTool({
   appResource: CARD_URI,
   async handler({ context, query }, deps) {
     const outcome = await showQuery(deps, context, query);
-    return outcome.ok ? withCard(ok(outcome.text), () => shownCard(deps, 'xos_query', context)) : fail(outcome.text);
+    const text = agentText(deps.client.ast(), outcome);
+    return outcome.ok ? withCard(ok(text), () => shownCard(deps, 'xos_query', context)) : fail(text);
   },
 });

@@ -2,11 +2,12 @@
 // (the use case showRendered).
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
-import { showRendered } from '../../core/useCases.ts';
+import { showRendered } from '../../core/show.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { shownCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
+import { agentText } from '../wording.ts';
 
 export const renderTool = defineTool({
   name: 'xos_render',
@@ -26,6 +27,7 @@ export const renderTool = defineTool({
   appResource: CARD_URI,
   async handler({ context, json }, deps) {
     const outcome = await showRendered(deps, context, json);
-    return outcome.ok ? withCard(ok(outcome.text), () => shownCard(deps, 'xos_render', context)) : fail(outcome.text);
+    const text = agentText(deps.client.ast(), outcome);
+    return outcome.ok ? withCard(ok(text), () => shownCard(deps, 'xos_render', context)) : fail(text);
   },
 });

@@ -2,11 +2,12 @@
 // (the use case proposeChanges).
 import { z } from 'zod';
 import { contextInput } from './fields.ts';
-import { proposeChanges } from '../../core/useCases.ts';
+import { proposeChanges } from '../../core/propose.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { changesCard, withCard } from '../apps/cardData.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
+import { agentText } from '../wording.ts';
 
 export const changesInput = z.union([z.record(z.string(), z.unknown()), z.string()]);
 
@@ -28,6 +29,7 @@ export const uiChangeRequiredTool = defineTool({
   appResource: CARD_URI,
   async handler({ context, changes }, deps) {
     const outcome = await proposeChanges(deps, context, changes);
-    return outcome.ok ? withCard(ok(outcome.text), () => changesCard(deps, 'xos_ui_change_required', context)) : fail(outcome.text);
+    const text = agentText(deps.client.ast(), outcome);
+    return outcome.ok ? withCard(ok(text), () => changesCard(deps, 'xos_ui_change_required', context)) : fail(text);
   },
 });

@@ -1,9 +1,10 @@
 // xos_ui_save: the person's form (their edits and the pending preview) against
 // the loaded record, confirmed by the person in VS Code, then one update with
 // the version that was loaded (the use case saveForm, which the Board's Save runs too).
-import { saveForm } from '../../core/useCases.ts';
+import { saveForm } from '../../core/save.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
+import { agentText } from '../wording.ts';
 
 export const uiSaveTool = defineTool({
   name: 'xos_ui_save',
@@ -19,6 +20,7 @@ export const uiSaveTool = defineTool({
   requires: ['schema'],
   async handler(_args, deps, _session, signal) {
     const outcome = await saveForm(deps, signal);
-    return outcome.ok ? ok(outcome.text) : fail(outcome.text);
+    const text = agentText(deps.client.ast(), outcome);
+    return outcome.ok ? ok(text) : fail(text);
   },
 });

@@ -1,13 +1,14 @@
-// The agent's words that the use cases and the tools share: values quoted within bounds,
-// fields the AST keeps from the agent masked or left out, server errors reworded so they
-// name nothing hidden, and the short replies every tool ends with. The lookups these
-// build on are the AST's (src/ast/lookup.ts). No MCP, no VS Code.
+// The pieces of the agent's words (src/mcp/wording.ts words the use cases' outcomes with
+// them): values quoted within bounds, fields the AST keeps from the agent masked or left out,
+// server errors reworded so they name nothing hidden, and the short replies every tool ends
+// with. The lookups these build on are the AST's (src/ast/lookup.ts).
 import type { Ast } from '../ast/schema.ts';
 import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE } from '../ast/agentPolicy.ts';
 import { describeValue, type FieldValueError } from '../ast/values.ts';
 
-export function unknownContextText(ast: Ast, name: string): string {
-  return `Unknown context "${name}". Known contexts: ${Object.keys(ast.contexts).join(', ')}. Call xos_schema to see them with their fields.`;
+/** The reply to a context name the app does not have, with the names it has. */
+export function unknownContextText(known: readonly string[], name: string): string {
+  return `Unknown context "${name}". Known contexts: ${known.join(', ')}. Call xos_schema to see them with their fields.`;
 }
 
 /** Longest quoted value in a reply: the Board shows values whole; the agent's context gets a bounded echo. */

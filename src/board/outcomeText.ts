@@ -1,0 +1,175 @@
+// The person's words for what showing, saving, creating, deleting, undoing or sending came to (the outcomes of
+// src/core/outcomes.ts), in the Board's language through `t` (vscode.l10n in VS Code, the
+// Board's bundle elsewhere; German in l10n/bundle.l10n.de.json). Entities and fields by
+// their labels, values whole; never a tool name or an instruction meant for the agent (the
+// agent's words for the same outcomes are in src/mcp/wording.ts).
+import type { Ast } from '../ast/schema.ts';
+import { fieldLabel } from '../ast/lookup.ts';
+import { appModel } from '../ast/appModel.ts';
+import { describeValue } from '../ast/values.ts';
+import type { Action, BoardOutcome, FieldValue } from '../core/outcomes.ts';
+import { textsThrough, type Translate } from './texts.ts';
+
+/** What the wording needs besides `t`: labels and times as the person reads them. */
+export interface PersonWords {
+  readonly t: Translate;
+  /** An entity's label (`person` → "Person"). */
+  entity(entity: string): string;
+  /** A field's label. */
+  field(entity: string, field: string): string;
+  /** A context's label. */
+  context(context: string): string;
+  /** A field's label, by the context that shows it. */
+  contextField(context: string, field: string): string;
+  /** A moment (ISO text) as a local time. */
+  time(iso: string): string;
+}
+
+/** The person's words for the app's labels in a locale. */
+export function personWords(t: Translate, ast: Ast, locale: string): PersonWords {
+  const model = appModel(ast, locale);
+  const entityLabels = new Map<string, string>();
+  for (const name of Object.keys(ast.contexts)) {
+    const context = model.context(name);
+    if (context && !entityLabels.has(ast.contexts[name].entity)) entityLabels.set(ast.contexts[name].entity, context.entityLabel);
+  }
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
+  return {
+    t,
+    entity: (entity) => entityLabels.get(entity) ?? entity,
+    field: (entity, field) => fieldLabel(ast, entity, field, locale),
+    context: (context) => model.context(context)?.label ?? context,
+    contextField: (context, field) => (Object.hasOwn(ast.contexts, context) ? fieldLabel(ast, ast.contexts[context].entity, field, locale) : field),
+    time: (iso) => {
+      const date = new Date(iso);
+      return Number.isNaN(date.getTime()) ? iso : time.format(date);
+    },
+  };
+}
+
+function storedList(words: PersonWords, entity: string, values: readonly FieldValue[]): string {
+  if (!values.length) return '';
+  const list = values.map((v) => `${words.field(entity, v.field)}: ${describeValue(v.value)}`).join('; ');
+  return ` ${words.t('Stored: {0}.', list)}`;
+}
+
+function declined(t: Translate, action: Action, answer: 'discard' | 'cancel' | 'timeout'): string {
+  const late = answer === 'timeout';
+  switch (action) {
+    case 'save': return late ? t('Not saved: the question was not answered in time.') : t('Not saved: you chose Discard.');
+    case 'create': return late ? t('Not created: the question was not answered in time.') : t('Not created: you chose Discard.');
+    case 'delete': return late ? t('Not deleted: the question was not answered in time.') : t('Not deleted: you chose Cancel.');
+    case 'send': return late ? t('Not sent: the question was not answered in time.') : t('Not sent: you chose Cancel.');
+  }
+}
+
+function notAsked(t: Translate, action: Action, reason: string): string {
+  switch (action) {
+    case 'save': return t('Not saved: {0}', reason);
+    case 'create': return t('Not created: {0}', reason);
+    case 'delete': return t('Not deleted: {0}', reason);
+    case 'send': return t('Not sent: {0}', reason);
+  }
+}
+
+function changedWhileAsked(t: Translate, action: Action): string {
+  switch (action) {
+    case 'save': return t('Not saved: the form changed while you were asked. Check it and save again.');
+    case 'create': return t('Not created: the form changed while you were asked. Check it and save again.');
+    case 'delete': return t('Not deleted: the Board changed while you were asked.');
+    case 'send': return t('Not sent: the draft changed while you were asked. Check it and send again.');
+  }
+}
+
+/** An outcome as the person reads it, in the language of `words.t`. */
+export function personText(words: PersonWords, outcome: BoardOutcome): string {
+  const { t } = words;
+  switch (outcome.kind) {
+    case 'saved': {
+      const head = outcome.lostAnswer === undefined
+        ? t('Saved {0} {1} (version {2} → {3}).', words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo)
+        : t('Saved {0} {1} (version {2} → {3}), although the answer to the save was lost ({4}).', words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo, outcome.lostAnswer);
+      return `${head}${storedList(words, outcome.entity, outcome.stored)}`;
+    }
+    case 'created':
+      return `${t('Created {0} {1} (version {2}).', words.entity(outcome.entity), outcome.id, outcome.version)}${storedList(words, outcome.entity, outcome.stored)}`;
+    case 'nothing_to_save':
+      return outcome.why === 'no_record' ? t('Nothing to save: no stored record is shown.') : t('Nothing to save: the form matches the stored record.');
+    case 'nothing_to_create': return t('Nothing to create: no new record is shown.');
+    case 'open_conflicts': return t('Someone else saved this record meanwhile: choose per marked field which value to keep, then save.');
+    case 'invalid_values': {
+      const problem = textsThrough(t).problem;
+      const list = outcome.problems.map((p) => `${words.field(p.entity, p.field)}: ${problem(p.problem)}`).join(' ');
+      return outcome.action === 'save' ? t('Not saved: {0}', list) : t('Not created: {0}', list);
+    }
+    case 'empty_form': return t('Not created: the form is empty.');
+    case 'not_asked': return notAsked(t, outcome.action, outcome.reason);
+    case 'declined': return declined(t, outcome.action, outcome.answer);
+    case 'changed_while_asked': return changedWhileAsked(t, outcome.action);
+    case 'unavailable': return t('Not saved: {0}. The form is kept; save again when the server answers.', outcome.reason);
+    case 'server_refused': {
+      const message = outcome.error.message;
+      if (outcome.action === 'save') return t('Not saved: the XOS server refused the change: {0}', message);
+      return outcome.action === 'create' ? t('Not created: the XOS server refused it: {0}', message) : t('Not deleted: the XOS server refused it: {0}', message);
+    }
+    case 'conflict': {
+      const args = [words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo] as const;
+      return outcome.fields.length
+        ? t('Not saved: {0} {1} was changed by someone else meanwhile (version {2} → {3}). Choose per marked field which value to keep, then save.', ...args)
+        : t('Not saved: {0} {1} was changed by someone else meanwhile (version {2} → {3}). Your changes are kept; save again to store them.', ...args);
+    }
+    case 'deleted_meanwhile': return t('Not saved: {0} {1} was deleted by someone else meanwhile. The form is kept.', words.entity(outcome.entity), outcome.id);
+    case 'answer_lost': {
+      const entity = words.entity(outcome.entity);
+      if (outcome.found === 'unreadable') return t('The save may have been stored: the XOS server did not answer ({0}). Nothing was retried; open {1} {2} again to see what is stored.', outcome.reason, entity, outcome.id);
+      if (outcome.found === 'unchanged') return t('Not saved: the connection broke while saving ({0}); {1} {2} is unchanged. The form is kept.', outcome.reason, entity, outcome.id);
+      return outcome.found === 'changed'
+        ? t('The answer to the save was lost ({0}) and someone else changed {1} {2} meanwhile (now version {3}). Nothing was retried.', outcome.reason, entity, outcome.id, outcome.versionNow ?? '?')
+        : t('The answer to the save was lost ({0}) and {1} {2} was deleted meanwhile. Nothing was retried.', outcome.reason, entity, outcome.id);
+    }
+    case 'not_a_save': return t('Only a save can be undone; entry {0} is none.', outcome.entry);
+    case 'unsaved_form': return t('The form has unsaved changes. Save or discard them first, then undo.');
+    case 'not_undoable': return t('This save of {0} cannot be undone here: no form lets you edit {1} together.', words.entity(outcome.entity), outcome.fields.map((f) => words.field(outcome.entity, f)).join(', '));
+    case 'gone': return t('{0} {1} was deleted since; there is nothing to undo.', words.entity(outcome.entity), outcome.id);
+    case 'new_form': return t('New record, not saved yet');
+    case 'cannot_create': return t('Records cannot be created from {0}.', words.context(outcome.context));
+    case 'deleted': return t('Deleted {0} {1}.', words.entity(outcome.entity), outcome.id);
+    case 'nothing_to_delete': return t('Nothing to delete: no stored record is shown.');
+    case 'cannot_delete': return t('Records of {0} cannot be deleted here.', words.context(outcome.context));
+    case 'cannot_ask': return t('Not deleted: this front end cannot ask for your confirmation.');
+    case 'changed_meanwhile': return t('Not deleted: {0} {1} was changed by someone else meanwhile and is shown as stored now. Delete it again if it should still go.', words.entity(outcome.entity), outcome.id);
+    case 'sent': return t('Sent to {0}.', outcome.to);
+    case 'already_sent':
+      return outcome.uncertain
+        ? t('Already sent to {0} at {1}, but the server did not confirm it, so it is not sent again.', outcome.to, words.time(outcome.at))
+        : t('Already sent to {0} at {1}.', outcome.to, words.time(outcome.at));
+    case 'scheduled':
+    case 'already_scheduled': return t('The mail to {0} goes out at {1}.', outcome.to, words.time(outcome.sendAt));
+    case 'no_draft': return t('There is no mail draft to send.');
+    case 'sending': return t('This mail is already being sent.');
+    case 'replaced': return t('Not sent to {0}: the draft was changed or replaced before it went out.', outcome.to);
+    case 'mail_refused': return t('Not sent: the mail server refused or could not be reached: {0}. The draft stays; check the mail settings and send again.', outcome.reason);
+    case 'shown':
+    case 'one_record_needed': return textsThrough(t).records(outcome.count);
+    case 'query_invalid': return t('The query was refused: {0}', outcome.message);
+    case 'query_refused': return t('The XOS server refused the query: {0}', outcome.message);
+    case 'no_match': return t('No record of {0} matches.', words.context(outcome.context));
+    case 'unknown_context':
+    case 'no_context': return t('The app has no context {0}.', outcome.context);
+    case 'invalid_json': return t('The data is not valid JSON ({0}).', outcome.reason);
+    case 'records_invalid': return t('The data does not fit {0}.', words.context(outcome.context));
+    case 'load_failed': return t('The XOS server could not load it: {0}', outcome.message);
+    case 'not_found': return t('{0} {1} was not found.', words.context(outcome.context), outcome.id);
+    case 'no_list': return t('No list is shown.');
+    case 'no_row_link': return t('Rows of {0} do not open a record.', words.context(outcome.context));
+    case 'no_link': return t('{0} does not open a record.', words.contextField(outcome.context, outcome.field));
+    case 'no_id': return t('Row {0} does not name the record to open.', outcome.key);
+    case 'no_record': return t('No record is shown.');
+    case 'no_field': return t('{0} has no field {1}.', words.context(outcome.context), outcome.field);
+    case 'empty_link': return t('{0} is empty.', words.contextField(outcome.context, outcome.field));
+    case 'not_an_item': return t('{0} is not among the {1} shown.', outcome.item, words.contextField(outcome.context, outcome.field));
+    case 'no_step': return outcome.direction === 'back' ? t('There is nothing to go back to.') : t('There is nothing to go forward to.');
+    case 'not_a_list': return t('{0} shows one record: open it from a list.', words.context(outcome.context));
+    case 'transfer_broke': return t('The connection to the mail server broke while sending: {0}. It may have been delivered, so it is not sent again; ask the recipient or check the sent folder.', outcome.reason);
+  }
+}

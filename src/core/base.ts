@@ -1,0 +1,92 @@
+// What the use cases share: their dependencies and the reads of a stored record they all
+// make. The use cases themselves: show.ts (a query's result, given JSON, a row's record),
+// propose.ts (the agent's proposed changes), save.ts (the form); their results are data
+// (outcomes.ts), worded by the MCP tools and the Board. No MCP, no VS Code.
+import type { Ast, ContextDef } from '../ast/schema.ts';
+import { fieldDef } from '../ast/lookup.ts';
+import { canonicalValue } from '../ast/values.ts';
+import { appModel, type ContextModel } from '../ast/appModel.ts';
+import { buildDetailQuery } from '../graphql/mutation.ts';
+import type { Saved } from './outcomes.ts';
+import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
+
+/** What the use cases need; the MCP tools' dependencies are a superset. */
+export interface CoreDeps {
+  readonly client: XosClient;
+  readonly board: Board;
+  readonly confirmer: Confirmer;
+  /** The Board's locale; the AST's default when absent. */
+  readonly locale?: string;
+  /** Told after a save was stored (the host's "saved" notification offers Undo). */
+  readonly onSaved?: (saved: SavedRecord, outcome: Saved) => void;
+}
+
+/** A stored save: the record and the version it produced (its audit entry's `version_to`). */
+export interface SavedRecord {
+  readonly entity: string;
+  readonly id: string;
+  readonly version: number;
+}
+
+/** Whether the Board's form holds work that is not stored: the person's edits, the agent's proposals, open conflicts. */
+export function hasUnsavedForm(snapshot: BoardSnapshot): boolean {
+  return snapshot.kind === 'detail'
+    && (Object.keys(snapshot.pending).length > 0 || (snapshot.edited?.length ?? 0) > 0 || Object.keys(snapshot.conflicts ?? {}).length > 0);
+}
+
+/** The context as the Board shows it, in the deps' locale. */
+export function contextModel(deps: CoreDeps, context: string): ContextModel {
+  const ast = deps.client.ast();
+  return appModel(ast, deps.locale ?? ast.locales[0]).context(context)!;
+}
+
+/** A loaded row without its `version`, and the version. */
+export function withoutVersion(row: BoardRecord): { record: BoardRecord; version: number } {
+  const { version, ...record } = row;
+  return { record, version: version as number };
+}
+
+/** Fields that name a record, in the order they are tried. */
+const NAME_FIELDS = ['name', 'label', 'title', 'lastname', 'email'];
+
+/** The readable name a loaded related object carries (`{ id, name }`), if any. */
+export function relatedName(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  const key = NAME_FIELDS.find((k) => typeof record[k] === 'string' && record[k] !== '');
+  return key ? record[key] as string : undefined;
+}
+
+/** The name of the related record `id`, read through its entity's detail context (the id as a variable). */
+export async function refName(ast: Ast, deps: Pick<CoreDeps, 'client'>, entity: string, id: unknown): Promise<string | undefined> {
+  if (id === null || id === undefined) return undefined;
+  const [context] = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity) ?? [];
+  const field = NAME_FIELDS.find((f) => ast.entities[entity]?.fields[f]);
+  if (!context || !field) return undefined;
+  const result = await deps.client.run(`query XosRefName($id: ID!) { ${context}(id: $id) { ${field} } }`, { id: String(id) });
+  const value = (result.data?.[context] as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export function storedValue(ast: Ast, context: ContextDef, field: string, record: BoardRecord): unknown {
+  const value = record[field] ?? null;
+  try {
+    return canonicalValue(context.entity, field, fieldDef(ast, context.entity, field)!, value);
+  } catch {
+    // A stored value the AST no longer accepts still differs from any valid new one.
+    return value;
+  }
+}
+
+/** The stored record and its version, without changing the Board. */
+export async function readStored(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
+  const request = buildDetailQuery(ast, contextName, id);
+  const result: GraphQLResult = await deps.client.run(request.query, request.variables);
+  if (result.errors?.length) throw new Error(`reading ${contextName} ${id} back failed: ${result.errors[0].message}`);
+  const row = result.data?.[contextName] as BoardRecord | null | undefined;
+  return row ? withoutVersion(row) : undefined;
+}

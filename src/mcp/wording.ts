@@ -1,0 +1,188 @@
+// The agent's words for the outcomes of the use cases (src/core/outcomes.ts):
+// what happened, with ids, versions and values quoted within bounds, fields the AST keeps
+// from the agent masked or left out, and the tool to call next. The Board words the same
+// outcomes for the person (src/board/outcomeText.ts).
+import type { Ast } from '../ast/schema.ts';
+import type { Action, AnyOutcome, ConflictField, FieldValue, MailOutcome } from '../core/outcomes.ts';
+import { exampleQuery } from '../ast/view.ts';
+import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, recordsText, serverMessage, storedText, unknownContextText } from './agentText.ts';
+
+const stored = (ast: Ast, entity: string, values: readonly FieldValue[]) => storedText(ast, entity, values.map((v) => [v.field, v.value] as const));
+
+const why = (answer: 'discard' | 'cancel' | 'timeout') =>
+  answer === 'discard' ? 'the person chose Discard' : answer === 'cancel' ? 'the person chose Cancel' : 'the person did not answer in time';
+
+const NOT_ASKED: Record<Action, (reason: string) => string> = {
+  save: (reason) => `Not saved: ${reason} Nothing was written; the preview stays on the Board.`,
+  create: (reason) => `Not created: ${reason} Nothing was written; the form stays on the Board.`,
+  delete: (reason) => `Not deleted: ${reason}`,
+  send: (reason) => `Not sent: ${reason} The draft stays on the Board.`,
+};
+
+const DECLINED: Record<Action, (why: string) => string> = {
+  save: (text) => `Not saved: ${text}. Nothing was written; the preview stays on the Board.`,
+  create: (text) => `Not created: ${text}. Nothing was written; the form stays on the Board.`,
+  delete: (text) => `Not deleted: ${text}.`,
+  send: (text) => `Not sent: ${text}. The draft stays on the Board.`,
+};
+
+const CHANGED_WHILE_ASKED: Record<Action, string> = {
+  save: 'Not saved: the form changed while the person was asked, so that approval no longer matches what would be written. Nothing was written. Check the Board and call xos_ui_save again when the person wants to save.',
+  create: 'Not created: the form changed while the person was asked. Nothing was written; check the Board and save again.',
+  delete: 'Not deleted: the Board changed while the person was asked. Nothing was deleted.',
+  send: 'Not sent: the draft changed while the person was asked. Check the Board and call xos_mail_send again when the person wants to send it.',
+};
+
+function conflictText(ast: Ast, entity: string, id: string, versionFrom: number, versionTo: number, fields: readonly ConflictField[]): string {
+  const head = `Not saved: ${entity} ${id} was changed by someone else after it was loaded (version ${versionFrom} -> ${versionTo}); nothing was written, and the pending changes are kept on the Board. `;
+  if (!fields.length) {
+    return `${head}The other change touched other fields; the Board now shows it under the pending changes. Call xos_ui_save again to store them against version ${versionTo} (the person is asked again).`;
+  }
+  const value = (field: string, v: unknown) => agentQuote(ast, entity, field, v);
+  const details = fields.filter((f) => namedToAgent(ast, entity, f.field))
+    .map((f) => `${f.field}: loaded ${value(f.field, f.loaded)}, stored now ${value(f.field, f.stored)}, pending ${f.pending ? value(f.field, f.pending.value) : 'unchanged'}`);
+  const both = details.length ? `Both changed ${details.join('; ')}.` : 'Both changed fields that only the person sees.';
+  return `${head}${both} The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`;
+}
+
+/** A mail outcome as the agent reads it (no field of the AST is involved). */
+export function mailText(outcome: MailOutcome): string {
+  return agentText(undefined, outcome);
+}
+
+/** An outcome as the agent reads it; `ast` masks the values and names of fields kept from the agent. */
+export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
+  const app = () => {
+    if (!ast) throw new Error(`wording ${outcome.kind} needs the AST`);
+    return ast;
+  };
+  switch (outcome.kind) {
+    case 'saved':
+      return outcome.lostAnswer === undefined
+        ? `Saved ${outcome.entity} ${outcome.id} (version ${outcome.versionFrom} -> ${outcome.versionTo}).${stored(app(), outcome.entity, outcome.stored)}`
+        : `Saved ${outcome.entity} ${outcome.id} (version ${outcome.versionFrom} -> ${outcome.versionTo}): the answer to the save was lost (${outcome.lostAnswer}), `
+          + `but reading the record back shows exactly this change stored.${stored(app(), outcome.entity, outcome.stored)}`;
+    case 'created': return `Created ${outcome.entity} ${outcome.id} (version ${outcome.version}).${stored(app(), outcome.entity, outcome.stored)}`;
+    case 'nothing_to_save':
+      return outcome.why === 'no_record'
+        ? 'Nothing to save: the Board shows no loaded record. Load one with xos_query on a detail context, propose changes with xos_ui_change_required, then save.'
+        : 'Nothing to save: the form matches the stored record. Propose changes with xos_ui_change_required first.';
+    case 'nothing_to_create': return 'Nothing to create: the Board shows no new record.';
+    case 'open_conflicts': {
+      const count = outcome.fields.length;
+      const named = outcome.fields.filter((field) => namedToAgent(app(), outcome.entity, field));
+      return `Not saved: ${count === 1 ? 'a field conflicts' : `${count} fields conflict`} with the version someone else stored${named.length ? ` (${named.join(', ')})` : ''}. `
+        + 'Nothing was written. The person chooses per field on the Board which value to keep; then save again.';
+    }
+    case 'invalid_values': {
+      const problems = outcome.problems.map((p) => agentProblem(app(), p)).join('; ');
+      return outcome.action === 'save'
+        ? `Not saved: the form has invalid values: ${problems}. Correct them with xos_ui_change_required or ask the person to fix them in the Board.`
+        : `Not created: ${problems}. Fill in the form on the Board, then save.`;
+    }
+    case 'empty_form': return 'Not created: the form is empty. Fill it in on the Board, then save.';
+    case 'not_asked': return NOT_ASKED[outcome.action](outcome.reason);
+    case 'declined': return DECLINED[outcome.action](why(outcome.answer));
+    case 'changed_while_asked': return CHANGED_WHILE_ASKED[outcome.action];
+    case 'unavailable': return `Not saved: ${outcome.reason}; nothing was written. The form on the Board is kept; call xos_ui_save again when the server answers.`;
+    case 'server_refused':
+      if (outcome.action === 'save') return `Not saved: the XOS server refused the change: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
+      if (outcome.action === 'create') return `Not created: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
+      return `Not deleted: the XOS server refused it: ${outcome.error.message}`;
+    case 'conflict': return conflictText(app(), outcome.entity, outcome.id, outcome.versionFrom, outcome.versionTo, outcome.fields);
+    case 'deleted_meanwhile': return `Not saved: ${outcome.entity} ${outcome.id} was deleted by someone else after it was loaded; nothing was written. The form on the Board is kept.`;
+    case 'answer_lost':
+      if (outcome.found === 'unreadable') {
+        return `The save may have been stored: the change was sent to the XOS server, but no answer came back (${outcome.reason}), and the record cannot be read now. `
+          + `Nothing was retried and the form on the Board is kept. When the server answers, load ${outcome.entity} ${outcome.id} again with xos_query before anything else to see what is stored.`;
+      }
+      if (outcome.found === 'unchanged') {
+        return `Not saved: the connection to the XOS server broke while saving (${outcome.reason}); the record is unchanged (version ${outcome.versionFrom}). `
+          + 'Nothing was retried and the form on the Board is kept; call xos_ui_save again when the person wants to save.';
+      }
+      return `The save's answer was lost (${outcome.reason}) and ${outcome.entity} ${outcome.id} now has ${outcome.found === 'changed' ? `version ${outcome.versionNow} with other values` : 'been deleted'}: `
+        + 'someone else changed it. Nothing was retried. Load it again with xos_query and propose the changes again if they are still wanted.';
+    case 'not_a_save': return `Only a save can be undone; entry ${outcome.entry} is a ${outcome.action}.`;
+    case 'unsaved_form': return 'The Board has unsaved changes. Save or discard them first, then undo; nothing was changed.';
+    case 'not_undoable': return `This save changed ${outcome.fields.join(', ')} of ${outcome.entity}, which no detail context lets the person edit together, so it cannot be undone on the Board.`;
+    case 'gone': return `${outcome.entity} ${outcome.id} was deleted since; there is nothing to undo.`;
+    case 'new_form': return '';
+    case 'cannot_create': return `Records cannot be created from ${outcome.context}: no detail context of its entity allows "create".`;
+    case 'deleted': return `Deleted ${outcome.entity} ${outcome.id}.`;
+    case 'nothing_to_delete': return 'Nothing to delete: the Board shows no stored record.';
+    case 'cannot_delete': return `Records of ${outcome.context} cannot be deleted here.`;
+    case 'cannot_ask': return 'Not deleted: this front end cannot ask the person.';
+    case 'changed_meanwhile': return `Not deleted: ${outcome.entity} ${outcome.id} was changed by someone else after it was loaded; the Board shows it as stored now. Delete it again if it should still go.`;
+    case 'sent': return `Sent to ${outcome.to} (message id ${outcome.messageId}).`;
+    case 'already_sent':
+      return outcome.uncertain
+        ? `Already sent to ${outcome.to} at ${outcome.at}, but the server did not confirm it, so it is not sent again. Compose it again only if it did not arrive.`
+        : `Already sent to ${outcome.to} at ${outcome.at} (message id ${outcome.messageId}). Compose a new mail with xos_mail_compose to send another.`;
+    case 'scheduled':
+      return `Send confirmed: the mail to ${outcome.to} goes out at ${outcome.sendAt} (in ${outcome.seconds} s) unless the person clicks Undo; `
+        + 'until then it waits on the Board. Nothing more to do.';
+    case 'already_scheduled': return `Already confirmed: the mail to ${outcome.to} goes out at ${outcome.sendAt} unless the person clicks Undo. Nothing more to do.`;
+    case 'no_draft': return 'There is no draft to send. Prepare one with xos_mail_compose first.';
+    case 'sending': return 'This draft is already being sent (the person is being asked or it is on its way). Wait for that answer.';
+    case 'replaced': return `Not sent to ${outcome.to}: the draft was changed or replaced before it went out.`;
+    case 'mail_refused':
+      return `Not sent: the mail server refused or could not be reached: ${outcome.reason}. The draft stays on the Board; fix the mail settings and call xos_mail_send again when the person wants to send it.`;
+    case 'shown': return `${DISPLAYED} ${recordsText(outcome.count, outcome.context)}`;
+    case 'query_invalid': return outcome.message;
+    case 'query_refused': return `The XOS server refused the query: ${agentServerText(app(), outcome.message)} Fix the query and call xos_query again.`;
+    case 'no_match': return `No record of ${outcome.context} matches this query; nothing was displayed. Check the id (for example in the matching list context).`;
+    case 'unknown_context': return unknownContextText(outcome.known, outcome.context);
+    case 'invalid_json':
+      return outcome.what === 'json'
+        ? `json is not valid JSON (${outcome.reason}). Call xos_render again with an array of records or one record object as a JSON string.`
+        : `changes is not valid JSON (${outcome.reason}). Send an object such as {"lastname": "Schmidt"}.`;
+    case 'one_record_needed': return `${outcome.context} is a detail context: send exactly one record object (got ${outcome.count}).`;
+    case 'records_invalid': {
+      const problems = outcome.problems.slice(0, 10).map((p) => `record ${p.index}: ${p.problem}`).join('; ');
+      return `Nothing was displayed. ${problems}. Allowed fields of ${outcome.context}: ${outcome.allowed.join(', ')}. Call xos_render again with those fields.`;
+    }
+    case 'load_failed': return outcome.message;
+    case 'not_found': return `${outcome.context} ${outcome.id} was not found`;
+    case 'no_list': return 'The Board shows no list.';
+    case 'no_row_link': return `Rows of ${outcome.context} do not open a detail.`;
+    case 'no_link': return `${outcome.field} of ${outcome.context} does not open ${outcome.items ? 'records' : 'a record'}.`;
+    case 'no_id': return `The row ${outcome.key} has no ${outcome.idPath}.`;
+    case 'no_record': return 'The Board shows no record.';
+    case 'no_field': return `${outcome.context} has no field ${outcome.field}.`;
+    case 'empty_link': return `${outcome.field} is empty.`;
+    case 'not_an_item': return `${outcome.item} is not one of the ${outcome.field} shown.`;
+    case 'no_step': return outcome.direction === 'back' ? 'There is nothing to go back to.' : 'There is nothing to go forward to.';
+    case 'no_context': return `The app has no context ${outcome.context}.`;
+    case 'not_a_list': return `${outcome.context} shows one record: open it from a list.`;
+    case 'previewed': {
+      const shown = (field: string, value: unknown) => agentQuote(app(), outcome.entity, field, value);
+      const lines = outcome.pending.filter((p) => namedToAgent(app(), outcome.entity, p.field)).map((p) => `${p.field}: ${shown(p.field, p.from)} -> ${shown(p.field, p.to)}`);
+      return `Preview on the Board, nothing saved yet. Pending changes of ${outcome.entity} ${outcome.id}: ${lines.join('; ')}. `
+        + 'Ask the person whether to save; call xos_ui_save only after they said so.';
+    }
+    case 'not_loaded': {
+      const shown = outcome.shown ? `The Board shows ${outcome.shown}` : 'The Board shows nothing yet';
+      const example = outcome.detail ? ` with a query like ${exampleQuery(app(), outcome.context)}` : '';
+      return `${shown}, not a loaded record of ${outcome.context}. Load the record first with xos_query (context ${outcome.detail ? outcome.context : 'a detail context'})${example}, then propose the changes again.`;
+    }
+    case 'rendered_only': return `The Board shows rendered data of ${outcome.context}, not a stored record. Load the record with xos_query, then propose the changes again.`;
+    case 'changes_not_object': return 'changes must be a JSON object with at least one field, such as {"lastname": "Schmidt"}.';
+    case 'not_editable': return `Not editable in ${outcome.context}: ${outcome.fields.join(', ')}. Nothing was previewed. Editable fields: ${outcome.editable.join(', ')}.`;
+    case 'invalid_proposal': return `Nothing was previewed: ${outcome.problems.map((p) => p.message).join('; ')}. Send valid values.`;
+    case 'transfer_broke':
+      return `The connection to the mail server broke while the mail was being transferred: ${outcome.reason}. It may have been delivered, so it is not sent again. `
+        + 'The draft stays on the Board; ask the recipient or check the sent folder, and compose it again only if it did not arrive.';
+  }
+  return unreachable(outcome);
+}
+
+function unreachable(outcome: never): never {
+  throw new Error(`an outcome without words: ${JSON.stringify(outcome)}`);
+}
+
+/** The agent's reply when it tries to replace a confirmed mail that waits out its undo window. */
+export function waitingSendRefusal(waiting: { readonly to: string; readonly sendAt: Date }): string {
+  const time = `${waiting.sendAt.toISOString().slice(11, 19)} UTC`;
+  return `Not composed: the person confirmed the mail to ${waiting.to}; it goes out at ${time} (${waiting.sendAt.toISOString()}) unless they press Undo on the Board, `
+    + `and a new draft would replace it. Wait until it has gone out (at ${time}) or until the person pressed Undo, then call xos_mail_compose again.`;
+}
