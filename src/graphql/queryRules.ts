@@ -323,21 +323,19 @@ export function checkedSelection(checked: CheckedQuery, boardSelections: readonl
 
 /** The first directive anywhere in the document (operation, field, variable). */
 function firstDirective(document: DocumentNode): DirectiveNode | undefined {
-  let found: DirectiveNode | undefined;
-  visit(document, {
-    Directive(node) {
-      found = node;
-      return BREAK;
-    },
-  });
-  return found;
+  return firstNode<DirectiveNode>(document, 'Directive');
 }
 
 /** The first variable used anywhere in the document. */
 function firstVariable(document: DocumentNode): VariableNode | undefined {
-  let found: VariableNode | undefined;
+  return firstNode<VariableNode>(document, 'Variable');
+}
+
+/** The first node of `kind` anywhere in the document. */
+function firstNode<T>(document: DocumentNode, kind: 'Directive' | 'Variable'): T | undefined {
+  let found: T | undefined;
   visit(document, {
-    Variable(node) {
+    [kind](node: T) {
       found = node;
       return BREAK;
     },
