@@ -4,6 +4,7 @@
 import type { Ast } from '../ast/schema.ts';
 import { withheld } from '../ast/agentPolicy.ts';
 import type { XosClient } from '../graphql/types.ts';
+import { buildContactSearchQuery } from '../graphql/requests.ts';
 import type { ContactProvider, ProviderContact } from './provider.ts';
 
 interface Searchable {
@@ -16,6 +17,8 @@ interface Searchable {
 }
 
 const NAME_FIELDS = [['firstname', 'lastname'], ['first_name', 'last_name'], ['name'], ['title']];
+/** The most records one search returns. */
+const SEARCH_LIMIT = 50;
 
 export class XosRecordsProvider implements ContactProvider {
   readonly source: string;
@@ -31,18 +34,12 @@ export class XosRecordsProvider implements ContactProvider {
   async search(query: string): Promise<ProviderContact[]> {
     const { context, nameFields, searchFields, emailField, phoneField } = this.searchable;
     const words = query.trim().split(/\s+/).filter(Boolean);
-    const variables: Record<string, string> = {};
+    const fields = [...new Set([...nameFields, emailField, ...(phoneField ? [phoneField] : [])])];
     // Every word must match one of the fields, as in the other providers.
-    const conditions = words.map((word, i) => {
-      variables[`w${i}`] = `%${word.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      return `{ _or: [${searchFields.map((field) => `{ ${field}: { _ilike: $w${i} } }`).join(', ')}] }`;
-    });
-    const selection = [...new Set([...nameFields, emailField, ...(phoneField ? [phoneField] : [])])].join(' ');
-    const declared = words.map((_, i) => `$w${i}: String!`).join(', ');
-    const text = `query XosContacts${declared ? `(${declared})` : ''} { ${context}(where: { _and: [${conditions.join(', ')}] }, limit: 50) { ${selection} } }`;
-    const result = await this.client.run(text, variables);
+    const request = buildContactSearchQuery(this.client.ast(), context, { searchFields, fields, words, limit: SEARCH_LIMIT });
+    const result = await this.client.run(request.query, request.variables);
     if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
-    const rows = (result.data?.[context] ?? []) as Array<Record<string, unknown>>;
+    const rows = (result.data?.[request.root] ?? []) as Array<Record<string, unknown>>;
     return rows.map((row) => ({
       name: nameFields.map((f) => row[f]).filter((v) => typeof v === 'string' && v).join(' '),
       emails: typeof row[emailField] === 'string' && row[emailField] ? [row[emailField] as string] : [],

@@ -6,7 +6,7 @@ import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
-import { buildDetailQuery } from '../graphql/mutation.ts';
+import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
 import type { Saved } from './outcomes.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
 
@@ -63,8 +63,9 @@ export async function refName(ast: Ast, deps: Pick<CoreDeps, 'client'>, entity: 
   const [context] = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity) ?? [];
   const field = NAME_FIELDS.find((f) => ast.entities[entity]?.fields[f]);
   if (!context || !field) return undefined;
-  const result = await deps.client.run(`query XosRefName($id: ID!) { ${context}(id: $id) { ${field} } }`, { id: String(id) });
-  const value = (result.data?.[context] as Record<string, unknown> | null | undefined)?.[field];
+  const request = buildRefNameQuery(ast, context, field, String(id));
+  const result = await deps.client.run(request.query, request.variables);
+  const value = (result.data?.[request.root] as Record<string, unknown> | null | undefined)?.[field];
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -87,6 +88,6 @@ export async function readStored(deps: CoreDeps, ast: Ast, contextName: string, 
   const request = buildDetailQuery(ast, contextName, id);
   const result: GraphQLResult = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(`reading ${contextName} ${id} back failed: ${result.errors[0].message}`);
-  const row = result.data?.[contextName] as BoardRecord | null | undefined;
+  const row = result.data?.[request.root] as BoardRecord | null | undefined;
   return row ? withoutVersion(row) : undefined;
 }

@@ -6,6 +6,7 @@
 // the agent limited itself) with the same filter rules.
 import { fieldKind } from '../ast/fieldKinds.ts';
 import type { ContextModel, FieldModel } from '../ast/appModel.ts';
+import { buildListWindowQuery } from '../graphql/requests.ts';
 import type { BoardRecord, GraphQLResult, ListOrigin, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
 
 /** Records kept by key for navigation (`board/open` names a row by its key). */
@@ -117,7 +118,6 @@ export class QueryListSource implements ListSource {
 async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined): Promise<ListWindow> {
   const { client, context, selection } = input;
   const range = clampWindow(offset, limit);
-  const entity = context.entity;
   const filter = quickFilterWhere(context.fields, query.filter ?? '');
   const conditions = [input.where, filter].filter((w) => w !== undefined && w !== null);
   const where = conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { _and: conditions };
@@ -125,13 +125,13 @@ async function fetchWindow(input: QuerySourceInput, offset: number, limit: numbe
   const sortKey = query.sort ? context.fields.find((f) => f.field === query.sort!.field)?.orderKey : undefined;
   // The person's sort first, then the agent's; the id last so offsets page through a stable order.
   const orderBy = [...(sortKey ? [{ [sortKey]: query.sort!.direction }] : []), ...agentOrder, { id: 'asc' }];
-  const count = knownTotal === undefined ? ` ${context.name}_count(where: $where)` : '';
-  const text = `query XosListWindow($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $limit: Int, $offset: Int) `
-    + `{ ${context.name}(where: $where, order_by: $order_by, limit: $limit, offset: $offset) ${selection}${count} }`;
-  const result: GraphQLResult = await client.run(text, { where, order_by: orderBy, limit: range.limit, offset: range.offset });
+  const request = buildListWindowQuery(client.ast(), context.name, {
+    selection, where, orderBy, limit: range.limit, offset: range.offset, count: knownTotal === undefined,
+  });
+  const result: GraphQLResult = await client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
-  const records = (result.data?.[context.name] as BoardRecord[] | undefined) ?? [];
-  const total = knownTotal ?? (result.data?.[`${context.name}_count`] as number);
+  const records = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
+  const total = knownTotal ?? (result.data?.[request.countRoot] as number);
   return { offset: range.offset, records: records.map(withoutVersion), total };
 }
 

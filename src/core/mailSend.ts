@@ -5,6 +5,7 @@ import { MailSendError } from '../mail/errors.ts';
 import type { Board, Confirmer, MailDraft, Mailer, XosClient } from './domain.ts';
 import type { AuditPath } from '../backend/storage/audit.ts';
 import type { MailOutcome } from './outcomes.ts';
+import { buildAuditMailMutation } from '../graphql/requests.ts';
 
 export interface MailSendDeps {
   readonly board: Board;
@@ -215,8 +216,8 @@ function alreadySent(sent: NonNullable<SendRecord['sent']>): MailOutcome {
 async function recordSent(client: XosClient, draft: MailDraft, messageId: string, path: AuditPath): Promise<void> {
   const to = draft.to.name ? `${draft.to.name} <${draft.to.email}>` : draft.to.email;
   try {
-    await client.run('mutation XosAuditMail($to: String!, $subject: String!, $messageId: String!) { xos_audit_mail(to: $to, subject: $subject, message_id: $messageId) { id } }',
-      { to, subject: draft.subject, messageId }, { path, approval: 'Send confirmed by the person' });
+    const request = buildAuditMailMutation({ to, subject: draft.subject, messageId });
+    await client.run(request.query, request.variables, { path, approval: 'Send confirmed by the person' });
   } catch {
     // The backend may be unreachable; the send itself succeeded and is not repeated.
   }

@@ -4,10 +4,10 @@
 // version-checked so a record someone else changed meanwhile is never deleted unseen.
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { displayField, fieldDef, fieldLabel, refColumnName } from '../ast/lookup.ts';
+import { displayField, fieldDef, fieldLabel } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { creatingContext } from '../ast/appModel.ts';
-import { contextSelection } from '../graphql/mutation.ts';
+import { buildDeleteMutation, buildInsertMutation } from '../graphql/requests.ts';
 import type { DeleteOutcome, FieldProblem, NewRecordOutcome, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, SaveSummary } from './domain.ts';
 import { askBound, confirmedText, fieldProblem } from './save.ts';
@@ -42,15 +42,10 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
     return { kind: 'changed_while_asked', ok: false, action: 'create' };
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
-  const fields = ast.entities[context.entity].fields;
-  const object = Object.fromEntries(values.map((c) => [fields[c.field]?.type === 'ref' ? refColumnName(c.field) : c.field, c.to]));
-  const result = await deps.client.run(
-    `mutation XosCreate($object: ${context.entity}_insert_input!) { insert_${context.entity}(object: $object) ${contextSelection(ast, contextName)} }`,
-    { object },
-    { path, approval: confirmedText('Create', values) },
-  );
+  const request = buildInsertMutation(ast, contextName, Object.fromEntries(values.map((c) => [c.field, c.to])));
+  const result = await deps.client.run(request.query, request.variables, { path, approval: confirmedText('Create', values) });
   if (result.errors?.length) return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: result.errors[0] };
-  const { version, ...record } = result.data?.[`insert_${context.entity}`] as BoardRecord;
+  const { version, ...record } = result.data?.[request.root] as BoardRecord;
   deps.board.showDetail({ context: contextName, record, version: version as number });
   return { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: values.map((c) => ({ field: c.field, value: c.to })) };
 }
@@ -104,7 +99,8 @@ export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: Aud
   }
   if (changed.signal.aborted) return { kind: 'changed_while_asked', ok: false, action: 'delete' };
   if (answer !== 'delete') return { kind: 'declined', ok: false, action: 'delete', answer };
-  const result = await deps.client.run(`mutation XosDelete($id: ID!, $version: Int!) { delete_${context.entity}(id: $id, version: $version) }`, { id, version: detail.version }, { path, approval: confirmedText('Delete', []) });
+  const request = buildDeleteMutation(ast, contextName, id, detail.version);
+  const result = await deps.client.run(request.query, request.variables, { path, approval: confirmedText('Delete', []) });
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') {
     await showRecord(deps, contextName, id);

@@ -2,6 +2,7 @@
 // the person types, through a list context of that entity (the search text goes in a
 // variable, never into the query).
 import { displayField } from '../ast/lookup.ts';
+import { buildRefChoicesQuery } from '../graphql/requests.ts';
 import type { RefChoice } from './domain.ts';
 import type { CoreDeps } from './base.ts';
 
@@ -22,14 +23,9 @@ export async function refChoices(deps: CoreDeps, field: string, search: string):
   if (!list) throw new Error(`no list context of ${entity} to choose from`);
   const name = displayField(ast, entity);
   const text = search.trim().slice(0, 200);
-  const where = text && name !== 'id' ? { [name]: { _ilike: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } } : {};
-  const orderBy = name === 'id' ? [{ id: 'asc' }] : [{ [name]: 'asc' }];
-  const selection = name === 'id' ? 'id' : `id ${name}`;
-  const result = await deps.client.run(
-    `query XosRefChoices($where: ${entity}_bool_exp, $orderBy: [${entity}_order_by!]) { ${list}(where: $where, order_by: $orderBy, limit: ${MAX_REF_CHOICES}) { ${selection} } }`,
-    { where, orderBy },
-  );
+  const request = buildRefChoicesQuery(ast, list, name, text, MAX_REF_CHOICES);
+  const result = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(result.errors[0].message);
-  const rows = (result.data?.[list] ?? []) as Record<string, unknown>[];
+  const rows = (result.data?.[request.root] ?? []) as Record<string, unknown>[];
   return rows.map((row) => ({ id: String(row.id), label: name === 'id' || row[name] === null || row[name] === undefined ? `#${String(row.id)}` : String(row[name]) }));
 }

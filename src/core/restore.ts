@@ -1,7 +1,7 @@
 // Unsaved Board work comes back after a reload or a crash (src/board/drafts.ts). The record
 // may have been saved by someone else meanwhile: then the kept edits sit on the stored
 // version, and the fields both changed become conflicts for the person, as after a save.
-import { buildDetailQuery } from '../graphql/mutation.ts';
+import { buildDetailQuery } from '../graphql/requests.ts';
 import type { BoardRecord } from './domain.ts';
 import type { CoreDeps } from './base.ts';
 
@@ -18,7 +18,7 @@ export async function checkRestored(deps: CoreDeps): Promise<RestoreCheck> {
   const request = buildDetailQuery(deps.client.ast(), detail.context, String(detail.record.id));
   const result = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(result.errors[0].message);
-  const row = result.data?.[detail.context] as BoardRecord | null | undefined;
+  const row = result.data?.[request.root] as BoardRecord | null | undefined;
   if (!row) return { state: 'deleted' };
   const { version, ...record } = row;
   if (version === detail.version) return { state: 'current' };

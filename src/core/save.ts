@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
-import { buildUpdateMutation } from '../graphql/mutation.ts';
+import { buildUpdateMutation } from '../graphql/requests.ts';
 import { BackendUnavailableError } from '../graphql/unavailable.ts';
 import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, DetailView, GraphQLResult, SaveSummary } from './domain.ts';

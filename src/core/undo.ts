@@ -9,6 +9,7 @@ import type { BoardRecord } from './domain.ts';
 import { hasUnsavedForm, readStored, refName, type CoreDeps } from './base.ts';
 import type { UndoOutcome } from './outcomes.ts';
 import { saveForm } from './save.ts';
+import { buildAuditQuery } from '../graphql/requests.ts';
 
 /** An entry as the API sends it. */
 interface ApiAuditEntry {
@@ -26,13 +27,10 @@ interface ApiAuditEntry {
 
 /** A record's audit entries, or the whole trail's, newest first (as the API gives them). */
 export async function auditTrail(deps: Pick<CoreDeps, 'client'>, filter: { entity?: string; id?: string }, limit = 50): Promise<AuditEntry[]> {
-  const result = await deps.client.run(
-    'query XosAudit($entity: String, $id: ID, $limit: Int) { xos_audit(entity: $entity, id: $id, limit: $limit) '
-      + '{ id at path action entity record_id version_from version_to approval changes { field from to } } }',
-    { entity: filter.entity ?? null, id: filter.id ?? null, limit },
-  );
+  const request = buildAuditQuery(filter, limit);
+  const result = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(`reading the audit trail failed: ${result.errors[0].message}`);
-  const rows = (result.data?.xos_audit ?? []) as ApiAuditEntry[];
+  const rows = (result.data?.[request.root] ?? []) as ApiAuditEntry[];
   return rows.map((row) => ({
     id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id,
     versionFrom: row.version_from, versionTo: row.version_to, approval: row.approval,

@@ -8,10 +8,10 @@
 // XOS never runs the agent's text. The check takes the document apart, lets
 // through only what the agent may know of (an allow-list of fields, relations,
 // operators and arguments per entity, after the AST's agent policy), and
-// builds a new query from those checked pieces: the root's arguments go in
-// GraphQL variables, nested relation arguments are printed from the checked
-// values. Hidden names and names that do not exist are refused in the same
-// words, so a refusal is no oracle for what exists.
+// builds a new query from those checked pieces (`buildCheckedQuery` in
+// requests.ts): the root's arguments go in GraphQL variables, nested relation
+// arguments are printed from the checked values. Hidden names and names that do
+// not exist are refused in the same words, so a refusal is no oracle for what exists.
 import {
   BREAK, Kind, parse, print, visit,
   type ArgumentNode, type DirectiveNode, type DocumentNode, type FieldNode, type ObjectFieldNode, type OperationDefinitionNode,
@@ -20,7 +20,6 @@ import {
 import type { Ast } from '../ast/schema.ts';
 import { exampleQuery } from '../ast/view.ts';
 import { agentFilterKey, agentListFields, agentSelectable, FILTER_OPERATORS } from '../ast/agentPolicy.ts';
-import type { BuiltRequest } from './mutation.ts';
 
 /**
  * The checked arguments of the context's root field: where, order_by and id as JSON values for
@@ -293,23 +292,6 @@ class Rules {
       }),
     };
   }
-}
-
-/**
- * The checked query as XOS runs it: the root's arguments in variables typed from the API's input
- * types, `id` and `version` selected so the Board can edit what it shows, and the given selections
- * the agent does not make (the hidden list_fields).
- */
-export function buildCheckedQuery(checked: CheckedQuery, boardSelections: readonly string[] = []): BuiltRequest {
-  const types: Record<string, string> = checked.kind === 'detail'
-    ? { id: 'ID!' }
-    : { where: `${checked.entity}_bool_exp`, order_by: `[${checked.entity}_order_by!]` };
-  const given = Object.entries(checked.args).filter(([name, value]) => value !== undefined && Object.hasOwn(types, name));
-  const declared = given.map(([name]) => `$${name}: ${types[name]}`).join(', ');
-  const literals = (['limit', 'offset'] as const).flatMap((name) => (checked.args[name] ? [`${name}: ${print(checked.args[name])}`] : []));
-  const args = [...given.map(([name]) => `${name}: $${name}`), ...literals].join(', ');
-  const query = `query XosQuery${declared ? `(${declared})` : ''} { ${checked.context}${args ? `(${args})` : ''} ${checkedSelection(checked, boardSelections)} }`;
-  return { query, variables: Object.fromEntries(given) };
 }
 
 /** The root field's selection set as GraphQL text: the checked fields, `id`, `version` and the Board's own selections. */

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
-import { buildCheckedQuery, checkContextQuery, checkedSelection } from '../../src/graphql/queryRules.ts';
+import { checkContextQuery, checkedSelection } from '../../src/graphql/queryRules.ts';
+import { buildCheckedQuery } from '../../src/graphql/requests.ts';
 
 const ast = demoApp();
 const LIST = '{ person_list { id firstname lastname email city age net_worth } }';
