@@ -133,7 +133,11 @@ describe('the question dialog on the browser Board', () => {
         const probe = await probeAct(false);
         return probe?.ariaDisabled === 'false' ? probe : undefined;
       }, 5_000);
-      assert.ok(enabled.since - first.since >= 650, `enabled after ${Math.round(enabled.since - first.since)} ms`);
+      // How long after its appearance Save turned active is not measured here: the first probe sees
+      // the dialog some time after it appeared, so that difference says nothing. The 0.7 s rule itself
+      // is test/unit/questionTiming.test.ts; this test shows it holds in the page (inert at first and
+      // 200 ms later, a click and Enter doing nothing) and that Save then acts.
+      assert.ok(enabled.since > first.since);
       await page.locator('[role="alertdialog"] vscode-button.act').click();
       const saved = await saving;
       assert.equal(saved.isError, false, saved.text);
