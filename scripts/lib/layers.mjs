@@ -16,6 +16,7 @@ export const FLOORS = [
   { parts: ['src/contacts', 'src/mail'], summary: 'contact providers; mail drafts, addresses, SMTP' },
   { parts: ['src/core'], summary: 'the use cases and the domain types; the agent\'s wording' },
   { parts: ['src/board', 'src/mcp'], summary: 'the Board controller, state, protocol and texts; the MCP tools and server' },
+  { parts: ['src/app'], summary: 'one XOS app as every front end builds it: Board state and controller, questions, the tools\' dependencies, kept work' },
   { parts: ['src/host', 'src/standalone'], summary: 'VS Code (the only part that imports vscode); the xos-mcp CLI' },
   { parts: ['src/extension.ts'], summary: 'activate/deactivate' },
 ];

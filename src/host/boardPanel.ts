@@ -1,15 +1,11 @@
 // The "XOS Board" webview panel: VS Code's surface for the Board controller
-// (src/board/controller.ts). It owns the panel's lifecycle and gives the controller
+// (src/board/controller.ts). It owns the panel's lifecycle; vscodeBoardUi gives the controller
 // VS Code's notifications, dialogs, settings and l10n; everything else happens there.
 import * as vscode from 'vscode';
-import { BoardController, type BoardUi, type CsvExport } from '../board/controller.ts';
+import type { BoardController, BoardSurface, BoardUi, CsvExport } from '../board/controller.ts';
 import { boardHtml, createNonce } from '../board/html.ts';
-import type { BoardState } from '../board/state.ts';
 import { boardTexts } from '../board/texts.ts';
-import type { CoreDeps } from '../core/base.ts';
-import type { SendWindow } from '../core/mailSend.ts';
 import { writeCsvFile } from '../core/csv.ts';
-import type { Mailer, XosClient } from '../core/domain.ts';
 import { connectWebview } from './boardTransport.ts';
 import { notify } from './notify.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
@@ -18,39 +14,30 @@ export const boardViewType = 'xos.board';
 
 export interface BoardPanelOptions {
   readonly extensionUri: vscode.Uri;
-  readonly state: BoardState;
-  readonly client: XosClient;
   readonly locale: () => string;
-  /** What the use cases need for the person's actions (the same the tools get). */
-  readonly deps: () => CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
-  readonly output: vscode.LogOutputChannel;
-  /** Asks in turn with the save, delete and send questions, so none replaces another (QuestionConfirmer). */
-  readonly askInTurn: QuestionConfirmer['askInTurn'];
+  /** The Board's host side (src/app/xosApp.ts builds it with this panel as its surface). */
+  readonly controller: () => BoardController;
 }
 
 export class BoardPanel implements vscode.Disposable {
   private readonly options: BoardPanelOptions;
   private panel: vscode.WebviewPanel | undefined;
-  /** The Board's host side; the panel is where it is shown. */
-  readonly controller: BoardController;
+  /** Where the controller shows the Board: this panel. */
+  readonly surface: BoardSurface = {
+    show: (preserveFocus) => this.open(preserveFocus),
+    isOpen: () => this.isOpen,
+    isVisible: () => this.isVisible,
+    setTitle: (title) => {
+      if (this.panel) this.panel.title = title;
+    },
+  };
 
   constructor(options: BoardPanelOptions) {
     this.options = options;
-    this.controller = new BoardController({
-      state: options.state,
-      client: options.client,
-      locale: options.locale,
-      deps: options.deps,
-      surface: {
-        show: (preserveFocus) => this.open(preserveFocus),
-        isOpen: () => this.isOpen,
-        isVisible: () => this.isVisible,
-        setTitle: (title) => {
-          if (this.panel) this.panel.title = title;
-        },
-      },
-      ui: vscodeBoardUi(options.output, options.askInTurn),
-    });
+  }
+
+  private get controller(): BoardController {
+    return this.options.controller();
   }
 
   get isOpen(): boolean {
@@ -117,7 +104,6 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.controller.dispose();
     this.panel?.dispose();
   }
 }
@@ -127,7 +113,7 @@ export class BoardPanel implements vscode.Disposable {
  * in personFacing (src/board/personFacing.ts), and notify() sanitises again: record data never
  * reaches a notification as a link.
  */
-function vscodeBoardUi(output: vscode.LogOutputChannel, askInTurn: QuestionConfirmer['askInTurn']): BoardUi {
+export function vscodeBoardUi(output: vscode.LogOutputChannel, askInTurn: QuestionConfirmer['askInTurn']): BoardUi {
   return {
     t: (message, ...args) => vscode.l10n.t(message, ...args),
     tell: (kind, text, ...actions) => notify(kind, text, actions),

@@ -1,15 +1,14 @@
 // Puts the host parts together: backend, Board, confirmations, MCP server and
 // provider, status bar, commands, and the reactions to settings changes.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { ConnectionLine } from '../board/protocol.ts';
 import type { DsnStatus } from '../core/domain.ts';
-import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
+import type { KeptDraft } from '../board/drafts.ts';
+import { XosApp } from '../app/xosApp.ts';
 import { ConnectionWatch } from '../core/connectionWatch.ts';
 import { checkRestored } from '../core/restore.ts';
-import { BoardState } from '../board/state.ts';
 import type { BoardView } from '../board/view.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
@@ -17,7 +16,7 @@ import { resultText } from '../mcp/result.ts';
 import { McpSession } from '../mcp/session.ts';
 import { systemStatusTool } from '../mcp/tools/systemStatus.ts';
 import { BackendService } from './backendSetup.ts';
-import { BoardPanel, boardViewType } from './boardPanel.ts';
+import { BoardPanel, boardViewType, vscodeBoardUi } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
@@ -47,7 +46,6 @@ export interface XosExtensionApi {
 
 export async function startXosHost(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<XosExtensionApi> {
   const backend = new BackendService({ globalStorage: context.globalStorageUri, secrets: context.secrets, output });
-  const state = new BoardState();
   const statusBar = new XosStatusBar();
   const mcp = new XosMcpProvider(output);
 
@@ -55,27 +53,26 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     const requested = readSettings().locale || vscode.env.language;
     return pickLocale(requested, backend.backend ? backend.client.ast().locales : ['en']);
   };
-  const confirmer = notificationConfirmer({
-    ast: () => backend.client.ast(),
-    locale,
-    timeoutSeconds: () => readSettings().confirmTimeoutSeconds,
-    modal: () => readSettings().environment === 'production',
-    output,
-  });
-
   const contactsAndMail = setupContactsAndMail(context, output, () => (backend.backend ? backend.client : undefined));
-  const deps = (): XosDeps => ({
-    client: backend.client, board: board.board, confirmer, locale: locale(), contacts: contactsAndMail.contacts(), mailer: contactsAndMail.mailer(),
-    onSaved: (saved, outcome) => board.savedNotice(saved, outcome),
-    mailWindow: {
-      seconds: readSettings().mailUndoSeconds,
-      onScheduled: (draft, sendAt) => board.mailScheduledNotice(draft, sendAt),
-      onSettled: (outcome) => board.mailSettled(outcome),
-    },
+  const panel: BoardPanel = new BoardPanel({ extensionUri: context.extensionUri, locale, controller: () => app.controller });
+  const app = new XosApp({
+    client: backend.client,
+    locale,
+    surface: panel.surface,
+    ui: (self) => vscodeBoardUi(output, (question, signal) => self.confirmer.askInTurn(question, signal)),
+    confirmer: () => notificationConfirmer({
+      ast: () => backend.client.ast(),
+      locale,
+      timeoutSeconds: () => readSettings().confirmTimeoutSeconds,
+      modal: () => readSettings().environment === 'production',
+      output,
+    }),
+    contacts: () => contactsAndMail.contacts(),
+    mailer: () => contactsAndMail.mailer(),
+    mailUndoSeconds: () => readSettings().mailUndoSeconds,
   });
-
-  const panel = new BoardPanel({ extensionUri: context.extensionUri, state, client: backend.client, locale, deps, output, askInTurn: (question, signal) => confirmer.askInTurn(question, signal) });
-  const board = panel.controller;
+  const { state, controller: board } = app;
+  const deps = (): XosDeps => app.deps();
 
   // The app's lists in the activity bar and the palette, for the person without an agent.
   const contextsView = registerContextsView({
@@ -172,21 +169,15 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   // Unsaved Board work is kept on disk and offered back after a reload or a crash.
   const draftDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   mkdirSync(draftDir, { recursive: true });
-  const drafts = new DraftFile(join(draftDir, 'board-draft.json'));
-  const kept = drafts.read();
-  const keeper = keepDrafts(state, drafts, { onError: (error) => output.warn(`XOS could not keep the Board's unsaved work: ${String(error)}`) });
-  context.subscriptions.push({ dispose: () => keeper.dispose() });
-  // Back, Forward and the current list or record, kept the same way.
-  const historyFile = new HistoryFile(join(draftDir, 'board-history.json'));
-  const keptHistory = historyFile.read();
-  const historyKeeper = keepHistory(board.history, historyFile, { onError: (error) => output.warn(`XOS could not keep the Board's history: ${String(error)}`) });
-  context.subscriptions.push({ dispose: () => historyKeeper.dispose() });
+  const kept = app.keepWork(draftDir, (text) => output.warn(`XOS ${text}`));
+  // Disposed with the extension: kept work written, a mail in its undo window not sent.
+  context.subscriptions.push(app);
 
   const ready = (async () => {
     await backend.restart();
     await restartMcp();
-    if (keptHistory) board.history.restore(keptHistory, backend.client.ast());
-    if (kept) await restoreDraft(kept);
+    kept.restoreHistory();
+    if (kept.draft) await restoreDraft(kept.draft);
     // A Board tab VS Code brought back shows where the person was.
     if (panel.isOpen) await board.resume();
   })();
@@ -231,8 +222,8 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     mcpPort: () => mcp.port,
     boardView: () => board.view(),
     boardVisible: () => panel.isVisible,
-    keptDraftPath: () => drafts.path,
-    keptHistoryPath: () => historyFile.path,
+    keptDraftPath: () => kept.draftPath,
+    keptHistoryPath: () => kept.historyPath,
     locale,
   };
 }

@@ -14,9 +14,8 @@ import { startBackend } from '../backend/backend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
-import { BoardController, type BoardUi } from '../board/controller.ts';
-import { DraftFile, HistoryFile, keepDrafts, keepHistory } from '../board/drafts.ts';
-import { BoardState } from '../board/state.ts';
+import type { BoardController, BoardUi } from '../board/controller.ts';
+import { XosApp } from '../app/xosApp.ts';
 import { boardTexts, translator } from '../board/texts.ts';
 import { ContactDirectory } from '../contacts/directory.ts';
 import { countryOfLocale } from '../contacts/normalize.ts';
@@ -117,7 +116,6 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   const locale = () => pickLocale(chosenLocale, client.ast().locales);
   const t = (message: string, ...args: ReadonlyArray<string | number>) => translator(locale())(message, ...args);
 
-  const state = new BoardState();
   let board: BoardServer | undefined;
   const boardUrl = () => board?.url ?? '';
   // Where the person confirms, for a reply that can only say "open the Board" (never the key).
@@ -134,7 +132,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       openQuestions--;
     }
   };
-  const ui: BoardUi = {
+  const pageUi = (self: XosApp): BoardUi => ({
     t,
     // What VS Code says in a notification, the page says in its status line (an Undo there is in the History and on the mail draft).
     tell: async (kind, text) => {
@@ -144,7 +142,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     },
     askDiscard: async (question, detail, discard) => {
       // In turn with the save and send questions: it never replaces one the person has open.
-      const answer = await confirmer.askInTurn({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
+      const answer = await self.confirmer.askInTurn({ kind: 'discard', message: `${question} ${detail}`, buttons: [discard, t('Cancel')] }, new AbortController().signal);
       return answer === discard;
     },
     setLocale: (next) => {
@@ -161,11 +159,13 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       return { where: target, run: (write) => writeCsvFile(target, write, new AbortController().signal, { private: true }) };
     },
     log: { info: (text) => log(text), warn: (text) => log(`warning: ${text}`), error: (text) => log(`error: ${text}`) },
-  };
+  });
 
-  const controller: BoardController = new BoardController({
-    state, client, locale,
-    deps: () => deps(),
+  const mailer: Mailer | undefined = mailerOf(options, log);
+  const contacts: Contacts = new ContactDirectory(xosRecordProviders(client), { country: countryOfLocale(locale()) });
+  const app: XosApp = new XosApp({
+    client,
+    locale,
     surface: {
       show: () => {
         // Said once until a page is open, not at every change.
@@ -177,32 +177,23 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       isVisible: () => board?.connected() === true,
       setTitle: () => {},
     },
-    ui,
-  });
-
-  const confirmer = new QuestionConfirmer({
-    ast: () => client.ast(),
-    locale,
-    t,
-    timeoutSeconds: () => options.confirmTimeoutSeconds ?? 300,
-    ask: ({ kind, message, buttons, waiting, onWaiting }, signal) => askOnPage({ kind, message, buttons, waiting, onWaiting }, signal),
-    unavailable: () => (controller.connected ? undefined : openTheBoard()),
-    log: { info: (text) => log(text) },
-  });
-
-  const mailer: Mailer | undefined = mailerOf(options, log);
-  const contacts: Contacts = new ContactDirectory(xosRecordProviders(client), { country: countryOfLocale(locale()) });
-
-  const deps = (): XosDeps => ({
-    client, board: controller.board, confirmer, locale: locale(), contacts, mailer,
-    onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
-    mailWindow: {
-      seconds: options.mailUndoSeconds ?? 10,
-      onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),
-      onSettled: (outcome) => controller.mailSettled(outcome),
-    },
+    ui: pageUi,
+    confirmer: (): QuestionConfirmer => new QuestionConfirmer({
+      ast: () => client.ast(),
+      locale,
+      t,
+      timeoutSeconds: () => options.confirmTimeoutSeconds ?? 300,
+      ask: ({ kind, message, buttons, waiting, onWaiting }, signal) => askOnPage({ kind, message, buttons, waiting, onWaiting }, signal),
+      unavailable: () => (controller.connected ? undefined : openTheBoard()),
+      log: { info: (text) => log(text) },
+    }),
+    contacts: () => contacts,
+    mailer: () => mailer,
+    mailUndoSeconds: () => options.mailUndoSeconds ?? 10,
     boardUrl,
   });
+  const { controller, confirmer } = app;
+  const deps = (): XosDeps => app.deps();
 
   try {
     board = await startBoardServer({
@@ -218,30 +209,24 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       },
     });
   } catch (error) {
+    app.dispose();
     await backend.close();
     throw error;
   }
   // Unsaved Board work and the Board's history outlive a stop, per app and data source (as in VS Code).
-  const app = client.ast();
-  const keptDir = join(options.dataDir, 'board', createHash('sha256').update(`${app.app}\n${backend.where}`).digest('hex').slice(0, 16));
+  const ast = client.ast();
+  const keptDir = join(options.dataDir, 'board', createHash('sha256').update(`${ast.app}\n${backend.where}`).digest('hex').slice(0, 16));
   ensurePrivateDir(options.dataDir);
   ensurePrivateDir(join(options.dataDir, 'board'));
   ensurePrivateDir(keptDir);
-  const drafts = new DraftFile(join(keptDir, 'board-draft.json'));
-  const historyFile = new HistoryFile(join(keptDir, 'board-history.json'));
-  const kept = drafts.read();
-  const keptHistory = historyFile.read();
-  if (keptHistory) controller.history.restore(keptHistory, app);
-  if (kept) {
-    state.restore(kept.draft);
-    log(`Restored unsaved Board work from ${kept.savedAt}.`);
+  const kept = app.keepWork(keptDir, (text) => log(`warning: ${text}`));
+  const hadHistory = kept.restoreHistory();
+  if (kept.draft) {
+    app.state.restore(kept.draft.draft);
+    log(`Restored unsaved Board work from ${kept.draft.savedAt}.`);
   }
-  const keepers = [
-    keepDrafts(state, drafts, { onError: (error) => log(`warning: could not keep the Board's unsaved work: ${String(error)}`) }),
-    keepHistory(controller.history, historyFile, { onError: (error) => log(`warning: could not keep the Board's history: ${String(error)}`) }),
-  ];
-  if (!kept && keptHistory) void controller.resume();
-  log(`XOS for app "${resolveText(app.label, locale(), app.locales) ?? app.app}" on ${backend.where}`);
+  if (!kept.draft && hadHistory) void controller.resume();
+  log(`XOS for app "${resolveText(ast.label, locale(), ast.locales) ?? ast.app}" on ${backend.where}`);
   log(`Open the XOS Board: ${board.link}`);
   // For clients that hide stderr (Claude Desktop): the link of the running xos-mcp, readable by the person only.
   const linkFile = join(options.dataDir, 'board-link');
@@ -276,6 +261,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       closeStdio = () => server.close();
     }
   } catch (error) {
+    app.dispose();
     forgetLink();
     await board.close();
     await backend.close();
@@ -288,8 +274,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     controller,
     where: backend.where,
     async close() {
-      for (const keeper of keepers) keeper.dispose();
-      controller.dispose();
+      app.dispose();
       await closeStdio?.();
       await mcp?.close();
       await board?.close();

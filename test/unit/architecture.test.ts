@@ -34,24 +34,33 @@ test('an import up the floors is a lint error; one down or within the part is no
   assert.deepEqual(await layerProblems(code, 'src/core/x.ts'), [
     [1, up('src/core', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 4)')],
     [3, up('src/core', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 4)')],
-    [9, up('src/core', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 4)')],
+    [9, up('src/core', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 4)')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/graphql/x.ts'), [
     [1, up('src/graphql', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 2)')],
     [2, up('src/graphql', 'src/core/useCases.ts', 'src/core', 'above it (floor 4 > 2)')],
     [3, up('src/graphql', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 2)')],
-    [9, up('src/graphql', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 2)')],
+    [9, up('src/graphql', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 2)')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/standalone/x.ts'), [
-    [9, up('src/standalone', 'src/host/xosHost.ts', 'src/host', 'beside it on floor 6')],
+    [9, up('src/standalone', 'src/host/xosHost.ts', 'src/host', 'beside it on floor 7')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/extension.ts'), []);
+});
+
+test('the app wiring stands above the Board and the tools, below the front ends', async () => {
+  const code = "import { XosApp } from '../app/xosApp.ts';\n\nexport const app = XosApp;\n";
+  assert.deepEqual(await layerProblems(code, 'src/host/x.ts'), []);
+  assert.deepEqual(await layerProblems(code, 'src/standalone/x.ts'), []);
+  assert.deepEqual(await layerProblems(code, 'src/board/x.ts'), [
+    [1, up('src/board', 'src/app/xosApp.ts', 'src/app', 'above it (floor 6 > 5)')],
+  ]);
 });
 
 test('parts on one floor do not import each other (the Board and the tools)', async () => {
   assert.deepEqual(await layerProblems(fixture('imports-upward.ts.txt'), 'src/board/x.ts'), [
     [3, up('src/board', 'src/mcp/tools/fields.ts', 'src/mcp', 'beside it on floor 5')],
-    [9, up('src/board', 'src/host/xosHost.ts', 'src/host', 'above it (floor 6 > 5)')],
+    [9, up('src/board', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 5)')],
   ]);
 });
 
