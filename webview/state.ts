@@ -1,12 +1,21 @@
 // The Board's state in the webview, and the only module that talks to the host
-// (through transport.ts). Components read it and call its actions; it tells them
-// which part changed. List rows are kept in a bounded cache of chunks and asked
-// for as the grid needs them, so a million-row list never sits here whole.
+// (through the endpoint it is given: transport.ts's in the page, a test's own in Node).
+// Components get it from the element tree (storeController.ts) and call its actions;
+// it tells them which part changed. List rows are kept in a bounded cache of chunks and
+// asked for as the grid needs them, so a million-row list never sits here whole.
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/viewTypes.ts';
-import { hostEndpoint } from './transport.ts';
+
+/** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
+export type BoardEndpoint = Pick<protocol.MessageEndpoint, 'notify' | 'request' | 'onNotification' | 'onRequest'>;
+
+/** What the store uses of the page: its language (`<html lang>`), the Board's locale until the host sends one, then set to it. */
+export interface BoardPage {
+  readonly lang: string;
+  setLang(locale: string): void;
+}
 
 export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question';
 
@@ -19,7 +28,7 @@ const MAX_PENDING = 4;
 const ROWS_TIMEOUT_MS = 30_000;
 
 export class BoardStore {
-  locale = document.documentElement.lang || 'en';
+  locale: string;
   texts: WebviewTexts | undefined;
   /** The lists the person can open from the start page. */
   contexts: readonly OpenableContext[] = [];
@@ -58,17 +67,21 @@ export class BoardStore {
   /** What the person typed, as typed: the input keeps showing it when the form re-renders (the host does not echo edits). */
   private readonly typed = new Map<string, string | boolean>();
 
-  constructor() {
-    hostEndpoint.onNotification(protocol.locale, ({ locale, texts, contexts, locales }) => {
+  private readonly host: BoardEndpoint;
+
+  constructor(host: BoardEndpoint, page: BoardPage) {
+    this.host = host;
+    this.locale = page.lang || 'en';
+    host.onNotification(protocol.locale, ({ locale, texts, contexts, locales }) => {
       this.locale = locale;
       this.texts = texts;
       this.contexts = contexts ?? [];
       this.locales = locales ?? [];
-      document.documentElement.lang = locale;
+      page.setLang(locale);
       this.emit('locale');
     });
-    hostEndpoint.onNotification(protocol.list, ({ list }) => this.showList(list));
-    hostEndpoint.onNotification(protocol.detail, ({ detail }) => {
+    host.onNotification(protocol.list, ({ list }) => this.showList(list));
+    host.onNotification(protocol.detail, ({ detail }) => {
       if (detail?.key !== this.detail?.key) {
         this.edits.clear();
         this.typed.clear();
@@ -88,36 +101,36 @@ export class BoardStore {
       this.emit('problems');
       this.emit('detail');
     });
-    hostEndpoint.onNotification(protocol.mail, ({ mail }) => {
+    host.onNotification(protocol.mail, ({ mail }) => {
       this.mail = mail;
       this.mailProblem = mail?.problem ?? null;
       this.emit('mail');
     });
-    hostEndpoint.onNotification(protocol.mailState, ({ problem }) => {
+    host.onNotification(protocol.mailState, ({ problem }) => {
       this.mailProblem = problem;
       this.emit('mail');
     });
-    hostEndpoint.onNotification(protocol.formState, ({ key, problems, edited, dirty }) => {
+    host.onNotification(protocol.formState, ({ key, problems, edited, dirty }) => {
       if (key !== this.detail?.key) return;
       this.problems = problems;
       this.edited = new Set(edited);
       this.dirty = dirty;
       this.emit('problems');
     });
-    hostEndpoint.onNotification(protocol.connection, ({ connection }) => {
+    host.onNotification(protocol.connection, ({ connection }) => {
       this.connection = connection;
       this.emit('connection');
     });
-    hostEndpoint.onNotification(protocol.history, ({ history }) => {
+    host.onNotification(protocol.history, ({ history }) => {
       this.history = history;
       this.emit('history');
     });
-    hostEndpoint.onNotification(protocol.status, ({ status }) => {
+    host.onNotification(protocol.status, ({ status }) => {
       this.status = status;
       this.emit('status');
     });
-    hostEndpoint.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
-    hostEndpoint.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
+    host.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
+    host.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
       // The host asks one question at a time; should a second arrive anyway, it waits here
       // too: the open question never changes under the person's cursor.
       const asked = { ...question, resolve: (choice: string | null) => resolve({ choice }) };
@@ -129,7 +142,7 @@ export class BoardStore {
       }
       this.emit('question');
     }));
-    hostEndpoint.onNotification(protocol.withdrawQuestion, ({ id }) => {
+    host.onNotification(protocol.withdrawQuestion, ({ id }) => {
       if (this.question?.id === id) {
         this.answer(null);
         return;
@@ -141,7 +154,7 @@ export class BoardStore {
         this.emit('question');
       }
     });
-    hostEndpoint.onNotification(protocol.questionWaiting, ({ id, waiting }) => {
+    host.onNotification(protocol.questionWaiting, ({ id, waiting }) => {
       if (this.question?.id !== id) return;
       this.question = { ...this.question, waiting: waiting + this.queuedQuestions.length };
       this.emit('question');
@@ -159,7 +172,7 @@ export class BoardStore {
 
   /** Says the webview listens; the host answers with every part of the Board. */
   start(): void {
-    hostEndpoint.notify(protocol.ready, {});
+    this.host.notify(protocol.ready, {});
   }
 
   subscribe(topics: readonly Topic[], listener: () => void): () => void {
@@ -234,7 +247,7 @@ export class BoardStore {
     const generation = this.generation;
     this.pending.add(chunk);
     const params: protocol.RowsParams = { listId, offset: chunk * CHUNK_ROWS, limit: CHUNK_ROWS, query: this.query };
-    hostEndpoint.request(protocol.rows, params, ROWS_TIMEOUT_MS).then((result) => {
+    this.host.request(protocol.rows, params, ROWS_TIMEOUT_MS).then((result) => {
       if (generation !== this.generation || result.listId !== listId) return;
       this.pending.delete(chunk);
       this.total = result.total;
@@ -273,57 +286,57 @@ export class BoardStore {
   }
 
   openRow(key: string): void {
-    if (this.list?.navigable) hostEndpoint.notify(protocol.openRow, { listId: this.list.listId, key });
+    if (this.list?.navigable) this.host.notify(protocol.openRow, { listId: this.list.listId, key });
   }
 
   openRef(key: string, field: string): void {
-    if (this.list) hostEndpoint.notify(protocol.openRef, { listId: this.list.listId, key, field });
+    if (this.list) this.host.notify(protocol.openRef, { listId: this.list.listId, key, field });
   }
 
   openFormLink(field: string, item?: string): void {
-    hostEndpoint.notify(protocol.openFormLink, item === undefined ? { field } : { field, item });
+    this.host.notify(protocol.openFormLink, item === undefined ? { field } : { field, item });
   }
 
   formAction(action: protocol.FormAction, field?: string): void {
-    hostEndpoint.notify(protocol.formAction, field === undefined ? { action } : { action, field });
+    this.host.notify(protocol.formAction, field === undefined ? { action } : { action, field });
   }
 
   setLocale(locale: string): void {
-    if (locale !== this.locale) hostEndpoint.notify(protocol.setLocale, { locale });
+    if (locale !== this.locale) this.host.notify(protocol.setLocale, { locale });
   }
 
   navigate(direction: 'back' | 'forward'): void {
-    hostEndpoint.notify(protocol.navigate, { direction });
+    this.host.notify(protocol.navigate, { direction });
   }
 
   /** Records of the related entity for the ref picker, by name. */
   refChoices(field: string, search: string): Promise<readonly RefChoice[]> {
-    return hostEndpoint.request(protocol.refChoices, { field, search }, 10_000);
+    return this.host.request(protocol.refChoices, { field, search }, 10_000);
   }
 
   newRecord(): void {
-    if (this.list?.canCreate) hostEndpoint.notify(protocol.newRecord, { listId: this.list.listId });
+    if (this.list?.canCreate) this.host.notify(protocol.newRecord, { listId: this.list.listId });
   }
 
   /** The shown record's audit trail (the History under the form). */
   recordHistory(key: string): Promise<RecordHistoryView> {
-    return hostEndpoint.request(protocol.recordHistory, { key }, 10_000);
+    return this.host.request(protocol.recordHistory, { key }, 10_000);
   }
 
   undoSave(entry: number): void {
-    hostEndpoint.notify(protocol.undoSave, { entry });
+    this.host.notify(protocol.undoSave, { entry });
   }
 
   deleteRecord(): void {
-    hostEndpoint.notify(protocol.deleteRecord, {});
+    this.host.notify(protocol.deleteRecord, {});
   }
 
   openContext(context: string): void {
-    hostEndpoint.notify(protocol.openContext, { context });
+    this.host.notify(protocol.openContext, { context });
   }
 
   exportCsv(): void {
-    if (this.list) hostEndpoint.notify(protocol.exportCsv, { listId: this.list.listId, query: this.query });
+    if (this.list) this.host.notify(protocol.exportCsv, { listId: this.list.listId, query: this.query });
   }
 
   /** The value an input of the form shows: what the person typed, else what the host sent. */
@@ -334,22 +347,20 @@ export class BoardStore {
   edit(field: string, value: unknown, raw?: string | boolean): void {
     this.edits.set(field, value);
     if (raw !== undefined) this.typed.set(field, raw);
-    hostEndpoint.notify(protocol.edit, { field, value });
+    this.host.notify(protocol.edit, { field, value });
   }
 
   save(): void {
-    hostEndpoint.notify(protocol.save, {});
+    this.host.notify(protocol.save, {});
   }
 
   editMail(field: protocol.MailField, value: string): void {
     // Kept here as typed, so a re-render shows it (the host does not echo edits).
     if (this.mail) this.mail = { ...this.mail, [field]: value };
-    hostEndpoint.notify(protocol.editMail, { field, value });
+    this.host.notify(protocol.editMail, { field, value });
   }
 
   mailAction(action: protocol.MailAction): void {
-    hostEndpoint.notify(protocol.mailAction, { action });
+    this.host.notify(protocol.mailAction, { action });
   }
 }
-
-export const store = new BoardStore();

@@ -4,33 +4,32 @@
 // save, export) run the same use cases as the agent's tools; list rows are served window
 // by window as the person scrolls. The surface and the person's questions come in as
 // ports (BoardSurface, BoardUi), so this module needs neither VS Code nor HTTP.
+// The actions on records and on the mail draft live in recordActions.ts and mailActions.ts,
+// which read this controller through the host it passes in; every action that fails is
+// logged, shown on the status line and told the person by runAction (runAction.ts).
 import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry } from '../backend/storage/audit.ts';
-import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
-import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
 import { hasUnsavedForm, type SavedRecord } from '../core/base.ts';
-import { abandonScheduledSend, undoSend, type SendWindow } from '../core/mailSend.ts';
 import { listWindow, openRef, openRow } from '../core/show.ts';
-import { saveForm } from '../core/save.ts';
-import type { CoreDeps } from '../core/base.ts';
-import { writeCsv } from '../core/csv.ts';
 import { openFormLink } from '../core/formLinks.ts';
-import { deleteShown, newRecord } from '../core/records.ts';
+import { newRecord } from '../core/records.ts';
 import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { AskedQuestion } from './confirmer.ts';
+import { MailActions, type MailActionHost } from './mailActions.ts';
 import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
 import * as protocol from './protocol.ts';
 import type { MessageEndpoint } from './protocol.ts';
+import { RecordActions, type RecordActionHost } from './recordActions.ts';
+import { errorText, runAction, type BoardDeps } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
 import { personText, personWords } from './outcomeText.ts';
 import type { BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
-import { buildBoardView, detailBlock, formStateOf, gridRows, listBlock, mailBlock, mailProblem, parseMailbox, webviewTexts, type BoardView } from './view.ts';
-import type { Board, BoardChange, ListQuery, MailDraft, Mailer, XosClient } from '../core/domain.ts';
-import { sendMailDraft } from '../core/mailSend.ts';
+import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, webviewTexts, type BoardView } from './view.ts';
+import type { Board, BoardChange, ListQuery, MailDraft, XosClient } from '../core/domain.ts';
 
 const FORM_DATA_TIMEOUT_MS = 2_000;
 
@@ -74,7 +73,7 @@ export interface BoardControllerOptions {
   readonly client: XosClient;
   readonly locale: () => string;
   /** What the use cases need for the person's actions (the same the tools get). */
-  readonly deps: () => CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
+  readonly deps: () => BoardDeps;
   readonly surface: BoardSurface;
   readonly ui: BoardUi;
 }
@@ -89,14 +88,18 @@ export class BoardController {
   private ready = false;
   /** A new list gets a new id, so windows of an old one are not mixed in. */
   private listId = 0;
-  private saving = false;
-  private sendingMail = false;
   private resuming = false;
   private status: protocol.StatusLine | null = null;
   private connection: protocol.ConnectionLine | null = null;
   /** Set while the host applies the page's own edit, so it is not echoed back mid-typing. */
   private applyingWebviewEdit = false;
   private readonly disposables: Array<{ dispose(): void }> = [];
+  /** What the actions read of the controller; the controller's own actions (open, navigate) report through it too. */
+  private readonly actionHost: RecordActionHost & MailActionHost;
+  /** Save, delete, undo, history, CSV export, form edits (recordActions.ts). */
+  private readonly records: RecordActions;
+  /** Send, Undo Send, discard, the mail notices, draft edits (mailActions.ts). */
+  private readonly mail: MailActions;
 
   /** The Board the tools use: the host state, with form data flushed from the page. */
   readonly board: Board;
@@ -124,6 +127,32 @@ export class BoardController {
       onChange: (listener) => state.onChange(listener),
     };
     this.history = new BoardHistory(state);
+    this.actionHost = {
+      ui: this.ui,
+      state,
+      board: this.board,
+      deps: () => options.deps(),
+      locale: () => options.locale(),
+      ast: () => options.client.ast(),
+      said: (outcome) => this.said(outcome),
+      logged: (outcome) => this.logged(outcome),
+      told: (outcome) => this.told(outcome),
+      setStatus: (status) => this.setStatus(status),
+      setStatusWithMail: (status) => {
+        this.status = status;
+        this.send({ mail: true, status: true });
+      },
+      applyPageEdit: (edit) => this.applyPageEdit(edit),
+      pageConnected: () => this.connected,
+      notifyPage: (type, params) => {
+        if (this.connected) this.endpoint?.notify(type, params);
+      },
+      open: (preserveFocus) => this.open(preserveFocus),
+      canGoBack: () => this.history.view(options.client.ast(), options.locale()).canBack,
+      navigate: (direction) => this.navigate(direction),
+    };
+    this.records = new RecordActions(this.actionHost);
+    this.mail = new MailActions(this.actionHost);
     this.disposables.push(state.onChange((change) => this.stateChanged(change)), this.history, this.history.onChange(() => this.send({ history: true })));
   }
 
@@ -145,12 +174,12 @@ export class BoardController {
       this.updateTitle();
       this.sendAll();
     });
-    endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
-    endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyMailEdit(field, value));
+    endpoint.onNotification(protocol.edit, ({ field, value }) => this.records.applyEdit(field, value));
+    endpoint.onNotification(protocol.editMail, ({ field, value }) => this.mail.applyEdit(field, value));
     endpoint.onNotification(protocol.mailAction, ({ action }) => {
-      if (action === 'send') void this.sendMail();
-      else if (action === 'undo') this.undoSend();
-      else this.discardMail();
+      if (action === 'send') void this.mail.send();
+      else if (action === 'undo') this.mail.undoSend();
+      else this.mail.discard();
     });
     endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
       if (listId === this.listId) void this.openFromList(key, () => openRow(this.options.deps(), key));
@@ -166,14 +195,14 @@ export class BoardController {
       // The front end's setting is the one place the Board's locale lives; its change re-renders the Board.
       if (this.options.client.ast().locales.includes(locale)) ui.setLocale(locale);
     });
-    endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
+    endpoint.onNotification(protocol.formAction, ({ action, field }) => this.records.formAction(action, field));
     endpoint.onNotification(protocol.newRecord, ({ listId }) => {
       const list = this.options.state.list();
       if (listId !== this.listId || !list) return;
       const outcome = newRecord(this.options.deps(), list.context);
       if (!outcome.ok) this.setStatus({ kind: 'error', text: this.said(outcome) });
     });
-    endpoint.onNotification(protocol.deleteRecord, () => void this.deleteShown());
+    endpoint.onNotification(protocol.deleteRecord, () => void this.records.delete());
     endpoint.onNotification(protocol.openFormLink, ({ field, item }) => {
       const context = this.options.state.snapshot().context ?? '';
       void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
@@ -184,8 +213,8 @@ export class BoardController {
     });
     endpoint.onRequest(protocol.rows, (params) => this.rows(params));
     endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(this.options.deps(), field, search));
-    endpoint.onRequest(protocol.recordHistory, ({ key }) => this.recordHistory(key));
-    endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.undoFromHistory(entry));
+    endpoint.onRequest(protocol.recordHistory, ({ key }) => this.records.history(key));
+    endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.records.undoFromHistory(entry));
     return () => {
       if (this.endpoint === endpoint) this.disconnect('the Board was closed');
     };
@@ -244,7 +273,7 @@ export class BoardController {
     const { state, client } = this.options;
     return buildBoardView({
       ast: client.ast(), locale: this.options.locale(), snapshot: state.snapshot(), list: state.list(), listId: this.listId, listQuery: state.listQuery(), form: state.formValues(),
-      mailFrom: this.mailFrom(), mailSending: this.sendingMail,
+      mailFrom: this.mailFrom(), mailSending: this.mail.sending,
     });
   }
 
@@ -265,12 +294,12 @@ export class BoardController {
       if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales });
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
-      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.sendingMail }) ?? null });
+      if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.mail.sending }) ?? null });
       if (parts.status) endpoint.notify(protocol.status, { status: this.door.status(this.status) });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
       if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
     } catch (error) {
-      output.error(`updating the Board failed: ${error instanceof Error ? error.message : String(error)}`);
+      output.error(`updating the Board failed: ${errorText(error)}`);
     }
   }
 
@@ -323,19 +352,6 @@ export class BoardController {
     return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
   }
 
-  /** Accept or revert a proposal or an edit, or discard them all; the form is sent back as it is now. */
-  private formAction(action: protocol.FormAction, field: string | undefined): void {
-    const { state } = this.options;
-    if (!state.snapshot().detail) return;
-    if (action === 'accept' && field) state.accept(field);
-    else if (action === 'revert' && field) state.revert(field);
-    else if (action === 'keepMine' && field) state.settle(field, 'mine');
-    else if (action === 'keepTheirs' && field) state.settle(field, 'theirs');
-    else if (action === 'acceptAll') state.acceptAll();
-    else if (action === 'revertAll') state.revertProposals();
-    else if (action === 'discard') state.discard();
-  }
-
   /** The tab says when the Board holds unsaved changes. */
   private updateTitle(): void {
     const { state, locale, surface } = this.options;
@@ -345,38 +361,14 @@ export class BoardController {
     surface.setTitle(dirty ? `● ${title}` : title);
   }
 
-  private applyEdit(field: string, value: unknown): void {
-    const { state, client, locale } = this.options;
-    if (!state.snapshot().detail) return;
+  /** Applies the page's own edit to the state; the state's change is not echoed back to the page mid-typing. */
+  private applyPageEdit(edit: () => void): void {
     this.applyingWebviewEdit = true;
     try {
-      state.edit(field, value);
+      edit();
     } finally {
       this.applyingWebviewEdit = false;
     }
-    // The form is not sent back while the person types; what is wrong with it and what is changed is.
-    if (!this.ready || !this.endpoint) return;
-    try {
-      const block = detailBlock({ ast: client.ast(), locale: locale(), snapshot: state.snapshot(), form: state.formValues() });
-      if (block) this.endpoint.notify(protocol.formState, formStateOf(block));
-    } catch (error) {
-      this.ui.log.warn(`checking the form failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  private applyMailEdit(field: protocol.MailField, value: string): void {
-    const draft = this.options.state.snapshot().mail;
-    // A confirmed mail waiting to go out is read-only: Undo first.
-    if (!draft || this.options.state.snapshot().mailSendAt) return;
-    const next = field === 'to' ? { ...draft, to: parseMailbox(value) } : { ...draft, [field]: value };
-    this.applyingWebviewEdit = true;
-    try {
-      this.options.state.showMail(next);
-    } finally {
-      this.applyingWebviewEdit = false;
-    }
-    // Not echoed while typing; only what is wrong with the recipient goes back.
-    if (field === 'to' && this.ready && this.endpoint) this.endpoint.notify(protocol.mailState, { problem: mailProblem(next, this.options.locale()) ?? null });
   }
 
   /** The configured sender, or null when mail is not set up. */
@@ -384,63 +376,19 @@ export class BoardController {
     return this.options.deps().mailer?.from ?? null;
   }
 
-  /** Send on the mail draft: the use case xos_mail_send runs, confirmation included. */
-  private async sendMail(): Promise<void> {
-    const { locale } = this.options;
-    const output = this.ui.log;
-    if (this.sendingMail) return;
-    const texts = boardTexts(locale());
-    const deps = this.options.deps();
-    if (!deps.mailer) {
-      this.setStatus({ kind: 'error', text: texts.mailNotSetUp });
-      return;
-    }
-    this.sendingMail = true;
-    this.status = { kind: 'busy', text: texts.mailSending };
-    this.send({ mail: true, status: true });
-    try {
-      const outcome = await sendMailDraft({ board: this.board, confirmer: deps.confirmer, mailer: deps.mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
-      output.info(`Board send: ${this.logged(outcome)}`);
-      if (outcome.ok && this.options.state.snapshot().mailSendAt) {
-        // Waiting out its undo window: the draft says when it goes out, and mailScheduledNotice offers Undo.
-        this.status = null;
-      } else {
-        this.status = { kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) };
-        void this.ui.tell(outcome.ok ? 'info' : 'warning', this.told(outcome));
-      }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`Board send failed: ${error instanceof Error ? error.stack ?? message : message}`);
-      this.status = { kind: 'error', text: message };
-      void this.ui.tell('error', this.ui.t('XOS could not send the mail: {0}', message));
-    } finally {
-      this.sendingMail = false;
-      this.send({ mail: true, status: true });
-    }
-  }
-
   /** Undo Send (the Board's button or the notification's) while the confirmed mail waits: it stays a draft. */
   undoSend(): void {
-    if (!undoSend(this.board)) return;
-    const text = boardTexts(this.options.locale()).mailUndone;
-    this.ui.log.info('Board mail: send undone within its window');
-    this.setStatus({ kind: 'info', text });
+    this.mail.undoSend();
   }
 
   /** A confirmed mail waits out its window: a notification with Undo (the Board shows the same). */
   mailScheduledNotice(draft: MailDraft, sendAt: Date): void {
-    const undo = this.ui.t('Undo');
-    const time = new Intl.DateTimeFormat(this.options.locale(), { timeStyle: 'medium' }).format(sendAt);
-    void this.ui.tell('info', this.ui.t('The mail to {0} goes out at {1}.', draft.to.email, time), undo).then((choice) => {
-      if (choice === undo) this.undoSend();
-    });
+    this.mail.scheduledNotice(draft, sendAt);
   }
 
   /** The window ended: the mail went out, or why not. */
   mailSettled(outcome: MailOutcome): void {
-    this.ui.log.info(`Board mail after its undo window: ${this.logged(outcome)}`);
-    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) });
-    void this.ui.tell(outcome.ok ? 'info' : 'warning', this.told(outcome));
+    this.mail.settled(outcome);
   }
 
   /** An outcome in the Board's language, for its status line. */
@@ -459,11 +407,9 @@ export class BoardController {
     return personText(personWords(this.ui.t, this.options.client.ast(), this.options.locale()), outcome);
   }
 
-  /** Discard on the mail draft: it leaves the Board (not while it is being sent). */
-  private discardMail(): void {
-    if (this.sendingMail || !this.options.state.snapshot().mail || this.options.state.snapshot().mailSendAt) return;
-    this.options.state.clearMail();
-    this.setStatus({ kind: 'info', text: boardTexts(this.options.locale()).mailDiscarded });
+  /** A failed outcome becomes an error in the Board's words, so it takes the action's failure path. */
+  private throwUnlessOk(outcome: BoardOutcome): void {
+    if (!outcome.ok) throw new Error(this.said(outcome));
   }
 
   /** The person's form: the webview flushes their latest edits first; when hidden, the host state is current. */
@@ -475,10 +421,10 @@ export class BoardController {
         const edits = await this.endpoint.request(protocol.formData, {}, FORM_DATA_TIMEOUT_MS);
         const known = await state.formData();
         for (const [field, value] of Object.entries(edits ?? {})) {
-          if (JSON.stringify(known[field]) !== JSON.stringify(value)) this.applyEdit(field, value);
+          if (JSON.stringify(known[field]) !== JSON.stringify(value)) this.records.applyEdit(field, value);
         }
       } catch (error) {
-        output.warn(`the Board did not send its form (${error instanceof Error ? error.message : String(error)}); using the host state`);
+        output.warn(`the Board did not send its form (${errorText(error)}); using the host state`);
       }
     }
     return state.formData();
@@ -486,23 +432,7 @@ export class BoardController {
 
   /** Save on the form: the use case xos_ui_save runs, confirmation included. */
   async save(): Promise<void> {
-    if (this.saving) return;
-    const { locale } = this.options;
-    const output = this.ui.log;
-    this.saving = true;
-    this.setStatus({ kind: 'busy', text: boardTexts(locale()).saving });
-    try {
-      const outcome = await saveForm(this.options.deps(), new AbortController().signal, 'board');
-      output.info(`Board save: ${this.logged(outcome)}`);
-      this.reportSave(outcome);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`Board save failed: ${error instanceof Error ? error.stack ?? message : message}`);
-      this.setStatus({ kind: 'error', text: message });
-      void this.ui.tell('error', this.ui.t('XOS could not save: {0}', message));
-    } finally {
-      this.saving = false;
-    }
+    await this.records.save();
   }
 
   /**
@@ -524,125 +454,35 @@ export class BoardController {
     return this.ui.askDiscard(question, detail, discard);
   }
 
-  /**
-   * A save's outcome (Save, or an undo) for the person, in the Board's language (src/board/outcomeText.ts);
-   * after a conflict the person gets words for the form in front of them. A stored save is announced by
-   * savedNotice (through the deps' onSaved), with Undo.
-   */
-  private reportSave(outcome: BoardOutcome): void {
-    const conflicts = Object.keys(this.options.state.snapshot().conflicts ?? {}).length > 0;
-    const settle = !outcome.ok && conflicts ? boardTexts(this.options.locale()).settleConflicts : undefined;
-    this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: settle ?? this.said(outcome) });
-    if (!outcome.ok) void this.ui.tell('warning', settle ?? this.told(outcome));
-  }
-
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
   savedNotice(saved: SavedRecord, outcome: Saved): void {
-    const undo = this.ui.t('Undo');
-    void this.ui.tell('info', this.told(outcome), undo).then(async (choice) => {
-      if (choice !== undo) return;
-      try {
-        const entries = await auditTrail(this.options.deps(), { entity: saved.entity, id: saved.id }, 50);
-        const entry = entries.find((e) => e.action === 'update' && e.versionTo === saved.version);
-        if (!entry) throw new Error(this.ui.t('that save is not in the audit trail'));
-        await this.undo(entry);
-      } catch (error) {
-        void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
-      }
-    });
+    this.records.savedNotice(saved, outcome);
   }
 
   /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */
   async undo(entry: AuditEntry): Promise<void> {
-    const output = this.ui.log;
-    this.open(true);
-    try {
-      const outcome = await undoSave(this.options.deps(), entry, new AbortController().signal, 'board');
-      output.info(`Board undo of audit entry ${entry.id}: ${this.logged(outcome)}`);
-      this.reportSave(outcome);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`Board undo failed: ${message}`);
-      this.setStatus({ kind: 'error', text: message });
-      void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', message));
-    }
+    await this.records.undo(entry);
   }
 
   /** "XOS: Undo Last Save": the newest save in the audit trail. */
   async undoLastSave(): Promise<void> {
-    let entry: AuditEntry | undefined;
-    try {
-      entry = await lastSave(this.options.deps());
-    } catch (error) {
-      void this.ui.tell('error', this.ui.t('XOS could not undo: {0}', error instanceof Error ? error.message : String(error)));
-      return;
-    }
-    if (!entry) {
-      void this.ui.tell('info', this.ui.t('Nothing to undo: no save is recorded yet.'));
-      return;
-    }
-    await this.undo(entry);
-  }
-
-  /** The audit trail of the record the form shows (the Board's History). */
-  private async recordHistory(key: string): Promise<RecordHistoryView> {
-    const snapshot = this.options.state.snapshot();
-    const detail = snapshot.detail;
-    const context = snapshot.context;
-    if (!detail || detail.isNew || !context || `${context}:${String(detail.record.id)}` !== key) return { key, entries: [] };
-    const ast = this.options.client.ast();
-    const entity = ast.contexts[context].entity;
-    const entries = await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50);
-    return recordHistoryView(ast, this.options.locale(), context, key, entries, await referencedNames(this.options.deps(), entries));
-  }
-
-  /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */
-  private async undoFromHistory(entryId: number): Promise<void> {
-    const snapshot = this.options.state.snapshot();
-    const detail = snapshot.detail;
-    if (!detail || !snapshot.context) return;
-    const entity = this.options.client.ast().contexts[snapshot.context].entity;
-    const entry = (await auditTrail(this.options.deps(), { entity, id: String(detail.record.id) }, 50)).find((e) => e.id === entryId);
-    if (entry) await this.undo(entry);
+    await this.records.undoLastSave();
   }
 
   /** Opens a list context for the person (start page, palette, XOS view): the agent's xos_query path. */
   async openContext(context: string): Promise<void> {
     const { locale } = this.options;
-    const output = this.ui.log;
     if (!(await this.mayLeaveForm())) return;
     this.open(true);
     this.setStatus({ kind: 'busy', text: boardTexts(locale()).loading });
-    try {
-      const outcome = await openContext(this.options.deps(), context);
-      if (!outcome.ok) throw new Error(this.said(outcome));
-      output.info(`Board opened ${context}`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`opening ${context} failed: ${message}`);
-      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(context, message) });
-      void this.ui.tell('error', this.ui.t('XOS could not open {0}: {1}', context, message));
-    }
-  }
-
-  /** Delete on the form: asked in VS Code, version-checked; afterwards the Board goes back to where the person came from. */
-  private async deleteShown(): Promise<void> {
-    const { locale } = this.options;
-    const output = this.ui.log;
-    try {
-      const outcome = await deleteShown(this.options.deps(), new AbortController().signal);
-      output.info(`Board delete: ${this.logged(outcome)}`);
-      this.setStatus({ kind: outcome.ok ? 'info' : 'error', text: this.said(outcome) });
-      if (!outcome.ok) return;
-      void this.ui.tell('info', this.told(outcome));
-      if (this.history.view(this.options.client.ast(), locale()).canBack) await this.navigate('back');
-      this.setStatus({ kind: 'info', text: this.said(outcome) });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`Board delete failed: ${message}`);
-      this.setStatus({ kind: 'error', text: message });
-      void this.ui.tell('error', this.ui.t('XOS could not delete: {0}', message));
-    }
+    await runAction(this.actionHost, async () => {
+      this.throwUnlessOk(await openContext(this.options.deps(), context));
+      this.ui.log.info(`Board opened ${context}`);
+    }, {
+      log: `opening ${context} failed`,
+      status: (message) => boardTexts(locale()).openFailed(context, message),
+      notice: ['XOS could not open {0}: {1}', context],
+    });
   }
 
   /** A Board that shows nothing yet (a restored tab after a restart) shows where the person was. */
@@ -650,11 +490,10 @@ export class BoardController {
     if (this.resuming || this.options.state.snapshot().kind !== undefined || !this.history.hasCurrent) return;
     this.resuming = true;
     try {
-      const outcome = await this.history.showCurrent(this.options.deps());
-      if (!outcome.ok) throw new Error(this.said(outcome));
+      this.throwUnlessOk(await this.history.showCurrent(this.options.deps()));
     } catch (error) {
       // The start page stays; Back and Forward still lead to the other steps.
-      this.ui.log.warn(`the Board could not show where it was: ${error instanceof Error ? error.message : String(error)}`);
+      this.ui.log.warn(`the Board could not show where it was: ${errorText(error)}`);
     } finally {
       this.resuming = false;
     }
@@ -663,63 +502,39 @@ export class BoardController {
   /** Back or Forward: the list as it was, or the record loaded again. */
   async navigate(direction: 'back' | 'forward'): Promise<void> {
     const { locale } = this.options;
-    const output = this.ui.log;
     const deps = this.options.deps();
-    try {
-      const outcome = await (direction === 'back' ? this.history.back(deps) : this.history.forward(deps));
-      if (!outcome.ok) throw new Error(this.said(outcome));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`going ${direction} failed: ${message}`);
-      const texts = boardTexts(locale());
-      this.setStatus({ kind: 'error', text: texts.openFailed(direction === 'back' ? texts.back : texts.forward, message) });
-    }
+    await runAction(this.actionHost, async () => {
+      this.throwUnlessOk(await (direction === 'back' ? this.history.back(deps) : this.history.forward(deps)));
+    }, {
+      log: `going ${direction} failed`,
+      status: (message) => {
+        const texts = boardTexts(locale());
+        return texts.openFailed(direction === 'back' ? texts.back : texts.forward, message);
+      },
+    });
   }
 
   /** Opens a row's detail or a ref's record; a failure is said on the Board and in a notification. */
   private async openFromList(key: string, open: () => Promise<ShowOutcome>, from?: string): Promise<void> {
     const { state, locale } = this.options;
-    const output = this.ui.log;
     const context = from ?? state.list()?.context ?? '';
     if (!(await this.mayLeaveForm())) return;
-    try {
-      const outcome = await open();
-      if (!outcome.ok) throw new Error(this.said(outcome));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`opening row ${key} of ${context} failed: ${message}`);
-      this.setStatus({ kind: 'error', text: boardTexts(locale()).openFailed(`${context} ${key}`, message) });
-      void this.ui.tell('error', this.ui.t('XOS could not open {0} {1}: {2}', context, key, message));
-    }
+    await runAction(this.actionHost, async () => {
+      this.throwUnlessOk(await open());
+    }, {
+      log: `opening row ${key} of ${context} failed`,
+      status: (message) => boardTexts(locale()).openFailed(`${context} ${key}`, message),
+      notice: ['XOS could not open {0} {1}: {2}', context, key],
+    });
   }
 
   /** Writes the shown list (with the person's sort and filter) to a CSV file the person picks. */
   async exportCsv(query: ListQuery = this.options.state.listQuery()): Promise<void> {
-    const { state, client, locale } = this.options;
-    const output = this.ui.log;
-    const list = state.list();
-    const context = list && appModel(client.ast(), locale()).context(list.context);
-    if (!list || !context) {
-      void this.ui.tell('warning', this.ui.t('The XOS Board shows no list to export.'));
-      return;
-    }
-    const target = await this.ui.csvExport(list.context, context.label);
-    if (!target) return;
-    try {
-      const count = await target.run((sink, signal) => writeCsv(list.source, context.fields, query, sink, signal));
-      const text = boardTexts(locale()).exported(count, target.where);
-      output.info(text);
-      this.setStatus({ kind: 'info', text });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`CSV export failed: ${message}`);
-      void this.ui.tell('error', this.ui.t('XOS could not export the list: {0}', message));
-    }
+    await this.records.exportCsv(query);
   }
 
   dispose(): void {
-    // The front end is stopping: a mail waiting out its undo window does not go out; the kept draft says so next time.
-    abandonScheduledSend(this.board);
+    this.mail.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -7,7 +7,7 @@ import type { Ast } from '../ast/schema.ts';
 import { fieldLabel } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
 import { describeValue } from '../ast/values.ts';
-import type { Action, BoardOutcome, FieldValue } from '../core/outcomes.ts';
+import type { Action, BoardOutcome, FieldValue, QueryRefusal, RecordProblem } from '../core/outcomes.ts';
 import { textsThrough, type Translate } from './texts.ts';
 
 /** What the wording needs besides `t`: labels and times as the person reads them. */
@@ -81,6 +81,71 @@ function changedWhileAsked(t: Translate, action: Action): string {
   }
 }
 
+/** Why the agent's query was refused, in a few words for the person: what kind of thing was wrong, not the rule. */
+function queryRefusal(words: PersonWords, refusal: QueryRefusal): string {
+  const { t } = words;
+  const context = words.context(refusal.context);
+  switch (refusal.kind) {
+    case 'unknown_context': return t('The query was refused: the app has no context {0}.', refusal.context);
+    case 'not_graphql': return t('The query was refused: it is not valid GraphQL.');
+    case 'not_a_query': return t('The query was refused: it would change data, and a query may only read.');
+    case 'not_only_operations':
+    case 'operation_count':
+    case 'root_field':
+    case 'root_alias':
+    case 'directive':
+    case 'variable':
+    case 'fragment':
+    case 'alias':
+      return t('The query was refused: it is not written as one simple query.');
+    case 'no_selection': return t('The query was refused: it asks for no fields of {0}.', context);
+    case 'list_fields':
+      if (!refusal.extra.length) return t('The query was refused: it leaves out fields of {0}.', context);
+      return refusal.missing.length
+        ? t('The query was refused: it does not ask for exactly the fields of {0} available to it.', context)
+        : t('The query was refused: it asks for fields of {0} that are not available to it.', context);
+    case 'too_deep': return t('The query was refused: it follows links between records too far.');
+    case 'not_selectable': return t('The query was refused: it asks for a field that is not available to it.');
+    case 'takes_no_arguments':
+    case 'not_a_relation':
+    case 'needs_selection':
+      return t('The query was refused: it asks for fields in a way that is not allowed.');
+    case 'list_argument':
+    case 'repeated_argument':
+    case 'detail_argument':
+    case 'count':
+      return t('The query was refused: it narrows down the records in a way that is not allowed.');
+    case 'detail_id': return t('The query was refused: it does not say which record of {0} to show.', context);
+    case 'not_filterable':
+    case 'where_depth':
+    case 'where_not_object':
+    case 'no_operator':
+    case 'unknown_operator':
+    case 'not_scalar':
+      return t('The query was refused: its filter is not allowed.');
+    case 'order_by_shape':
+    case 'order_by_relation':
+    case 'sort_direction':
+      return t('The query was refused: its sort order is not allowed.');
+  }
+}
+
+/** Why given data does not fit the context, by its first record that does not fit (counted from 1). */
+function recordProblem(words: PersonWords, context: string, index: number, problem: RecordProblem): string {
+  const { t } = words;
+  const label = words.context(context);
+  const item = index + 1;
+  switch (problem.kind) {
+    case 'not_object': return t('The data does not fit {0}: item {1} is not a record.', label, item);
+    case 'unknown_fields': return t('The data does not fit {0}: item {1} has fields it may not contain ({2}).', label, item, problem.fields.join(', '));
+    case 'not_a_list': return t('The data does not fit {0}: in item {1}, {2} is not a list of records.', label, item, words.contextField(context, problem.field));
+    case 'value': {
+      const value = problem.value;
+      return t('The data does not fit {0}: item {1}, {2}: {3}', label, item, words.field(value.entity, value.field), textsThrough(t).problem(value.problem));
+    }
+  }
+}
+
 /** An outcome as the person reads it, in the language of `words.t`. */
 export function personText(words: PersonWords, outcome: BoardOutcome): string {
   const { t } = words;
@@ -151,13 +216,16 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
     case 'mail_refused': return t('Not sent: the mail server refused or could not be reached: {0}. The draft stays; check the mail settings and send again.', outcome.reason);
     case 'shown':
     case 'one_record_needed': return textsThrough(t).records(outcome.count);
-    case 'query_invalid': return t('The query was refused: {0}', outcome.message);
+    case 'query_invalid': return queryRefusal(words, outcome.refusal);
     case 'query_refused': return t('The XOS server refused the query: {0}', outcome.message);
     case 'no_match': return t('No record of {0} matches.', words.context(outcome.context));
     case 'unknown_context':
     case 'no_context': return t('The app has no context {0}.', outcome.context);
     case 'invalid_json': return t('The data is not valid JSON ({0}).', outcome.reason);
-    case 'records_invalid': return t('The data does not fit {0}.', words.context(outcome.context));
+    case 'records_invalid': {
+      const first = outcome.problems[0];
+      return first ? recordProblem(words, outcome.context, first.index, first.problem) : t('The data does not fit {0}.', words.context(outcome.context));
+    }
     case 'load_failed': return t('The XOS server could not load it: {0}', outcome.message);
     case 'not_found': return t('{0} {1} was not found.', words.context(outcome.context), outcome.id);
     case 'no_list': return t('No list is shown.');

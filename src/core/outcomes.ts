@@ -3,6 +3,9 @@
 // agent (src/mcp/wording.ts), the Board for the person in its language (src/board/outcomeText.ts).
 // `ok` says whether it was done. No MCP, no VS Code.
 import type { ValueProblem } from '../ast/values.ts';
+import type { QueryRefusal } from '../graphql/queryRules.ts';
+
+export type { QueryRefusal } from '../graphql/queryRules.ts';
 
 /** A field's value as stored (or about to be): the wording masks or leaves out what the agent may not read. */
 export interface FieldValue {
@@ -18,6 +21,16 @@ export interface FieldProblem {
   readonly message: string;
   readonly problem: ValueProblem;
 }
+
+/** Why a record of given JSON does not fit the context it is to be shown in. */
+export type RecordProblem =
+  | { readonly kind: 'not_object' }
+  /** Fields that are not among the context's list_fields the agent may send. */
+  | { readonly kind: 'unknown_fields'; readonly fields: readonly string[] }
+  /** An inverse list given as something other than a list. */
+  | { readonly kind: 'not_a_list'; readonly field: string }
+  /** A value that does not fit its field, as the value check found it. */
+  | { readonly kind: 'value'; readonly value: FieldProblem };
 
 /** A GraphQL error as the server sent it (`extensions.field` names a column). */
 export interface ServerError {
@@ -122,8 +135,8 @@ type InvalidJson = { readonly kind: 'invalid_json'; readonly ok: false; readonly
 /** Outcomes of showing data on the Board: a query, given JSON, a record, a row's or a link's record, a step back or forward. */
 export type ShowOutcome =
   | { readonly kind: 'shown'; readonly ok: true; readonly context: string; readonly count: number }
-  /** The query rules' own explanation of what is wrong with the agent's query. */
-  | { readonly kind: 'query_invalid'; readonly ok: false; readonly message: string }
+  /** What the query rules found wrong with the agent's query. */
+  | { readonly kind: 'query_invalid'; readonly ok: false; readonly refusal: QueryRefusal }
   | { readonly kind: 'query_refused'; readonly ok: false; readonly message: string }
   | { readonly kind: 'no_match'; readonly ok: false; readonly context: string }
   | UnknownContext
@@ -131,8 +144,8 @@ export type ShowOutcome =
   | { readonly kind: 'one_record_needed'; readonly ok: false; readonly context: string; readonly count: number }
   | {
     readonly kind: 'records_invalid'; readonly ok: false; readonly context: string;
-    /** The value check's finding per record (by its index in the JSON). */
-    readonly problems: ReadonlyArray<{ readonly index: number; readonly problem: string }>; readonly allowed: readonly string[];
+    /** What does not fit, per record (by its index in the JSON). */
+    readonly problems: ReadonlyArray<{ readonly index: number; readonly problem: RecordProblem }>; readonly allowed: readonly string[];
   }
   | { readonly kind: 'load_failed'; readonly ok: false; readonly message: string }
   | { readonly kind: 'not_found'; readonly ok: false; readonly context: string; readonly id: string }

@@ -10,10 +10,11 @@ import { readPath } from '../ast/appModel.ts';
 import { buildCheckedQuery, buildDetailQuery } from '../graphql/requests.ts';
 import { checkContextQuery, checkedSelection, type CheckedQuery } from '../graphql/queryRules.ts';
 import { BackendUnavailableError } from '../graphql/unavailable.ts';
-import type { ShowOutcome } from './outcomes.ts';
+import type { RecordProblem, ShowOutcome } from './outcomes.ts';
 import type { Board, BoardRecord, ListQuery, ListWindow } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
 import { contextModel, withoutVersion, type CoreDeps } from './base.ts';
+import { fieldProblem } from './save.ts';
 
 const shown = (context: string, count: number): ShowOutcome => ({ kind: 'shown', ok: true, context, count });
 
@@ -25,7 +26,7 @@ const shown = (context: string, count: number): ShowOutcome => ({ kind: 'shown',
 export async function showQuery(deps: CoreDeps, context: string, query: string): Promise<ShowOutcome> {
   const ast = deps.client.ast();
   const check = checkContextQuery(ast, context, query);
-  if (!check.ok) return { kind: 'query_invalid', ok: false, message: check.message };
+  if (!check.ok) return { kind: 'query_invalid', ok: false, refusal: check.refusal };
   // From here on only the rebuilt query runs, never the agent's text.
   const checked = check.query;
   const boardSelections = listFieldSelections(ast, context, hiddenListFields(ast, context));
@@ -83,12 +84,12 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
     return { kind: 'one_record_needed', ok: false, context, count: records.length };
   }
   const checked: BoardRecord[] = [];
-  const problems: Array<{ index: number; problem: string }> = [];
+  const problems: Array<{ index: number; problem: RecordProblem }> = [];
   const allowed = agentListFields(ast, context).filter((field) => !withheld(ast, def.entity, field));
   records.forEach((record, index) => {
     const result = checkRecord(ast, def, allowed, record);
-    if (typeof result === 'string') problems.push({ index, problem: result });
-    else checked.push(result);
+    if (result.ok) checked.push(result.record);
+    else problems.push({ index, problem: result.problem });
   });
   if (problems.length) return { kind: 'records_invalid', ok: false, context, problems, allowed };
   if (def.kind === 'list') deps.board.showList({ context, source: new MemoryListSource(contextModel(deps, context), checked) });
@@ -96,17 +97,20 @@ export async function showRendered(deps: CoreDeps, context: string, json: string
   return shown(context, checked.length);
 }
 
+type RecordCheck = { readonly ok: true; readonly record: BoardRecord } | { readonly ok: false; readonly problem: RecordProblem };
+
 /** The record with canonical scalar values, or why it does not fit the context. */
-function checkRecord(ast: Ast, context: ContextDef, allowed: readonly string[], record: unknown): BoardRecord | string {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'is not a JSON object';
+function checkRecord(ast: Ast, context: ContextDef, allowed: readonly string[], record: unknown): RecordCheck {
+  const refuse = (problem: RecordProblem): RecordCheck => ({ ok: false, problem });
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return refuse({ kind: 'not_object' });
   const entries = Object.entries(record as Record<string, unknown>);
   const unknown = entries.map(([k]) => k).filter((k) => !allowed.includes(k));
-  if (unknown.length) return `unknown fields ${unknown.join(', ')}`;
+  if (unknown.length) return refuse({ kind: 'unknown_fields', fields: unknown });
   const out: BoardRecord = {};
   for (const [field, value] of entries) {
     const def = fieldDef(ast, context.entity, field);
     if (!def) {
-      if (findInverse(ast, context.entity, field) && value !== null && !Array.isArray(value)) return `${field} must be a list of records`;
+      if (findInverse(ast, context.entity, field) && value !== null && !Array.isArray(value)) return refuse({ kind: 'not_a_list', field });
       out[field] = value;
       continue;
     }
@@ -114,11 +118,11 @@ function checkRecord(ast: Ast, context: ContextDef, allowed: readonly string[], 
       const canonical = canonicalValue(context.entity, field, def, value);
       out[field] = def.type === 'ref' ? value : canonical;
     } catch (e) {
-      if (e instanceof FieldValueError) return e.message;
+      if (e instanceof FieldValueError) return refuse({ kind: 'value', value: fieldProblem(e) });
       throw e;
     }
   }
-  return out;
+  return { ok: true, record: out };
 }
 
 /** One window of the list on the Board, with the person's sort and filter; undefined when no list is shown. */

@@ -3,7 +3,7 @@
 // list_fields. The Board and the save question show fields by their names, so
 // nothing may rename (aliases) or drop (@skip/@include) what is selected, at
 // any depth; relations nest only a little, so a query cannot fan out without
-// end inside the extension host. Each refusal says what to send instead.
+// end inside the extension host. Each refusal names what was wrong (`QueryRefusal`).
 //
 // XOS never runs the agent's text. The check takes the document apart, lets
 // through only what the agent may know of (an allow-list of fields, relations,
@@ -12,6 +12,11 @@
 // requests.ts): the root's arguments go in GraphQL variables, nested relation
 // arguments are printed from the checked values. Hidden names and names that do
 // not exist are refused in the same words, so a refusal is no oracle for what exists.
+//
+// A refusal is data (`QueryRefusal`: what was wrong, with the facts), never a sentence: the
+// MCP layer words it for the agent (src/mcp/wording.ts, with what to send instead), the Board
+// for the person. The data of a hidden name and of one that does not exist is the same too:
+// it holds the name as sent and where it was sent, never why the name is not allowed.
 import {
   BREAK, Kind, parse, print, visit,
   type ArgumentNode, type DirectiveNode, type DocumentNode, type FieldNode, type ObjectFieldNode, type OperationDefinitionNode,
@@ -44,9 +49,76 @@ export interface CheckedQuery {
   readonly selections: readonly FieldNode[];
 }
 
+/** A selection at the root of the query, as the refusal names it: a field by its name, or a fragment. */
+export type RootSelection = { readonly kind: 'field'; readonly name: string } | { readonly kind: 'fragment' };
+
+/**
+ * Where in the query a refusal points: the fields from the context's root field down
+ * (`['company', 'deals']`); empty for the root field itself (the context).
+ */
+export type QueryPath = readonly string[];
+
+/** What a refusal of a query to a known context carries besides its kind: the context and a query that passes. */
+interface Asked {
+  readonly context: string;
+  /** A query of the context that passes the check (`exampleQuery`). */
+  readonly example: string;
+}
+
+/**
+ * Why an agent's query was refused, as data. Names the agent sent are echoed cut to 64
+ * characters (`cut`); a hidden name and one that does not exist give the same refusal.
+ */
+export type QueryRefusal =
+  | { readonly kind: 'unknown_context'; readonly context: string; readonly known: readonly string[] }
+  | Asked & (
+    /** The parser's own message (graphql-js, English). */
+    | { readonly kind: 'not_graphql'; readonly detail: string }
+    /** Definitions other than operations (fragments). */
+    | { readonly kind: 'not_only_operations' }
+    | { readonly kind: 'operation_count'; readonly count: number }
+    | { readonly kind: 'not_a_query'; readonly operation: 'mutation' | 'subscription' }
+    | { readonly kind: 'directive'; readonly directive: string }
+    | { readonly kind: 'variable'; readonly variable: string; readonly contextKind: 'list' | 'detail' }
+    | { readonly kind: 'root_field'; readonly got: readonly RootSelection[] }
+    | { readonly kind: 'root_alias' }
+    | { readonly kind: 'no_selection' }
+    /** A fragment among the fields at `path` (empty: the context's own fields). */
+    | { readonly kind: 'fragment'; readonly path: QueryPath }
+    /** An alias `alias: field` among the fields at `path` (empty: the context's own fields). */
+    | { readonly kind: 'alias'; readonly path: QueryPath; readonly alias: string; readonly field: string }
+    | { readonly kind: 'too_deep'; readonly path: QueryPath; readonly max: number }
+    /** The context's list_fields the agent knows of (`wanted`), those not selected, and the other fields selected. */
+    | { readonly kind: 'list_fields'; readonly wanted: readonly string[]; readonly missing: readonly string[]; readonly extra: readonly string[] }
+    | { readonly kind: 'not_selectable'; readonly entity: string; readonly field: string }
+    | { readonly kind: 'takes_no_arguments'; readonly path: QueryPath; readonly argument: string }
+    | { readonly kind: 'not_a_relation'; readonly path: QueryPath }
+    | { readonly kind: 'needs_selection'; readonly path: QueryPath }
+    /** An argument other than where, order_by, limit and offset of the list at `path`. */
+    | { readonly kind: 'list_argument'; readonly path: QueryPath; readonly argument: string }
+    | { readonly kind: 'repeated_argument'; readonly path: QueryPath; readonly argument: string }
+    /** An argument other than id of a detail context's root field. */
+    | { readonly kind: 'detail_argument'; readonly argument: string }
+    | { readonly kind: 'detail_id' }
+    | { readonly kind: 'count'; readonly argument: 'limit' | 'offset' }
+    | { readonly kind: 'not_filterable'; readonly entity: string; readonly field: string }
+    | { readonly kind: 'where_depth'; readonly max: number }
+    | { readonly kind: 'where_not_object'; readonly entity: string }
+    | { readonly kind: 'no_operator'; readonly entity: string; readonly field: string }
+    | { readonly kind: 'unknown_operator'; readonly operator: string; readonly operators: readonly string[] }
+    | { readonly kind: 'not_scalar'; readonly entity: string; readonly field: string; readonly operator: string }
+    | { readonly kind: 'order_by_shape' }
+    | { readonly kind: 'order_by_relation'; readonly entity: string; readonly relation: string }
+    | { readonly kind: 'sort_direction'; readonly entity: string; readonly field: string }
+  );
+
+/** Each refusal of a known context without what they all carry (context and example). */
+type Without<R> = R extends Asked ? Omit<R, keyof Asked> : never;
+type Shape = Without<QueryRefusal>;
+
 export type QueryCheck =
   | { readonly ok: true; readonly kind: 'list' | 'detail'; readonly query: CheckedQuery }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly refusal: QueryRefusal };
 
 /** Selections the model may add without breaking the list_fields rule. */
 const TOLERATED = new Set(['version', '__typename']);
@@ -58,82 +130,68 @@ export const MAX_WHERE_DEPTH = 32;
 const LIST_ARGUMENTS = ['where', 'order_by', 'limit', 'offset'];
 const SCALAR_KINDS = new Set<string>([Kind.STRING, Kind.INT, Kind.FLOAT, Kind.BOOLEAN, Kind.NULL, Kind.ENUM]);
 
-/** A refusal found deep inside the check; its message is the reply's first part. */
-class Refusal extends Error {}
+/** A refusal found deep inside the check. */
+class Refusal extends Error {
+  readonly refusal: QueryRefusal;
+
+  constructor(refusal: QueryRefusal) {
+    super(refusal.kind);
+    this.refusal = refusal;
+  }
+}
 
 export function checkContextQuery(ast: Ast, contextName: string, query: string): QueryCheck {
   const context = Object.hasOwn(ast.contexts, contextName) ? ast.contexts[contextName] : undefined;
-  if (!context) {
-    return refuse(`Unknown context "${contextName}". Known contexts: ${Object.keys(ast.contexts).join(', ')}. Call xos_schema to see their fields.`);
-  }
+  if (!context) return { ok: false, refusal: { kind: 'unknown_context', context: contextName, known: Object.keys(ast.contexts) } };
   const example = exampleQuery(ast, contextName);
+  const refuse = (shape: Shape): QueryCheck => ({ ok: false, refusal: { ...shape, context: contextName, example } });
   let document: DocumentNode;
   try {
     document = parse(query);
   } catch (e) {
-    return refuse(`The query is not valid GraphQL: ${(e as Error).message.replace(/\.$/, '')}. For example: ${example}`);
+    return refuse({ kind: 'not_graphql', detail: (e as Error).message });
   }
 
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== document.definitions.length) {
-    return refuse(`Send one query operation without fragments, for example: ${example}`);
-  }
-  if (operations.length !== 1) {
-    return refuse(`Send exactly one query operation (got ${operations.length}), for example: ${example}`);
-  }
+  if (operations.length !== document.definitions.length) return refuse({ kind: 'not_only_operations' });
+  if (operations.length !== 1) return refuse({ kind: 'operation_count', count: operations.length });
   const operation = operations[0];
-  if (operation.operation !== 'query') {
-    return refuse(`xos_query only reads data: a ${operation.operation} is not allowed. Changes go through xos_ui_change_required and xos_ui_save.`);
-  }
+  if (operation.operation !== 'query') return refuse({ kind: 'not_a_query', operation: operation.operation === 'mutation' ? 'mutation' : 'subscription' });
   const directive = firstDirective(document);
-  if (directive) {
-    return refuse(`Remove the directive @${directive.name.value}: xos_query shows exactly the fields it selects, so leave a field out instead of skipping it. For example: ${example}`);
-  }
+  if (directive) return refuse({ kind: 'directive', directive: directive.name.value });
   const variable = operation.variableDefinitions?.[0]?.variable ?? firstVariable(document);
-  if (variable) {
-    return refuse(`xos_query takes no variables ($${cut(variable.name.value)}): write each value inline in the query, `
-      + `e.g. ${contextName}${context.kind === 'detail' ? '(id: "1")' : '(where: { id: { _eq: "1" } })'}. For example: ${example}`);
-  }
+  if (variable) return refuse({ kind: 'variable', variable: cut(variable.name.value), contextKind: context.kind });
 
   const roots = operation.selectionSet.selections;
   const root = roots.length === 1 ? asField(roots[0]) : undefined;
-  if (!root || root.name.value !== contextName) {
-    const got = roots.map(describeSelection).join(', ');
-    return refuse(`The query must select exactly one root field, ${contextName} (got ${got}). For example: ${example}`);
-  }
-  if (root.alias) return refuse(`Do not alias ${contextName}. For example: ${example}`);
-  if (!root.selectionSet) return refuse(`Select the list_fields of ${contextName}: ${example}`);
+  if (!root || root.name.value !== contextName) return refuse({ kind: 'root_field', got: roots.map(describeSelection) });
+  if (root.alias) return refuse({ kind: 'root_alias' });
+  if (!root.selectionSet) return refuse({ kind: 'no_selection' });
 
   const selected: string[] = [];
   for (const selection of root.selectionSet.selections) {
     const field = asField(selection);
-    if (!field) return refuse(`Write the fields of ${contextName} out instead of fragments: ${example}`);
-    if (field.alias) return refuse(`Do not alias fields (${field.alias.value}: ${field.name.value}). For example: ${example}`);
+    if (!field) return refuse({ kind: 'fragment', path: [] });
+    if (field.alias) return refuse({ kind: 'alias', path: [], alias: field.alias.value, field: field.name.value });
     selected.push(field.name.value);
-    const nested = field.selectionSet ? checkNested(field.selectionSet, [field.name.value], example) : undefined;
+    const nested = field.selectionSet ? checkNested(field.selectionSet, [field.name.value]) : undefined;
     if (nested) return refuse(nested);
   }
   const wanted = agentListFields(ast, contextName);
   const missing = wanted.filter((f) => !selected.includes(f));
   const extra = [...new Set(selected.filter((f) => !wanted.includes(f) && !TOLERATED.has(f)))];
-  if (missing.length || extra.length) {
-    const parts = [
-      ...(missing.length ? [`missing: ${missing.join(', ')}`] : []),
-      ...(extra.length ? [`not in list_fields: ${extra.join(', ')}`] : []),
-    ];
-    return refuse(`Select exactly the list_fields of ${contextName} (${wanted.join(', ')}); ${parts.join('; ')}. For example: ${example}`);
-  }
+  if (missing.length || extra.length) return refuse({ kind: 'list_fields', wanted, missing, extra });
 
   try {
-    const rules = new Rules(ast, example);
+    const rules = new Rules(ast, contextName, example);
     const selections = root.selectionSet.selections.map((s) => rules.field(context.entity, s as FieldNode, []));
     const args: CheckedArguments = context.kind === 'list'
-      ? Object.fromEntries(Object.entries(rules.listArguments(context.entity, contextName, root.arguments ?? []))
+      ? Object.fromEntries(Object.entries(rules.listArguments(context.entity, [], root.arguments ?? []))
         .map(([name, value]) => [name, name === 'where' || name === 'order_by' ? toJson(value) : value]))
-      : rules.detailArguments(contextName, root.arguments ?? []);
+      : rules.detailArguments(root.arguments ?? []);
     return { ok: true, kind: context.kind, query: { context: contextName, entity: context.entity, kind: context.kind, args, selections } };
   } catch (e) {
-    if (e instanceof Refusal) return refuse(e.message);
+    if (e instanceof Refusal) return { ok: false, refusal: e.refusal };
     throw e;
   }
 }
@@ -141,36 +199,38 @@ export function checkContextQuery(ast: Ast, contextName: string, query: string):
 /** The allow-list checks of names, arguments and values, each returning the rebuilt piece. */
 class Rules {
   private readonly ast: Ast;
+  private readonly context: string;
   private readonly example: string;
 
-  constructor(ast: Ast, example: string) {
+  constructor(ast: Ast, context: string, example: string) {
     this.ast = ast;
+    this.context = context;
     this.example = example;
   }
 
-  private refusal(text: string): Refusal {
-    return new Refusal(`${text} For example: ${this.example}`);
+  private refusal(shape: Shape): Refusal {
+    return new Refusal({ ...shape, context: this.context, example: this.example });
   }
 
   /** A selected field of `entity` (structure already checked), rebuilt with its checked arguments and sub-selection. */
   field(entity: string, node: FieldNode, path: readonly string[]): FieldNode {
     const name = node.name.value;
-    const where = [...path, name].join('.');
+    const at = [...path, name];
     const selectable = agentSelectable(this.ast, entity, name);
-    if (!selectable) throw this.refusal(`${cut(name)} is not a field of ${entity} you can select; select the fields xos_schema lists.`);
+    if (!selectable) throw this.refusal({ kind: 'not_selectable', entity, field: cut(name) });
     const args = node.arguments ?? [];
     let checkedArgs: ArgumentNode[] = [];
     if (selectable.relation && selectable.list) {
-      const checked = this.listArguments(selectable.relation, where, args);
+      const checked = this.listArguments(selectable.relation, at, args);
       checkedArgs = Object.entries(checked).map(([arg, value]) => ({ kind: Kind.ARGUMENT, name: nameNode(arg), value }));
     } else if (args.length) {
-      throw this.refusal(`${where} takes no arguments (got ${cut(args[0].name.value)}); only lists (a list context, an inverse list) take where, order_by, limit and offset.`);
+      throw this.refusal({ kind: 'takes_no_arguments', path: at, argument: cut(args[0].name.value) });
     }
     if (!selectable.relation) {
-      if (node.selectionSet) throw this.refusal(`${where} is a value, not a relation: select it without braces.`);
+      if (node.selectionSet) throw this.refusal({ kind: 'not_a_relation', path: at });
       return { kind: Kind.FIELD, name: nameNode(name) };
     }
-    if (!node.selectionSet) throw this.refusal(`${where} is a relation: select its fields in braces, e.g. ${name} { id }.`);
+    if (!node.selectionSet) throw this.refusal({ kind: 'needs_selection', path: at });
     const selections = node.selectionSet.selections.map((s) => this.field(selectable.relation!, s as FieldNode, [...path, name]));
     return {
       kind: Kind.FIELD, name: nameNode(name), ...(checkedArgs.length ? { arguments: checkedArgs } : {}),
@@ -178,50 +238,44 @@ class Rules {
     };
   }
 
-  /** where, order_by, limit and offset of a list of `entity`, rebuilt from the checked literals. */
-  listArguments(entity: string, where: string, args: readonly ArgumentNode[]): Record<string, ValueNode> {
+  /** where, order_by, limit and offset of a list of `entity` (at `path`; empty: the context), rebuilt from the checked literals. */
+  listArguments(entity: string, path: QueryPath, args: readonly ArgumentNode[]): Record<string, ValueNode> {
     const out: Record<string, ValueNode> = {};
     for (const arg of args) {
       const name = arg.name.value;
-      if (!LIST_ARGUMENTS.includes(name)) {
-        throw this.refusal(`${where} takes where, order_by, limit and offset, not ${cut(name)}.`);
-      }
-      if (Object.hasOwn(out, name)) throw this.refusal(`Give ${name} of ${where} once.`);
+      if (!LIST_ARGUMENTS.includes(name)) throw this.refusal({ kind: 'list_argument', path, argument: cut(name) });
+      if (Object.hasOwn(out, name)) throw this.refusal({ kind: 'repeated_argument', path, argument: name });
       if (name === 'where') out.where = this.whereValue(entity, arg.value, 0);
       else if (name === 'order_by') out.order_by = this.orderBy(entity, arg.value);
-      else out[name] = this.count(name, arg.value);
+      else out[name] = this.count(name as 'limit' | 'offset', arg.value);
     }
     return out;
   }
 
-  /** The id of a detail context's record. */
-  detailArguments(contextName: string, args: readonly ArgumentNode[]): CheckedArguments {
+  /** The id of the detail context's record. */
+  detailArguments(args: readonly ArgumentNode[]): CheckedArguments {
     const unknown = args.find((a) => a.name.value !== 'id');
-    if (unknown) throw this.refusal(`${contextName} takes only id, not ${cut(unknown.name.value)}.`);
-    if (args.length > 1) throw this.refusal(`Give id of ${contextName} once.`);
+    if (unknown) throw this.refusal({ kind: 'detail_argument', argument: cut(unknown.name.value) });
+    if (args.length > 1) throw this.refusal({ kind: 'repeated_argument', path: [], argument: 'id' });
     const value = args[0]?.value;
-    if (!value || (value.kind !== Kind.STRING && value.kind !== Kind.INT)) {
-      throw this.refusal(`${contextName} needs the id of one record, e.g. ${contextName}(id: "1").`);
-    }
+    if (!value || (value.kind !== Kind.STRING && value.kind !== Kind.INT)) throw this.refusal({ kind: 'detail_id' });
     return { id: value.value };
   }
 
   /** limit or offset: a scalar literal (the API says what is wrong with one that is no count). */
-  private count(name: string, value: ValueNode): ValueNode {
-    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal(`${name} is a whole number, e.g. ${name}: 10.`);
+  private count(name: 'limit' | 'offset', value: ValueNode): ValueNode {
+    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal({ kind: 'count', argument: name });
     return rebuildScalar(value);
   }
 
   private notFilterable(key: string, entity: string): Refusal {
-    return this.refusal(`${cut(key)} is not a field of ${entity} you can filter or sort by; use the fields xos_schema lists (values kept from the agent cannot be used).`);
+    return this.refusal({ kind: 'not_filterable', entity, field: cut(key) });
   }
 
   /** A `<entity>_bool_exp`: keys from the allow-list, relations recursing into their entity. */
   private whereValue(entity: string, value: ValueNode, depth: number): ValueNode {
-    if (depth > MAX_WHERE_DEPTH) throw this.refusal(`where is nested more than ${MAX_WHERE_DEPTH} levels deep; write the filter flatter.`);
-    if (value.kind !== Kind.OBJECT) {
-      throw this.refusal(`A filter of ${entity} is an object of fields and operators, e.g. where: { id: { _eq: "1" } }.`);
-    }
+    if (depth > MAX_WHERE_DEPTH) throw this.refusal({ kind: 'where_depth', max: MAX_WHERE_DEPTH });
+    if (value.kind !== Kind.OBJECT) throw this.refusal({ kind: 'where_not_object', entity });
     const fields: ObjectFieldNode[] = [];
     for (const field of value.fields) {
       const key = field.name.value;
@@ -243,13 +297,11 @@ class Rules {
 
   /** `{ _eq: … }`: known operators with scalar values (lists of scalars for _in and _nin). */
   private comparison(entity: string, key: string, value: ValueNode): ValueNode {
-    if (value.kind !== Kind.OBJECT) throw this.refusal(`Compare ${entity}.${key} with an operator, e.g. ${key}: { _eq: … }.`);
+    if (value.kind !== Kind.OBJECT) throw this.refusal({ kind: 'no_operator', entity, field: key });
     const fields: ObjectFieldNode[] = [];
     for (const field of value.fields) {
       const op = field.name.value;
-      if (!FILTER_OPERATORS.has(op)) {
-        throw this.refusal(`${cut(op)} is not an operator of where; use ${[...FILTER_OPERATORS].join(' ')}.`);
-      }
+      if (!FILTER_OPERATORS.has(op)) throw this.refusal({ kind: 'unknown_operator', operator: cut(op), operators: [...FILTER_OPERATORS] });
       let checked: ValueNode;
       if (op === '_in' || op === '_nin') {
         const items = field.value.kind === Kind.LIST ? field.value.values : [field.value];
@@ -263,7 +315,7 @@ class Rules {
   }
 
   private scalar(entity: string, key: string, op: string, value: ValueNode): ValueNode {
-    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal(`${entity}.${key}.${op} takes a single value such as "Berlin", 42 or true.`);
+    if (!SCALAR_KINDS.has(value.kind)) throw this.refusal({ kind: 'not_scalar', entity, field: key, operator: op });
     return rebuildScalar(value);
   }
 
@@ -273,18 +325,16 @@ class Rules {
     return {
       kind: Kind.LIST,
       values: items.map((item) => {
-        if (item.kind !== Kind.OBJECT) throw this.refusal(`order_by is a list of { field: asc | desc }, e.g. order_by: [{ id: desc }].`);
+        if (item.kind !== Kind.OBJECT) throw this.refusal({ kind: 'order_by_shape' });
         return {
           kind: Kind.OBJECT,
           fields: item.fields.map((field): ObjectFieldNode => {
             const key = field.name.value;
             const allowed = agentFilterKey(this.ast, entity, key);
             if (!allowed) throw this.notFilterable(key, entity);
-            if (allowed.kind === 'relation') {
-              throw this.refusal(`order_by sorts by the fields of ${entity} itself, not by the relation ${key}; sort by ${key}_id or filter with where.`);
-            }
+            if (allowed.kind === 'relation') throw this.refusal({ kind: 'order_by_relation', entity, relation: key });
             if (field.value.kind !== Kind.ENUM || (field.value.value !== 'asc' && field.value.value !== 'desc')) {
-              throw this.refusal(`Sort ${entity}.${key} with asc or desc (without quotes), e.g. order_by: [{ ${key}: desc }].`);
+              throw this.refusal({ kind: 'sort_direction', entity, field: key });
             }
             return { kind: Kind.OBJECT_FIELD, name: nameNode(key), value: { kind: Kind.ENUM, value: field.value.value } };
           }),
@@ -326,18 +376,14 @@ function firstNode<T>(document: DocumentNode, kind: 'Directive' | 'Variable'): T
 }
 
 /** Why a relation's sub-selection is not allowed (fragments, aliases, too deep), or undefined. */
-function checkNested(set: SelectionSetNode, path: readonly string[], example: string): string | undefined {
-  const where = path.join('.');
-  if (path.length > MAX_RELATION_DEPTH) {
-    return `Relations may nest at most ${MAX_RELATION_DEPTH} levels below the context's fields (${where} is ${path.length} deep). `
-      + `Select the related record's own fields, e.g. ${path[0]} { id name }, and open its context with another xos_query for more. For example: ${example}`;
-  }
+function checkNested(set: SelectionSetNode, path: QueryPath): Shape | undefined {
+  if (path.length > MAX_RELATION_DEPTH) return { kind: 'too_deep', path, max: MAX_RELATION_DEPTH };
   for (const selection of set.selections) {
     const field = asField(selection);
-    if (!field) return `Write the fields of ${where} out instead of fragments. For example: ${example}`;
-    if (field.alias) return `Do not alias fields (${field.alias.value}: ${field.name.value} in ${where}); select ${field.name.value} under its own name. For example: ${example}`;
+    if (!field) return { kind: 'fragment', path };
+    if (field.alias) return { kind: 'alias', path, alias: field.alias.value, field: field.name.value };
     if (field.selectionSet) {
-      const problem = checkNested(field.selectionSet, [...path, field.name.value], example);
+      const problem = checkNested(field.selectionSet, [...path, field.name.value]);
       if (problem) return problem;
     }
   }
@@ -390,11 +436,6 @@ function asField(selection: SelectionNode): FieldNode | undefined {
   return selection.kind === Kind.FIELD ? selection : undefined;
 }
 
-function describeSelection(selection: SelectionNode): string {
-  return selection.kind === Kind.FIELD ? selection.name.value : 'a fragment';
-}
-
-/** A refusal says what was wrong and ends with the call to make next. */
-function refuse(message: string): QueryCheck {
-  return { ok: false, message: `${message} Then call xos_query again.` };
+function describeSelection(selection: SelectionNode): RootSelection {
+  return selection.kind === Kind.FIELD ? { kind: 'field', name: selection.name.value } : { kind: 'fragment' };
 }

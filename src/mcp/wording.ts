@@ -3,7 +3,8 @@
 // from the agent masked or left out, and the tool to call next. The Board words the same
 // outcomes for the person (src/board/outcomeText.ts).
 import type { Ast } from '../ast/schema.ts';
-import type { Action, AnyOutcome, ConflictField, FieldValue, MailOutcome } from '../core/outcomes.ts';
+import type { Action, AnyOutcome, ConflictField, FieldValue, MailOutcome, RecordProblem } from '../core/outcomes.ts';
+import type { QueryPath, QueryRefusal } from '../graphql/queryRules.ts';
 import { exampleQuery } from '../ast/view.ts';
 import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, recordsText, serverMessage, storedText, unknownContextText } from './agentText.ts';
 
@@ -43,6 +44,93 @@ function conflictText(ast: Ast, entity: string, id: string, versionFrom: number,
     .map((f) => `${f.field}: loaded ${value(f.field, f.loaded)}, stored now ${value(f.field, f.stored)}, pending ${f.pending ? value(f.field, f.pending.value) : 'unchanged'}`);
   const both = details.length ? `Both changed ${details.join('; ')}.` : 'Both changed fields that only the person sees.';
   return `${head}${both} The Board shows these side by side; the person keeps one value per field, then save again with xos_ui_save.`;
+}
+
+/** Where a query refusal points: the fields' path, or the context for its root field. */
+const at = (context: string, path: QueryPath) => (path.length ? path.join('.') : context);
+
+/** What is wrong with an agent's query, and what to send instead (without the closing call). */
+function refusalText(refusal: QueryRefusal): string {
+  if (refusal.kind === 'unknown_context') {
+    return `Unknown context "${refusal.context}". Known contexts: ${refusal.known.join(', ')}. Call xos_schema to see their fields.`;
+  }
+  const { context, example } = refusal;
+  const forExample = `For example: ${example}`;
+  switch (refusal.kind) {
+    case 'not_graphql': return `The query is not valid GraphQL: ${refusal.detail.replace(/\.$/, '')}. ${forExample}`;
+    case 'not_only_operations': return `Send one query operation without fragments, for example: ${example}`;
+    case 'operation_count': return `Send exactly one query operation (got ${refusal.count}), for example: ${example}`;
+    case 'not_a_query': return `xos_query only reads data: a ${refusal.operation} is not allowed. Changes go through xos_ui_change_required and xos_ui_save.`;
+    case 'directive':
+      return `Remove the directive @${refusal.directive}: xos_query shows exactly the fields it selects, so leave a field out instead of skipping it. ${forExample}`;
+    case 'variable':
+      return `xos_query takes no variables ($${refusal.variable}): write each value inline in the query, `
+        + `e.g. ${context}${refusal.contextKind === 'detail' ? '(id: "1")' : '(where: { id: { _eq: "1" } })'}. ${forExample}`;
+    case 'root_field': {
+      const got = refusal.got.map((s) => (s.kind === 'field' ? s.name : 'a fragment')).join(', ');
+      return `The query must select exactly one root field, ${context} (got ${got}). ${forExample}`;
+    }
+    case 'root_alias': return `Do not alias ${context}. ${forExample}`;
+    case 'no_selection': return `Select the list_fields of ${context}: ${example}`;
+    case 'fragment':
+      return refusal.path.length
+        ? `Write the fields of ${at(context, refusal.path)} out instead of fragments. ${forExample}`
+        : `Write the fields of ${context} out instead of fragments: ${example}`;
+    case 'alias':
+      return refusal.path.length
+        ? `Do not alias fields (${refusal.alias}: ${refusal.field} in ${at(context, refusal.path)}); select ${refusal.field} under its own name. ${forExample}`
+        : `Do not alias fields (${refusal.alias}: ${refusal.field}). ${forExample}`;
+    case 'too_deep':
+      return `Relations may nest at most ${refusal.max} levels below the context's fields (${at(context, refusal.path)} is ${refusal.path.length} deep). `
+        + `Select the related record's own fields, e.g. ${refusal.path[0]} { id name }, and open its context with another xos_query for more. ${forExample}`;
+    case 'list_fields': {
+      const parts = [
+        ...(refusal.missing.length ? [`missing: ${refusal.missing.join(', ')}`] : []),
+        ...(refusal.extra.length ? [`not in list_fields: ${refusal.extra.join(', ')}`] : []),
+      ];
+      return `Select exactly the list_fields of ${context} (${refusal.wanted.join(', ')}); ${parts.join('; ')}. ${forExample}`;
+    }
+    case 'not_selectable': return `${refusal.field} is not a field of ${refusal.entity} you can select; select the fields xos_schema lists. ${forExample}`;
+    case 'takes_no_arguments':
+      return `${at(context, refusal.path)} takes no arguments (got ${refusal.argument}); only lists (a list context, an inverse list) take where, order_by, limit and offset. ${forExample}`;
+    case 'not_a_relation': return `${at(context, refusal.path)} is a value, not a relation: select it without braces. ${forExample}`;
+    case 'needs_selection':
+      return `${at(context, refusal.path)} is a relation: select its fields in braces, e.g. ${refusal.path[refusal.path.length - 1]} { id }. ${forExample}`;
+    case 'list_argument': return `${at(context, refusal.path)} takes where, order_by, limit and offset, not ${refusal.argument}. ${forExample}`;
+    case 'repeated_argument': return `Give ${refusal.argument} of ${at(context, refusal.path)} once. ${forExample}`;
+    case 'detail_argument': return `${context} takes only id, not ${refusal.argument}. ${forExample}`;
+    case 'detail_id': return `${context} needs the id of one record, e.g. ${context}(id: "1"). ${forExample}`;
+    case 'count': return `${refusal.argument} is a whole number, e.g. ${refusal.argument}: 10. ${forExample}`;
+    case 'not_filterable':
+      return `${refusal.field} is not a field of ${refusal.entity} you can filter or sort by; use the fields xos_schema lists (values kept from the agent cannot be used). ${forExample}`;
+    case 'where_depth': return `where is nested more than ${refusal.max} levels deep; write the filter flatter. ${forExample}`;
+    case 'where_not_object': return `A filter of ${refusal.entity} is an object of fields and operators, e.g. where: { id: { _eq: "1" } }. ${forExample}`;
+    case 'no_operator': return `Compare ${refusal.entity}.${refusal.field} with an operator, e.g. ${refusal.field}: { _eq: … }. ${forExample}`;
+    case 'unknown_operator': return `${refusal.operator} is not an operator of where; use ${refusal.operators.join(' ')}. ${forExample}`;
+    case 'not_scalar': return `${refusal.entity}.${refusal.field}.${refusal.operator} takes a single value such as "Berlin", 42 or true. ${forExample}`;
+    case 'order_by_shape': return `order_by is a list of { field: asc | desc }, e.g. order_by: [{ id: desc }]. ${forExample}`;
+    case 'order_by_relation':
+      return `order_by sorts by the fields of ${refusal.entity} itself, not by the relation ${refusal.relation}; sort by ${refusal.relation}_id or filter with where. ${forExample}`;
+    case 'sort_direction':
+      return `Sort ${refusal.entity}.${refusal.field} with asc or desc (without quotes), e.g. order_by: [{ ${refusal.field}: desc }]. ${forExample}`;
+  }
+  return unreachable(refusal);
+}
+
+/** The agent's reply to a refused xos_query: what was wrong, what to send instead, and the call to make next. */
+export function queryRefusalText(refusal: QueryRefusal): string {
+  return `${refusalText(refusal)} Then call xos_query again.`;
+}
+
+/** What is wrong with a record of the agent's xos_render JSON. */
+function recordProblemText(problem: RecordProblem): string {
+  switch (problem.kind) {
+    case 'not_object': return 'is not a JSON object';
+    case 'unknown_fields': return `unknown fields ${problem.fields.join(', ')}`;
+    case 'not_a_list': return `${problem.field} must be a list of records`;
+    case 'value': return problem.value.message;
+  }
+  return unreachable(problem);
 }
 
 /** A mail outcome as the agent reads it (no field of the AST is involved). */
@@ -128,7 +216,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
     case 'mail_refused':
       return `Not sent: the mail server refused or could not be reached: ${outcome.reason}. The draft stays on the Board; fix the mail settings and call xos_mail_send again when the person wants to send it.`;
     case 'shown': return `${DISPLAYED} ${recordsText(outcome.count, outcome.context)}`;
-    case 'query_invalid': return outcome.message;
+    case 'query_invalid': return queryRefusalText(outcome.refusal);
     case 'query_refused': return `The XOS server refused the query: ${agentServerText(app(), outcome.message)} Fix the query and call xos_query again.`;
     case 'no_match': return `No record of ${outcome.context} matches this query; nothing was displayed. Check the id (for example in the matching list context).`;
     case 'unknown_context': return unknownContextText(outcome.known, outcome.context);
@@ -138,7 +226,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
         : `changes is not valid JSON (${outcome.reason}). Send an object such as {"lastname": "Schmidt"}.`;
     case 'one_record_needed': return `${outcome.context} is a detail context: send exactly one record object (got ${outcome.count}).`;
     case 'records_invalid': {
-      const problems = outcome.problems.slice(0, 10).map((p) => `record ${p.index}: ${p.problem}`).join('; ');
+      const problems = outcome.problems.slice(0, 10).map((p) => `record ${p.index}: ${recordProblemText(p.problem)}`).join('; ');
       return `Nothing was displayed. ${problems}. Allowed fields of ${outcome.context}: ${outcome.allowed.join(', ')}. Call xos_render again with those fields.`;
     }
     case 'load_failed': return outcome.message;

@@ -4,13 +4,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { BoardOutcome, ProposeOutcome } from '../../src/core/outcomes.ts';
+import type { BoardOutcome, ProposeOutcome, QueryRefusal, RecordProblem } from '../../src/core/outcomes.ts';
 import { personText, personWords, type PersonWords } from '../../src/board/outcomeText.ts';
 import { translator, type Translate } from '../../src/board/texts.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { agentText } from '../../src/mcp/wording.ts';
+import { checkContextQuery } from '../../src/graphql/queryRules.ts';
+import { REFUSED } from './queryRefusals.ts';
 
 type Kind = BoardOutcome['kind'];
+
+/** The query check's refusal of a query of the demo CRM. */
+function refusalOf([context, query]: readonly [string, string]): QueryRefusal {
+  const check = checkContextQuery(demoApp(), context, query);
+  if (check.ok) throw new Error(`not refused: ${query}`);
+  return check.refusal;
+}
+
+/** One problem of rendered data per kind. */
+const RECORD_PROBLEMS: ReadonlyArray<{ readonly context: string; readonly problem: RecordProblem }> = [
+  { context: 'person_list', problem: { kind: 'not_object' } },
+  { context: 'person_list', problem: { kind: 'unknown_fields', fields: ['nickname', 'shoe_size'] } },
+  { context: 'company_detail', problem: { kind: 'not_a_list', field: 'employees' } },
+  { context: 'person_list', problem: { kind: 'value', value: { entity: 'person', field: 'age', message: 'person.age: must be an integer (got "old")', problem: { code: 'integer' } } } },
+];
 
 /** One outcome or more of every kind: a kind added to the union without one here fails the typecheck. */
 const SAMPLES: { readonly [K in Kind]: ReadonlyArray<Extract<BoardOutcome, { kind: K }>> } = {
@@ -65,13 +82,15 @@ const SAMPLES: { readonly [K in Kind]: ReadonlyArray<Extract<BoardOutcome, { kin
   mail_refused: [{ kind: 'mail_refused', ok: false, reason: '550 mailbox unavailable' }],
   transfer_broke: [{ kind: 'transfer_broke', ok: false, reason: 'connection reset' }],
   shown: [{ kind: 'shown', ok: true, context: 'person_list', count: 7 }],
-  query_invalid: [{ kind: 'query_invalid', ok: false, message: 'Select exactly the list_fields of person_list.' }],
+  query_invalid: Object.values(REFUSED).map((query) => ({ kind: 'query_invalid', ok: false, refusal: refusalOf(query) }) as const),
   query_refused: [{ kind: 'query_refused', ok: false, message: 'Cannot query field "x".' }],
   no_match: [{ kind: 'no_match', ok: false, context: 'person_detail' }],
   unknown_context: [{ kind: 'unknown_context', ok: false, context: 'nope', known: ['person_list'] }],
   invalid_json: [{ kind: 'invalid_json', ok: false, what: 'json', reason: 'Unexpected token' }, { kind: 'invalid_json', ok: false, what: 'changes', reason: 'Unexpected token' }],
   one_record_needed: [{ kind: 'one_record_needed', ok: false, context: 'person_detail', count: 2 }],
-  records_invalid: [{ kind: 'records_invalid', ok: false, context: 'person_list', problems: [{ index: 0, problem: 'unknown fields x' }], allowed: ['id', 'lastname'] }],
+  records_invalid: RECORD_PROBLEMS.map(({ context, problem }) => ({
+    kind: 'records_invalid', ok: false, context, problems: [{ index: 2, problem }, { index: 3, problem: { kind: 'not_object' } }], allowed: ['id', 'lastname'],
+  }) as const),
   load_failed: [{ kind: 'load_failed', ok: false, message: 'the server is not reachable' }],
   not_found: [{ kind: 'not_found', ok: false, context: 'person_detail', id: '99' }],
   no_list: [{ kind: 'no_list', ok: false }],
@@ -129,6 +148,39 @@ test('every outcome the Board can receive has English and German words for the p
   assert.deepEqual(missing, [], 'texts without German in l10n/bundle.l10n.de.json');
   const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
   for (const key of english.keys) assert.deepEqual(placeholders(bundle[key]), placeholders(key), key);
+});
+
+test('the German words for a refused query and for data that does not fit hold no English sentence of the check and no tool name', () => {
+  const ast = demoApp();
+  const de = personWords(translator('de'), ast, 'de');
+  const en = personWords(translator('en'), ast, 'en');
+  for (const outcome of [...SAMPLES.query_invalid, ...SAMPLES.records_invalid]) {
+    const german = personText(de, outcome);
+    const agent = agentText(ast, outcome);
+    assert.doesNotMatch(german, /xos_|\bcall\b|\bagent\b/i, german);
+    // No clause of the agent's (the check's) English words, and no English words of a sentence.
+    const clauses = agent.split(/[.;:!?](?:\s+|$)|[()]/).map((c) => c.trim()).filter((c) => c.split(/\s+/).length >= 3);
+    for (const clause of clauses) assert.ok(!german.includes(clause), `${german} holds "${clause}"`);
+    assert.doesNotMatch(german, /\b(the|is|are|not|must|select|send|unknown|allowed|example|list_fields|query|record|fields?)\b/i, german);
+    assert.ok(german.startsWith(outcome.kind === 'query_invalid' ? 'Die Abfrage wurde abgelehnt: ' : 'Die Daten passen nicht zu '), german);
+    assert.notEqual(german, personText(en, outcome));
+  }
+  const [notObject, unknownFields, notAList, value] = SAMPLES.records_invalid.map((o) => personText(de, o));
+  assert.match(notObject, /: Eintrag 3 ist kein Datensatz\.$/);
+  assert.match(unknownFields, /: Eintrag 3 hat Felder, die er nicht enthalten darf \(nickname, shoe_size\)\.$/);
+  assert.match(notAList, /: In Eintrag 3 ist .+ keine Liste von Datensätzen\.$/);
+  assert.match(value, /: Eintrag 3, .+: /);
+  assert.match(personText(en, SAMPLES.query_invalid.find((o) => o.refusal.kind === 'list_fields')!), /^The query was refused: it does not ask for exactly the fields of .+ available to it\.$/);
+});
+
+test('the agent\'s words for a refused query and for data that does not fit stay as the tools reply', () => {
+  const ast = demoApp();
+  const listFields = SAMPLES.query_invalid.find((o) => o.refusal.kind === 'list_fields')!;
+  assert.equal(agentText(ast, listFields), 'Select exactly the list_fields of person_list (id, firstname, lastname, email, city, age, net_worth); '
+    + 'missing: city, age, net_worth; not in list_fields: phone. For example: { person_list { id firstname lastname email city age net_worth } } Then call xos_query again.');
+  assert.equal(agentText(ast, { kind: 'records_invalid', ok: false, context: 'person_list', allowed: ['id', 'age'], problems: RECORD_PROBLEMS.map(({ problem }, index) => ({ index, problem })) }),
+    'Nothing was displayed. record 0: is not a JSON object; record 1: unknown fields nickname, shoe_size; record 2: employees must be a list of records; '
+    + 'record 3: person.age: must be an integer (got "old"). Allowed fields of person_list: id, age. Call xos_render again with those fields.');
 });
 
 test('the person reads labels and versions in the Board\'s language', () => {

@@ -1,19 +1,26 @@
-// The list_fields rule and the other limits on an agent's xos_query.
+// The list_fields rule and the other limits on an agent's xos_query: the check refuses with data
+// (QueryRefusal), and the agent reads it in the words of src/mcp/wording.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoApp } from '../../src/backend/demo.ts';
-import { checkContextQuery, checkedSelection } from '../../src/graphql/queryRules.ts';
+import { checkContextQuery, checkedSelection, type QueryCheck, type QueryRefusal } from '../../src/graphql/queryRules.ts';
 import { buildCheckedQuery } from '../../src/graphql/requests.ts';
+import { queryRefusalText } from '../../src/mcp/wording.ts';
+import { REFUSED } from './queryRefusals.ts';
 
 const ast = demoApp();
 const LIST = '{ person_list { id firstname lastname email city age net_worth } }';
 const LIST_EXAMPLE = 'For example: { person_list { id firstname lastname email city age net_worth } }';
 
-/** The refusal without its last sentence, which every refusal ends with: the call to make next. */
+/** The refusal's data of a refused check. */
+function refused(check: QueryCheck, query = ''): QueryRefusal {
+  assert.equal(check.ok, false, query);
+  return (check as { refusal: QueryRefusal }).refusal;
+}
+
+/** The agent's words for the refusal without their last sentence, which every refusal ends with: the call to make next. */
 function refusal(context: string, query: string): string {
-  const check = checkContextQuery(ast, context, query);
-  assert.equal(check.ok, false);
-  const { message } = check as { message: string };
+  const message = queryRefusalText(refused(checkContextQuery(ast, context, query), query));
   assert.ok(message.endsWith(' Then call xos_query again.'), message);
   return message.slice(0, -' Then call xos_query again.'.length);
 }
@@ -33,6 +40,38 @@ test('a detail query with id and ref sub-selection passes', () => {
 test('arguments, a named query and version are allowed', () => {
   const query = 'query People { person_list(where: { city: { _eq: "Berlin" } }, limit: 5) { id firstname lastname email city age net_worth version } }';
   assert.equal(checkContextQuery(ast, 'person_list', query).ok, true);
+});
+
+test('each kind of refusal is data: the kind and its facts, no sentence', () => {
+  for (const [kind, [context, query]] of Object.entries(REFUSED)) {
+    const data = refused(checkContextQuery(ast, context, query), query);
+    assert.equal(data.kind, kind, query);
+    assert.equal(data.context, context);
+    if (data.kind !== 'unknown_context') assert.match(data.example, new RegExp(`^\\{ ${context}[ (]`));
+    assert.equal(typeof queryRefusalText(data), 'string');
+  }
+  assert.deepEqual(refused(checkContextQuery(ast, 'person_list', '{ person_list { id firstname lastname email phone } }')), {
+    kind: 'list_fields', context: 'person_list', example: '{ person_list { id firstname lastname email city age net_worth } }',
+    wanted: ['id', 'firstname', 'lastname', 'email', 'city', 'age', 'net_worth'], missing: ['city', 'age', 'net_worth'], extra: ['phone'],
+  });
+  assert.deepEqual(refused(checkContextQuery(ast, 'people', LIST)), {
+    kind: 'unknown_context', context: 'people', known: ['person_list', 'person_detail', 'company_list', 'company_detail', 'deal_list'],
+  });
+  const parse = refused(checkContextQuery(ast, 'person_list', '{ person_list { id '));
+  assert.ok(parse.kind === 'not_graphql');
+  assert.equal(parse.detail, 'Syntax Error: Expected Name, found <EOF>.');
+  const argument = refused(checkContextQuery(ast, 'deal_list', REFUSED.takes_no_arguments[1]));
+  assert.ok(argument.kind === 'takes_no_arguments');
+  const { example: _example, ...nested } = argument;
+  assert.deepEqual(nested, { kind: 'takes_no_arguments', context: 'deal_list', path: ['contact', 'city'], argument: 'limit' });
+  assert.deepEqual(refused(checkContextQuery(ast, 'person_list', REFUSED.root_field[1])), {
+    kind: 'root_field', context: 'person_list', example: LIST, got: [{ kind: 'field', name: 'person_list' }, { kind: 'field', name: 'person_list_count' }],
+  });
+  // A name the agent sent is echoed cut to 64 characters, in the data too.
+  const long = 'x'.repeat(100);
+  const cut = refused(checkContextQuery(ast, 'person_list', `{ person_list(where: { ${long}: { _eq: 1 } }) { id firstname lastname email city age net_worth } }`));
+  assert.ok(cut.kind === 'not_filterable');
+  assert.equal(cut.field, `${'x'.repeat(63)}…`);
 });
 
 test('missing and extra fields are both named', () => {
@@ -159,9 +198,7 @@ function guardedCheck(context: string, query: string) {
   return checkContextQuery(GUARDED, context, query);
 }
 function guardedRefusal(context: string, query: string): string {
-  const check = guardedCheck(context, query);
-  assert.equal(check.ok, false, query);
-  const { message } = check as { message: string };
+  const message = queryRefusalText(refused(guardedCheck(context, query), query));
   assert.ok(message.endsWith(' Then call xos_query again.'), message);
   return message;
 }
@@ -178,12 +215,20 @@ test('variables are refused, with or without a default value, and say to write v
   assert.match(guardedRefusal('person_detail', 'query Q($id: ID! = "1") { person_detail(id: $id) { id } }'), /^xos_query takes no variables \(\$id\): .* e\.g\. person_detail\(id: "1"\)/);
 });
 
-test('hidden, masked and unknown names in where and order_by are refused in the same words', () => {
+test('hidden, masked and unknown names in where and order_by are refused in the same words and the same data', () => {
   const words = (name: string, args: string) => guardedRefusal('person_list', `{ person_list(${args}) { ${PEOPLE} } }`).replace(name, 'NAME');
+  const data = (name: string, args: string) => {
+    const found = refused(guardedCheck('person_list', `{ person_list(${args}) { ${PEOPLE} } }`));
+    assert.ok(found.kind === 'not_filterable' && found.field === name, JSON.stringify(found));
+    return JSON.stringify({ ...found, field: 'NAME' });
+  };
   for (const shape of [(n: string) => `where: { ${n}: { _eq: 1 } }`, (n: string) => `order_by: [{ ${n}: desc }]`, (n: string) => `where: { _or: [{ id: { _eq: 1 } }, { _not: { ${n}: { _is_null: true } } }] }`]) {
-    const texts = ['notes', 'notez', 'company', 'company_id', 'compamy_id', 'net_worth', 'no_such_field'].map((name) => words(name, shape(name)));
+    const names = ['notes', 'notez', 'company', 'company_id', 'compamy_id', 'net_worth', 'no_such_field'];
+    const texts = names.map((name) => words(name, shape(name)));
     assert.equal(new Set(texts).size, 1, texts.join('\n'));
     assert.match(texts[0], /^NAME is not a field of person you can filter or sort by; use the fields xos_schema lists \(values kept from the agent cannot be used\)\. For example: /);
+    const refusals = names.map((name) => data(name, shape(name)));
+    assert.equal(new Set(refusals).size, 1, refusals.join('\n'));
   }
 });
 
@@ -222,6 +267,10 @@ test('nested selections: hidden and unknown names read the same; relations need 
   const withContact = (inner: string) => `{ deal_list { ${DEALS.replace('contact { id firstname }', `contact { id ${inner} }`)} } }`;
   const hidden = guardedRefusal('deal_list', withContact('notes')).replace('notes', 'X');
   assert.equal(guardedRefusal('deal_list', withContact('notez')).replace('notez', 'X'), hidden);
+  const { field: _hiddenField, ...hiddenData } = refused(guardedCheck('deal_list', withContact('notes'))) as Extract<QueryRefusal, { kind: 'not_selectable' }>;
+  const { field: _unknownField, ...unknownData } = refused(guardedCheck('deal_list', withContact('notez'))) as Extract<QueryRefusal, { kind: 'not_selectable' }>;
+  assert.deepEqual(unknownData, hiddenData);
+  assert.equal(hiddenData.kind, 'not_selectable');
   assert.match(hidden, /^X is not a field of person you can select; select the fields xos_schema lists\./);
   assert.equal(guardedRefusal('deal_list', withContact('company { id }')).replace('company', 'X'), guardedRefusal('deal_list', withContact('compani { id }')).replace('compani', 'X'));
   assert.match(guardedRefusal('deal_list', withContact('company_id')), /^company_id is not a field of person you can select/);

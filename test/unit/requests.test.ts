@@ -45,7 +45,7 @@ function assertSound(request: BuiltRequest, operation: 'query' | 'mutation', val
 
 function checked(context: string, query: string): CheckedQuery {
   const check = checkContextQuery(ast, context, query);
-  assert.ok(check.ok, check.ok ? '' : check.message);
+  assert.ok(check.ok, check.ok ? '' : JSON.stringify(check.refusal));
   return check.query;
 }
 

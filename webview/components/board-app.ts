@@ -1,7 +1,10 @@
 // <xos-board>: the app shell. Shows the list grid, the detail form and the mail
 // draft as the host sends them, and the status line; the parts render themselves.
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { store } from '../state.ts';
+// It holds the Board's store (main.ts sets `store`) and provides it to every part below.
+import { ContextProvider } from '@lit/context';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { BoardStore } from '../state.ts';
+import { StoreController, boardStoreContext } from '../storeController.ts';
 import { boardAppStyles } from './board-app.styles.ts';
 import './detail-form.ts';
 import './list-grid.ts';
@@ -13,22 +16,25 @@ import './status-strip.ts';
 
 export class XosBoard extends LitElement {
   static override styles = boardAppStyles;
-  private unsubscribe: (() => void) | undefined;
+  static override properties = { store: { attribute: false } };
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Only what decides the layout; each part follows its own topic.
-    this.unsubscribe = store.subscribe(['locale', 'list', 'detail', 'mail', 'connection'], () => this.requestUpdate());
-  }
+  /** The Board's state, made by main.ts with the host's endpoint. */
+  declare store: BoardStore | undefined;
+  private readonly provider = new ContextProvider(this, { context: boardStoreContext });
+  // Only what decides the layout; each part follows its own topic.
+  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection']);
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Before the parts render: they take the store from the provider when they connect.
+    if (!changed.has('store')) return;
+    this.provider.setValue(this.store);
+    this.board.setStore(this.store);
   }
 
   override render(): TemplateResult {
-    const texts = store.texts;
-    if (!texts) return html``;
+    const store = this.store;
+    const texts = store?.texts;
+    if (!store || !texts) return html``;
     const { list, detail, mail } = store;
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
     if (!list && !detail && !mail) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
@@ -47,3 +53,9 @@ export class XosBoard extends LitElement {
 }
 
 customElements.define('xos-board', XosBoard);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'xos-board': XosBoard;
+  }
+}

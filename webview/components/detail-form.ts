@@ -2,26 +2,17 @@
 // and Save (which runs the same save as the agent's xos_ui_save).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 import { detailFormStyles } from './detail-form.styles.ts';
 import './field-editor.ts';
 import './record-history.ts';
 
 export class XosDetailForm extends LitElement {
   static override styles = detailFormStyles;
-  private unsubscribe: (() => void) | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['detail', 'locale', 'problems'], () => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-  }
+  private readonly board = new StoreController(this, ['detail', 'locale', 'problems']);
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const detail = store.detail;
     const texts = store.texts;
     if (!detail || !texts) return html``;
@@ -49,6 +40,7 @@ export class XosDetailForm extends LitElement {
 
   /** Save, disabled (and saying why) while a field's value cannot be saved. */
   private saveAction(save: string, fixProblems: string): TemplateResult {
+    const { store } = this.board;
     const conflicts = (store.detail?.conflicts ?? 0) > 0;
     const blocked = conflicts || Object.keys(store.problems).length > 0;
     const why = conflicts ? store.texts?.settleConflicts : fixProblems;

@@ -10,8 +10,8 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { fieldKind } from '../../src/ast/fieldKinds.ts';
-import type { FormField } from '../../src/board/viewTypes.ts';
-import { store } from '../state.ts';
+import type { FormField, WebviewTexts } from '../../src/board/viewTypes.ts';
+import { StoreController } from '../storeController.ts';
 import './ref-picker.ts';
 import { fieldEditorStyles } from './field-editor.styles.ts';
 
@@ -22,21 +22,11 @@ export class XosFieldEditor extends LitElement {
   declare field: FormField | undefined;
   declare invalid: boolean;
 
-  private unsubscribe: (() => void) | undefined;
+  private readonly board = new StoreController(this, ['problems']);
 
   constructor() {
     super();
     this.invalid = false;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['problems'], () => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
   }
 
   private changed(raw: string | boolean): void {
@@ -44,10 +34,11 @@ export class XosFieldEditor extends LitElement {
     const kind = fieldKind(field.type);
     const value = kind.parse(raw);
     this.invalid = !kind.valid(value);
-    store.edit(field.field, value, raw);
+    this.board.store.edit(field.field, value, raw);
   }
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const field = this.field;
     const texts = store.texts;
     if (!field || !texts) return html``;
@@ -96,7 +87,7 @@ export class XosFieldEditor extends LitElement {
 
   /** A link to a related record; the host looks the id up in the loaded record. */
   /** A lock on fields the AST keeps from the agent; its text is part of the label for screen readers. */
-  private kept(field: FormField, texts: NonNullable<typeof store.texts>): TemplateResult | typeof nothing {
+  private kept(field: FormField, texts: WebviewTexts): TemplateResult | typeof nothing {
     if (!field.keptFromAgent) return nothing;
     const text = field.keptFromAgent === 'hidden' ? texts.hiddenFromAgent : texts.maskedForAgent;
     return html`<span class="kept ${field.keptFromAgent}" title=${text}><span class="codicon-lock" aria-hidden="true">🔒</span><span class="visually-hidden">${text}</span></span>`;
@@ -105,12 +96,13 @@ export class XosFieldEditor extends LitElement {
   private link(label: string, field: string, item?: string): TemplateResult {
     const open = (event: Event) => {
       event.preventDefault();
-      store.openFormLink(field, item);
+      this.board.store.openFormLink(field, item);
     };
     return html`<a href="#" class="opens" data-item=${item ?? nothing} @click=${open}>${label}</a>`;
   }
 
   private renderInput(id: string, field: FormField): TemplateResult {
+    const { store } = this.board;
     const text = (event: Event) => this.changed((event.target as HTMLInputElement).value);
     // The host checks the AST's rules like the backend; the local check answers at once for the type.
     const isInvalid = this.invalid || store.problems[field.field] !== undefined;

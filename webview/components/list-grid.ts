@@ -7,7 +7,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, GridRow, ListBlock } from '../../src/board/viewTypes.ts';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
 import { listGridStyles } from './list-grid.styles.ts';
 import { styleProps } from './styleProps.ts';
@@ -51,7 +51,7 @@ export class XosListGrid extends LitElement {
   declare activeCol: number;
   declare widths: number[];
 
-  private unsubscribe: (() => void) | undefined;
+  private readonly board = new StoreController(this, ['list', 'rows', 'locale']);
   private resizeObserver: ResizeObserver | undefined;
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private shownList: ListBlock | null = null;
@@ -68,14 +68,8 @@ export class XosListGrid extends LitElement {
     this.widths = [];
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['list', 'rows', 'locale'], () => this.requestUpdate());
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
     this.resizeObserver?.disconnect();
     clearTimeout(this.filterTimer);
   }
@@ -94,7 +88,7 @@ export class XosListGrid extends LitElement {
   }
 
   private get total(): number {
-    return store.total ?? 0;
+    return this.board.store.total ?? 0;
   }
 
   private metrics(): ViewportInput {
@@ -102,6 +96,7 @@ export class XosListGrid extends LitElement {
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
+    const { store } = this.board;
     const list = store.list;
     if (list !== this.shownList) {
       // Another list (or the same after a reload): widths follow its columns; a new list starts at the top.
@@ -125,10 +120,11 @@ export class XosListGrid extends LitElement {
 
   protected override updated(): void {
     const { first, last } = this.visible;
-    store.ensureRows(Math.max(0, first - OVERSCAN), last + OVERSCAN);
+    this.board.store.ensureRows(Math.max(0, first - OVERSCAN), last + OVERSCAN);
   }
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const list = store.list;
     const texts = store.texts;
     if (!list || !texts) return html``;
@@ -187,6 +183,7 @@ export class XosListGrid extends LitElement {
   }
 
   private renderHeader(column: Column, i: number): TemplateResult {
+    const { store } = this.board;
     const sort = store.query.sort?.field === column.field ? store.query.sort.direction : undefined;
     const classes = classMap({ numeric: column.numeric, sortable: column.sortable, active: this.activeRow === -1 && this.activeCol === i });
     return html`<div role="columnheader" id=${`h-${i}`} class=${classes} aria-colindex=${i + 1}
@@ -216,6 +213,7 @@ export class XosListGrid extends LitElement {
   }
 
   private renderMessage(): TemplateResult | typeof nothing {
+    const { store } = this.board;
     const texts = store.texts!;
     if (store.rowsError) return html`<div class="message error" role="alert">${texts.rowsFailed.replace('{error}', store.rowsError)}</div>`;
     if (store.total === undefined) return html`<div class="message">${texts.loading}</div>`;
@@ -229,6 +227,7 @@ export class XosListGrid extends LitElement {
   }
 
   private countText(): string {
+    const { store } = this.board;
     const texts = store.texts!;
     const list = store.list!;
     if (store.total === undefined) return texts.loading;
@@ -260,10 +259,11 @@ export class XosListGrid extends LitElement {
 
   private applyFilter(value: string): void {
     this.resetPosition();
-    store.setFilter(value);
+    this.board.store.setFilter(value);
   }
 
   private sortColumn(column: number): void {
+    const { store } = this.board;
     const target = store.list?.columns[column];
     if (!target?.sortable) return;
     this.resetPosition();
@@ -290,6 +290,7 @@ export class XosListGrid extends LitElement {
     const link = (event.target as HTMLElement).closest<HTMLElement>('a[data-field]');
     if (link) {
       event.preventDefault();
+      const { store } = this.board;
       const row = store.row(index);
       if (row) store.openRef(row.key, link.dataset.field!);
       return;
@@ -307,6 +308,7 @@ export class XosListGrid extends LitElement {
 
   /** Enter on a ref link opens the related record, anywhere else the row's detail. */
   private openCell(index: number, col: number): void {
+    const { store } = this.board;
     const column = store.list?.columns[col];
     const row = store.row(index);
     if (column?.opens && row && row.values[col] !== null && row.values[col] !== undefined) store.openRef(row.key, column.field);
@@ -314,13 +316,14 @@ export class XosListGrid extends LitElement {
   }
 
   private openRow(index: number): void {
+    const { store } = this.board;
     const row = store.row(index);
     if (row) store.openRow(row.key);
   }
 
   private onKeyDown = (event: KeyboardEvent): void => {
     const last = this.total - 1;
-    const lastCol = (store.list?.columns.length ?? 1) - 1;
+    const lastCol = (this.board.store.list?.columns.length ?? 1) - 1;
     const page = Math.max(1, Math.floor(this.bodyHeight / ROW_HEIGHT) - 1);
     const ctrl = event.ctrlKey || event.metaKey;
     let row = this.activeRow;
@@ -387,7 +390,7 @@ export class XosListGrid extends LitElement {
   }
 
   private onCopy = (event: ClipboardEvent): void => {
-    const row = this.activeRow >= 0 ? store.row(this.activeRow) : undefined;
+    const row = this.activeRow >= 0 ? this.board.store.row(this.activeRow) : undefined;
     if (!row || !event.clipboardData) return;
     const text = this.copyWholeRow
       ? row.values.map((_value, c) => this.cellText(row, c)).join('\t')

@@ -6,24 +6,15 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { MailField } from '../../src/board/protocol.ts';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 import { mailDraftStyles } from './mail-draft.styles.ts';
 
 export class XosMailDraft extends LitElement {
   static override styles = mailDraftStyles;
-  private unsubscribe: (() => void) | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['mail', 'locale'], () => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-  }
+  private readonly board = new StoreController(this, ['mail', 'locale']);
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const mail = store.mail;
     const texts = store.texts;
     if (!mail || !texts) return html``;

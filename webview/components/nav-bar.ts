@@ -2,7 +2,7 @@
 // and a breadcrumb of the last steps. The history lives in the host, so it survives
 // hiding the panel; Alt+Left and Alt+Right work anywhere on the Board.
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 
 export class XosNavBar extends LitElement {
   static override styles = css`
@@ -24,12 +24,13 @@ export class XosNavBar extends LitElement {
     [aria-current='page'] { color: var(--vscode-foreground); }
   `;
 
-  private unsubscribe: (() => void) | undefined;
+  private readonly board = new StoreController(this, ['locale', 'history']);
   private readonly onKey = (event: KeyboardEvent): void => {
     if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     // In a text field Alt/Option+arrows move the caret by word.
     const target = event.composedPath()[0];
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+    const { store } = this.board;
     if (event.key === 'ArrowLeft' && store.history.canBack) store.navigate('back');
     else if (event.key === 'ArrowRight' && store.history.canForward) store.navigate('forward');
     else return;
@@ -38,17 +39,16 @@ export class XosNavBar extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unsubscribe = store.subscribe(['locale', 'history'], () => this.requestUpdate());
     window.addEventListener('keydown', this.onKey);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
     window.removeEventListener('keydown', this.onKey);
   }
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const texts = store.texts;
     const { canBack, canForward, crumbs } = store.history;
     if (!texts) return html``;

@@ -7,7 +7,7 @@
 // does nothing. Below the buttons: how many more questions wait for their turn.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 import { ActGuard, questionKey } from './question-timing.ts';
 
 export class XosQuestion extends LitElement {
@@ -26,23 +26,18 @@ export class XosQuestion extends LitElement {
     .waiting { margin: 0.75rem 0 0; font-size: 0.9em; color: var(--vscode-descriptionForeground); }
   `;
 
-  private unsubscribe: (() => void) | undefined;
+  private readonly board = new StoreController(this, ['question']);
   private shown: number | undefined;
   private readonly guard = new ActGuard();
   private enableTimer: ReturnType<typeof setTimeout> | undefined;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['question'], () => this.requestUpdate());
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
     clearTimeout(this.enableTimer);
   }
 
   override render(): TemplateResult | typeof nothing {
+    const { store } = this.board;
     const question = store.question;
     if (this.guard.show(question ? questionKey(question) : undefined)) {
       // New or changed: the act button waits, then this renders it enabled.
@@ -76,11 +71,11 @@ export class XosQuestion extends LitElement {
       event.stopPropagation();
       return;
     }
-    store.answer(title);
+    this.board.store.answer(title);
   }
 
   override updated(): void {
-    const question = store.question;
+    const question = this.board.store.question;
     if (!question || this.shown === question.id) return;
     this.shown = question.id;
     // Focus starts on the button that changes nothing, so a stray Enter does not save or send.
@@ -91,7 +86,7 @@ export class XosQuestion extends LitElement {
   private onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Escape') {
       event.preventDefault();
-      store.answer(null);
+      this.board.store.answer(null);
     } else if (event.key === 'Tab') {
       // Focus stays in the dialog while it is open.
       const buttons = [...this.renderRoot.querySelectorAll<HTMLElement>('vscode-button')];

@@ -4,7 +4,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HistoryEntryView, RecordHistoryView } from '../../src/board/recordHistory.ts';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 
 export class XosRecordHistory extends LitElement {
   static override styles = css`
@@ -19,25 +19,14 @@ export class XosRecordHistory extends LitElement {
     .from { text-decoration: line-through; color: var(--vscode-descriptionForeground); }
   `;
 
-  private unsubscribe: (() => void) | undefined;
+  private readonly board = new StoreController(this, ['detail', 'locale'], () => {
+    if (this.open) void this.load();
+  });
   private open = false;
   /** The record and version the shown entries were read for (`key|summary`). */
   private loadedFor: string | undefined;
   private view: RecordHistoryView | undefined;
   private failed = false;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['detail', 'locale'], () => {
-      if (this.open) void this.load();
-      this.requestUpdate();
-    });
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-  }
 
   private toggled(event: Event): void {
     this.open = (event.target as HTMLDetailsElement).open;
@@ -46,6 +35,7 @@ export class XosRecordHistory extends LitElement {
 
   /** Reads the trail again when the record or its version changed since the last read. */
   private async load(): Promise<void> {
+    const { store } = this.board;
     const detail = store.detail;
     if (!detail) return;
     const wanted = `${detail.key}|${detail.summary}`;
@@ -67,6 +57,7 @@ export class XosRecordHistory extends LitElement {
   }
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const texts = store.texts;
     const detail = store.detail;
     if (!texts || !detail || detail.isNew) return html``;
@@ -80,6 +71,7 @@ export class XosRecordHistory extends LitElement {
   }
 
   private entry(entry: HistoryEntryView, undo: string, undoHint: string): TemplateResult {
+    const { store } = this.board;
     return html`<li class="entry" data-entry=${entry.id}>
       <div class="head">
         <time datetime=${entry.at}>${entry.when}</time>

@@ -4,7 +4,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import type { RefChoice } from '../../src/core/domain.ts';
 import type { FormField } from '../../src/board/viewTypes.ts';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -46,6 +46,8 @@ export class XosRefPicker extends LitElement {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped per search; an older answer is dropped. */
   private generation = 0;
+  /** The store only: the picker asks for choices and edits; the form re-renders it. */
+  private readonly board = new StoreController(this, []);
 
   constructor() {
     super();
@@ -60,7 +62,7 @@ export class XosRefPicker extends LitElement {
 
   private get options(): readonly RefChoice[] {
     // An optional ref can be emptied: the first choice is "none".
-    const none = this.field && !this.field.required ? [{ id: '', label: store.texts?.none ?? '—' }] : [];
+    const none = this.field && !this.field.required ? [{ id: '', label: this.board.store.texts?.none ?? '—' }] : [];
     return [...none, ...this.choices];
   }
 
@@ -68,7 +70,7 @@ export class XosRefPicker extends LitElement {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       const generation = ++this.generation;
-      store.refChoices(this.field!.field, text).then((choices) => {
+      this.board.store.refChoices(this.field!.field, text).then((choices) => {
         if (generation !== this.generation) return;
         this.choices = choices;
         this.searched = text;
@@ -88,7 +90,7 @@ export class XosRefPicker extends LitElement {
 
   private pick(choice: RefChoice): void {
     const field = this.field!;
-    store.edit(field.field, choice.id === '' ? null : choice.id);
+    this.board.store.edit(field.field, choice.id === '' ? null : choice.id);
     this.text = choice.id === '' ? '' : choice.label;
     this.open = false;
     this.active = -1;

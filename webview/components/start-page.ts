@@ -2,7 +2,7 @@
 // a button that opens it (the same path as the agent's xos_query), so a person can work
 // without an agent.
 import { LitElement, css, html, type TemplateResult } from 'lit';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 
 export class XosStartPage extends LitElement {
   static override styles = css`
@@ -24,19 +24,10 @@ export class XosStartPage extends LitElement {
     .entity { color: var(--vscode-descriptionForeground); margin-left: 0.4em; }
   `;
 
-  private unsubscribe: (() => void) | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['locale'], () => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-  }
+  private readonly board = new StoreController(this, ['locale']);
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const texts = store.texts;
     if (!texts) return html``;
     // Two lists of one entity are told apart by the entity's label.

@@ -2,30 +2,22 @@
 // a row that could not be opened, an export), announced politely to screen readers;
 // beside it what the Board works on: app, context, data source, connection and latency.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { store } from '../state.ts';
+import { StoreController } from '../storeController.ts';
 import { statusStripStyles } from './status-strip.styles.ts';
 
 export class XosStatusStrip extends LitElement {
   static override styles = statusStripStyles;
-  private unsubscribe: (() => void) | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.unsubscribe = store.subscribe(['status', 'connection', 'locale', 'list', 'detail'], () => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.unsubscribe?.();
-  }
+  private readonly board = new StoreController(this, ['status', 'connection', 'locale', 'list', 'detail']);
 
   override render(): TemplateResult {
+    const { store } = this.board;
     const status = store.status;
     return html`<div role="status" aria-live="polite" class="message ${status?.kind ?? ''}">${status?.text ?? ''}</div>${this.connectionLine()}${this.localeSwitch()}`;
   }
 
   /** The app's locales, each named in its own language ("Deutsch", "English"). */
   private localeSwitch(): TemplateResult | typeof nothing {
+    const { store } = this.board;
     const { locales, texts } = store;
     if (locales.length < 2 || !texts) return nothing;
     const name = (tag: string) => {
@@ -42,6 +34,7 @@ export class XosStatusStrip extends LitElement {
   }
 
   private connectionLine(): TemplateResult | typeof nothing {
+    const { store } = this.board;
     const { connection, texts } = store;
     if (!connection || !texts) return nothing;
     const kind = ({ sqlite: 'SQLite', postgres: 'PostgreSQL' } as Record<string, string>)[connection.kind] ?? connection.kind;

@@ -1,0 +1,192 @@
+// The person's actions on records, from the Board's form and list: save, delete, undo a save
+// (the "saved" notification's Undo, "XOS: Undo Last Save", the History's Undo), a record's
+// history, the CSV export, and the form's own edits. They run the use cases the agent's tools
+// run; the controller (controller.ts) wires them to the page and passes itself in as the host.
+import type { AuditEntry } from '../backend/storage/audit.ts';
+import { appModel } from '../ast/appModel.ts';
+import type { SavedRecord } from '../core/base.ts';
+import { writeCsv } from '../core/csv.ts';
+import type { ListQuery } from '../core/domain.ts';
+import type { BoardOutcome, Saved } from '../core/outcomes.ts';
+import { deleteShown } from '../core/records.ts';
+import { saveForm } from '../core/save.ts';
+import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
+import * as protocol from './protocol.ts';
+import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
+import { errorText, runAction, type BoardActionHost } from './runAction.ts';
+import { boardTexts } from './texts.ts';
+import { detailBlock, formStateOf } from './view.ts';
+
+/** How many of a record's audit entries are read (its History, finding a save to undo). */
+const TRAIL_ENTRIES = 50;
+
+/** What the record actions need of the controller beyond every action's host. */
+export interface RecordActionHost extends BoardActionHost {
+  /** Shows the Board (an undo puts the old values in front of the person). */
+  open(preserveFocus: boolean): void;
+  /** Whether Back leads somewhere (after a delete the Board goes back to where the person came from). */
+  canGoBack(): boolean;
+  navigate(direction: 'back' | 'forward'): Promise<void>;
+}
+
+export class RecordActions {
+  private readonly host: RecordActionHost;
+  /** One save at a time: Save clicked again while one runs does nothing. */
+  private saving = false;
+
+  constructor(host: RecordActionHost) {
+    this.host = host;
+  }
+
+  /** Save on the form: the use case xos_ui_save runs, confirmation included. */
+  async save(): Promise<void> {
+    if (this.saving) return;
+    const { host } = this;
+    this.saving = true;
+    host.setStatus({ kind: 'busy', text: boardTexts(host.locale()).saving });
+    try {
+      await runAction(host, async () => {
+        const outcome = await saveForm(host.deps(), new AbortController().signal, 'board');
+        host.ui.log.info(`Board save: ${host.logged(outcome)}`);
+        this.reportSave(outcome);
+      }, { log: 'Board save failed', stack: true, status: (message) => message, notice: ['XOS could not save: {0}'] });
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /**
+   * A save's outcome (Save, or an undo) for the person, in the Board's language (src/board/outcomeText.ts);
+   * after a conflict the person gets words for the form in front of them. A stored save is announced by
+   * savedNotice (through the deps' onSaved), with Undo.
+   */
+  private reportSave(outcome: BoardOutcome): void {
+    const { host } = this;
+    const conflicts = Object.keys(host.state.snapshot().conflicts ?? {}).length > 0;
+    const settle = !outcome.ok && conflicts ? boardTexts(host.locale()).settleConflicts : undefined;
+    host.setStatus({ kind: outcome.ok ? 'info' : 'error', text: settle ?? host.said(outcome) });
+    if (!outcome.ok) void host.ui.tell('warning', settle ?? host.told(outcome));
+  }
+
+  /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
+  savedNotice(saved: SavedRecord, outcome: Saved): void {
+    const { host } = this;
+    const undo = host.ui.t('Undo');
+    void host.ui.tell('info', host.told(outcome), undo).then(async (choice) => {
+      if (choice !== undo) return;
+      await runAction(host, async () => {
+        const entries = await auditTrail(host.deps(), { entity: saved.entity, id: saved.id }, TRAIL_ENTRIES);
+        const entry = entries.find((e) => e.action === 'update' && e.versionTo === saved.version);
+        if (!entry) throw new Error(host.ui.t('that save is not in the audit trail'));
+        await this.undo(entry);
+      }, { notice: ['XOS could not undo: {0}'] });
+    });
+  }
+
+  /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */
+  async undo(entry: AuditEntry): Promise<void> {
+    const { host } = this;
+    host.open(true);
+    await runAction(host, async () => {
+      const outcome = await undoSave(host.deps(), entry, new AbortController().signal, 'board');
+      host.ui.log.info(`Board undo of audit entry ${entry.id}: ${host.logged(outcome)}`);
+      this.reportSave(outcome);
+    }, { log: 'Board undo failed', status: (message) => message, notice: ['XOS could not undo: {0}'] });
+  }
+
+  /** "XOS: Undo Last Save": the newest save in the audit trail. */
+  async undoLastSave(): Promise<void> {
+    const { host } = this;
+    await runAction(host, async () => {
+      const entry = await lastSave(host.deps());
+      if (entry) await this.undo(entry);
+      else void host.ui.tell('info', host.ui.t('Nothing to undo: no save is recorded yet.'));
+    }, { notice: ['XOS could not undo: {0}'] });
+  }
+
+  /** The audit trail of the record the form shows (the Board's History). */
+  async history(key: string): Promise<RecordHistoryView> {
+    const { host } = this;
+    const { detail, context } = host.state.snapshot();
+    if (!detail || detail.isNew || !context || `${context}:${String(detail.record.id)}` !== key) return { key, entries: [] };
+    const ast = host.ast();
+    const entity = ast.contexts[context].entity;
+    const entries = await auditTrail(host.deps(), { entity, id: String(detail.record.id) }, TRAIL_ENTRIES);
+    return recordHistoryView(ast, host.locale(), context, key, entries, await referencedNames(host.deps(), entries));
+  }
+
+  /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */
+  async undoFromHistory(entryId: number): Promise<void> {
+    const { host } = this;
+    const { detail, context } = host.state.snapshot();
+    if (!detail || !context) return;
+    const entity = host.ast().contexts[context].entity;
+    // A failed look-up is told like any undo failure (it reaches the page as a notification, never as a rejection).
+    await runAction(host, async () => {
+      const entry = (await auditTrail(host.deps(), { entity, id: String(detail.record.id) }, TRAIL_ENTRIES)).find((e) => e.id === entryId);
+      if (entry) await this.undo(entry);
+    }, { log: 'Board undo from the History failed', notice: ['XOS could not undo: {0}'] });
+  }
+
+  /** Delete on the form: asked in VS Code, version-checked; afterwards the Board goes back to where the person came from. */
+  async delete(): Promise<void> {
+    const { host } = this;
+    await runAction(host, async () => {
+      const outcome = await deleteShown(host.deps(), new AbortController().signal);
+      host.ui.log.info(`Board delete: ${host.logged(outcome)}`);
+      host.setStatus({ kind: outcome.ok ? 'info' : 'error', text: host.said(outcome) });
+      if (!outcome.ok) return;
+      void host.ui.tell('info', host.told(outcome));
+      if (host.canGoBack()) await host.navigate('back');
+      host.setStatus({ kind: 'info', text: host.said(outcome) });
+    }, { log: 'Board delete failed', status: (message) => message, notice: ['XOS could not delete: {0}'] });
+  }
+
+  /** Writes the shown list (with the person's sort and filter) to a CSV file the person picks. */
+  async exportCsv(query: ListQuery): Promise<void> {
+    const { host } = this;
+    const list = host.state.list();
+    const context = list && appModel(host.ast(), host.locale()).context(list.context);
+    if (!list || !context) {
+      void host.ui.tell('warning', host.ui.t('The XOS Board shows no list to export.'));
+      return;
+    }
+    const target = await host.ui.csvExport(list.context, context.label);
+    if (!target) return;
+    await runAction(host, async () => {
+      const count = await target.run((sink, signal) => writeCsv(list.source, context.fields, query, sink, signal));
+      const text = boardTexts(host.locale()).exported(count, target.where);
+      host.ui.log.info(text);
+      host.setStatus({ kind: 'info', text });
+    }, { log: 'CSV export failed', notice: ['XOS could not export the list: {0}'] });
+  }
+
+  /** The person's edit of a form field on the page. */
+  applyEdit(field: string, value: unknown): void {
+    const { host } = this;
+    const { state } = host;
+    if (!state.snapshot().detail) return;
+    host.applyPageEdit(() => state.edit(field, value));
+    // The form is not sent back while the person types; what is wrong with it and what is changed is.
+    if (!host.pageConnected()) return;
+    try {
+      const block = detailBlock({ ast: host.ast(), locale: host.locale(), snapshot: state.snapshot(), form: state.formValues() });
+      if (block) host.notifyPage(protocol.formState, formStateOf(block));
+    } catch (error) {
+      host.ui.log.warn(`checking the form failed: ${errorText(error)}`);
+    }
+  }
+
+  /** Accept or revert a proposal or an edit, or discard them all; the form is sent back as it is now. */
+  formAction(action: protocol.FormAction, field: string | undefined): void {
+    const { state } = this.host;
+    if (!state.snapshot().detail) return;
+    if (action === 'accept' && field) state.accept(field);
+    else if (action === 'revert' && field) state.revert(field);
+    else if (action === 'keepMine' && field) state.settle(field, 'mine');
+    else if (action === 'keepTheirs' && field) state.settle(field, 'theirs');
+    else if (action === 'acceptAll') state.acceptAll();
+    else if (action === 'revertAll') state.revertProposals();
+    else if (action === 'discard') state.discard();
+  }
+}

@@ -1,0 +1,78 @@
+// The person's actions on the Board (save, delete, send, open …) fail the same way: a log
+// line, the Board's status line, a notification "XOS could not …". runAction is that one
+// place; BoardActionHost is what the actions (recordActions.ts, mailActions.ts) read of the
+// controller, so they need neither its class nor its connection to the page.
+import type { Ast } from '../ast/schema.ts';
+import type { CoreDeps } from '../core/base.ts';
+import type { Board, Mailer } from '../core/domain.ts';
+import type { SendWindow } from '../core/mailSend.ts';
+import type { BoardOutcome } from '../core/outcomes.ts';
+import type { BoardUi } from './controller.ts';
+import type { NotificationType, StatusLine } from './protocol.ts';
+import type { BoardState } from './state.ts';
+
+/** What a failing action reports through: the person's port (behind the text door) and the status line. */
+export interface ActionReporter {
+  readonly ui: Pick<BoardUi, 't' | 'tell' | 'log'>;
+  setStatus(status: StatusLine | null): void;
+}
+
+/** How an action's failure is reported; a part left out is not reported (not every action logs, sets the status line or notifies). */
+export interface ActionFailure {
+  /** The log line's words before the error, e.g. 'Board save failed'. */
+  readonly log?: string;
+  /** The log line carries the error's stack, not only its message (the save and the send). */
+  readonly stack?: boolean;
+  /** The Board's status line for the error's message. */
+  readonly status?: (message: string) => string;
+  /** The notification: an l10n key whose last placeholder takes the error's message, and the values before it. */
+  readonly notice?: readonly [key: string, ...args: ReadonlyArray<string | number>];
+}
+
+/** An error's message (anything thrown, not only Errors). */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs an action; if it throws, the failure is logged, put on the status line and told as `failure` says. */
+export async function runAction(reporter: ActionReporter, run: () => Promise<void>, failure: ActionFailure): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const message = errorText(error);
+    const { ui } = reporter;
+    if (failure.log !== undefined) ui.log.error(`${failure.log}: ${failure.stack && error instanceof Error ? error.stack ?? message : message}`);
+    if (failure.status) reporter.setStatus({ kind: 'error', text: failure.status(message) });
+    if (failure.notice) {
+      const [key, ...args] = failure.notice;
+      void ui.tell('error', ui.t(key, ...args, message));
+    }
+  }
+}
+
+/** What the use cases of the person's actions get (the same the agent's tools get, mail included). */
+export type BoardDeps = CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
+
+/** What the Board's actions read of the controller (it implements this; recordActions.ts and mailActions.ts add their own). */
+export interface BoardActionHost extends ActionReporter {
+  /** The front end's port, every text through the door (personFacing.ts). */
+  readonly ui: BoardUi;
+  readonly state: BoardState;
+  /** The Board the tools use (its form data flushed from the page). */
+  readonly board: Board;
+  deps(): BoardDeps;
+  locale(): string;
+  ast(): Ast;
+  /** An outcome in the Board's language, for its status line. */
+  said(outcome: BoardOutcome): string;
+  /** An outcome for the log: its kind and the person's words in English. */
+  logged(outcome: BoardOutcome): string;
+  /** An outcome in the front end's language, for a notification. */
+  told(outcome: BoardOutcome): string;
+  /** Applies the page's own edit to the state without sending it back while the person types. */
+  applyPageEdit(edit: () => void): void;
+  /** Whether a page is connected and has said ready (what only the page needs is worked out only then). */
+  pageConnected(): boolean;
+  /** Tells the connected page something; nothing when no page is ready. */
+  notifyPage<P>(type: NotificationType<P>, params: P): void;
+}
