@@ -32,6 +32,20 @@ const bundles = [
     }),
   },
   {
+    // The embedded backend's own thread (src/graphql/workerBackend.ts starts it): the extension
+    // host and xos-mcp load it from dist/ next to their bundle.
+    name: 'backend worker',
+    entry: 'src/backend/worker/main.ts',
+    options: () => ({
+      outfile: 'dist/backendWorker.mjs',
+      format: 'esm',
+      platform: 'node',
+      target: 'node20', // it runs inside VS Code's Node too
+      external: ['pg-native'],
+      banner: { js: esmRequireBanner },
+    }),
+  },
+  {
     name: 'board webview',
     entry: 'webview/main.ts',
     options: () => ({

@@ -50,8 +50,9 @@ export function quickFilterWhere(fields: readonly FieldModel[], filter: string):
   return any.length ? { _or: any } : { id: { _is_null: true } };
 }
 
-function queryKey(query: ListQuery): string {
-  return JSON.stringify([query.sort?.field ?? null, query.sort?.direction ?? null, query.filter?.trim() ?? '']);
+/** What a count depends on: the filter, never the sort (sorting a million rows does not count them again). */
+function countKey(query: ListQuery): string {
+  return query.filter?.trim() ?? '';
 }
 
 function clampWindow(offset: number, limit: number): { offset: number; limit: number } {
@@ -70,7 +71,7 @@ export interface QuerySourceInput {
 
 /**
  * A list context's query served in windows from the backend. The count of each
- * sort/filter combination is asked once, together with its first window.
+ * filter is asked once, together with its first window; a sort reuses it.
  */
 export class QueryListSource implements ListSource {
   readonly total: number;
@@ -83,7 +84,7 @@ export class QueryListSource implements ListSource {
     this.input = input;
     this.total = first.total;
     this.first = first;
-    this.counts.set(queryKey({}), first.total);
+    this.counts.set(countKey({}), first.total);
     this.recent.remember(first.records);
   }
 
@@ -103,7 +104,7 @@ export class QueryListSource implements ListSource {
   }
 
   async window(offset: number, limit: number, query: ListQuery): Promise<ListWindow> {
-    const key = queryKey(query);
+    const key = countKey(query);
     const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key));
     this.counts.set(key, window.total);
     this.recent.remember(window.records);
@@ -200,7 +201,7 @@ export class MemoryListSource implements ListSource {
   }
 
   private rows(query: ListQuery): readonly BoardRecord[] {
-    const key = queryKey(query);
+    const key = countKey(query);
     if (this.view?.key === key) return this.view.rows;
     const where = quickFilterWhere(this.context.fields, query.filter ?? '');
     let rows = where ? this.records.filter((r) => matches(r, where)) : [...this.records];

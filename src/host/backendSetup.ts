@@ -8,9 +8,9 @@ import * as vscode from 'vscode';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import { formatProblem } from '../ast/validate.ts';
-import { startBackend } from '../backend/backend.ts';
+import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
-import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
+import { connectRemoteClient } from '../graphql/client.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from '../core/domain.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
@@ -110,19 +110,20 @@ export class BackendService implements vscode.Disposable {
       dsn = `sqlite:${vscode.Uri.joinPath(this.options.globalStorage, 'xos.db').fsPath}`;
     }
     // The default database starts with the AST's demo records; seeding fills only empty tables.
-    const backend = await startBackend({
+    // The backend runs on its own thread: a long query never holds up the extension host.
+    const backend = await startWorkerBackend({
       ast,
       dsn: await resolveDsn(dsn, this.options.secrets),
       seed: settings.dsn ? undefined : true,
-      onInternalError: (error) => this.options.output.error(`XOS backend error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
+      onInternalError: (text) => this.options.output.error(`XOS backend error: ${text}`),
     });
     const seeded = Object.entries(backend.seeded).filter(([, n]) => n > 0);
     if (seeded.length) this.options.output.info(`seeded ${seeded.map(([entity, n]) => `${n} ${entity}`).join(', ')}`);
     return {
       mode: 'embedded',
-      where: redactDsn(backend.api.storage.description),
+      where: redactDsn(backend.description),
       astSource: source.kind === 'file' ? source.path : 'demo',
-      client: embeddedClient(backend),
+      client: backend.client,
       close: () => backend.close(),
     };
   }

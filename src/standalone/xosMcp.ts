@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadAstFile } from '../ast/load.ts';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
-import { startBackend } from '../backend/backend.ts';
+import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
@@ -23,7 +23,7 @@ import { xosRecordProviders } from '../contacts/xosRecords.ts';
 import { writeCsvFile } from '../core/csv.ts';
 import { ensurePrivateDir, openPrivateFile, taken, tightenFile, writePrivateFile } from '../core/privateFiles.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
-import { connectRemoteClient, embeddedClient } from '../graphql/client.ts';
+import { connectRemoteClient } from '../graphql/client.ts';
 import { createSmtpMailer, smtpSettingsProblems, type SmtpSettings } from '../mail/smtp.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../mcp/http.ts';
 import type { XosDeps } from '../mcp/ports.ts';
@@ -99,13 +99,14 @@ async function openBackend(options: XosMcpOptions): Promise<OpenBackend> {
     for (const side of ['-wal', '-shm', '-journal']) tightenFile(`${file}${side}`);
     dsn = `sqlite:${file}`;
   }
-  const backend = await startBackend({
+  // The backend runs on its own thread: a long query never holds up the Board's server or MCP.
+  const backend = await startWorkerBackend({
     ast, dsn,
     // The default database starts with the AST's demo records; seeding fills only empty tables.
     seed: options.dsn ? undefined : true,
-    onInternalError: (error) => options.log(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
+    onInternalError: (text) => options.log(`internal error: ${text}`),
   });
-  return { client: embeddedClient(backend), where: redactDsn(backend.api.storage.description), close: () => backend.close() };
+  return { client: backend.client, where: redactDsn(backend.description), close: () => backend.close() };
 }
 
 export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp> {

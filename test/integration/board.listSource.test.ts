@@ -62,6 +62,26 @@ describe('list windows through the backend', () => {
     assert.equal(bottom.records.at(-1)!.age, Math.min(...all.map((r) => r.age as number)));
   });
 
+  test('a sort does not count the rows again; a new filter does, once', async () => {
+    const counted: string[] = [];
+    const client = deps.client;
+    const counting = { ...client, run: (query: string, variables?: Record<string, unknown>) => {
+      if (/_count\b/.test(query)) counted.push(JSON.stringify(variables?.order_by));
+      return client.run(query, variables);
+    } };
+    await showQuery({ ...deps, client: counting }, 'person_list', `{ person_list { ${FIELDS} } }`);
+    const source = deps.board.list()!.source;
+    assert.equal(counted.length, 1, 'the first window counts');
+    const byAge = await source.window(PEOPLE - 10, 10, { sort: { field: 'age', direction: 'desc' } });
+    const byCity = await source.window(0, 10, { sort: { field: 'city', direction: 'asc' } });
+    assert.deepEqual([byAge.total, byCity.total], [PEOPLE, PEOPLE]);
+    assert.equal(counted.length, 1, 'sorting asked for no count');
+    const filtered = await source.window(0, 10, { filter: 'berg', sort: { field: 'city', direction: 'asc' } });
+    await source.window(0, 10, { filter: 'berg', sort: { field: 'age', direction: 'asc' } });
+    assert.equal(counted.length, 2, 'a new filter is counted once, whatever the sort');
+    assert.ok(filtered.total < PEOPLE);
+  });
+
   test('the quick filter runs in the backend, matches the memory source on the same rows, and keeps the agent\'s where', async () => {
     await showQuery(deps, 'person_list', `{ person_list { ${FIELDS} } }`);
     const source = deps.board.list()!.source;

@@ -1,0 +1,55 @@
+// The embedded backend in a worker thread: node:sqlite answers synchronously, so a long query
+// (a sort over a million rows) run on a front end's own thread would freeze it — in VS Code,
+// the whole extension host. Here the backend (storage, GraphQL) runs on this thread and the
+// front end asks it through messages (src/graphql/workerBackend.ts). Nothing else changes:
+// requests interleave here exactly as they did on the front end's thread.
+import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
+import { startBackend, type Backend } from '../backend.ts';
+import { errorData, type FromWorker, type ToWorker, type WorkerStart } from './protocol.ts';
+
+if (!parentPort) throw new Error('src/backend/worker/main.ts runs as a worker thread (new Worker), not on its own.');
+const port: MessagePort = parentPort;
+const send = (message: FromWorker) => port.postMessage(message);
+const start = workerData as WorkerStart;
+
+let backend: Backend | undefined;
+try {
+  backend = await startBackend({
+    ...start,
+    onInternalError: (error) => send({ kind: 'internal_error', text: error instanceof Error ? error.stack ?? error.message : String(error) }),
+  });
+  const { storage } = backend.api;
+  send({ kind: 'started', storage: storage.kind, description: storage.description, seeded: backend.seeded, threadId });
+} catch (error) {
+  send({ kind: 'start_failed', error: errorData(error) });
+  port.close();
+}
+
+if (backend) {
+  const running = backend;
+  port.on('message', (message: ToWorker) => void answer(running, message));
+}
+
+async function answer(running: Backend, message: ToWorker): Promise<void> {
+  try {
+    switch (message.kind) {
+      case 'run': {
+        const { query, variables, audit } = message;
+        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
+        // graphql-js builds null-prototype objects; JSON is what the front end wants anyway.
+        send({ kind: 'result', id: message.id, json: JSON.stringify(result) });
+        return;
+      }
+      case 'ping':
+        send({ kind: 'pong', id: message.id, latencyMs: await running.api.storage.ping() });
+        return;
+      case 'close':
+        await running.close();
+        send({ kind: 'closed', id: message.id });
+        port.close();
+        return;
+    }
+  } catch (error) {
+    send({ kind: 'failed', id: message.id, error: errorData(error) });
+  }
+}

@@ -1,0 +1,139 @@
+// The embedded backend on its own thread (src/backend/worker/main.ts), as an XosClient: the
+// extension host and xos-mcp keep their thread for the person and the agent while SQLite
+// sorts, filters and counts. The AST stays here too (the tools read it synchronously).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { BackendOptions } from '../backend/backend.ts';
+import { redactDsn } from '../backend/dsn.ts';
+import type { ErrorData, FromWorker, ToWorker, WorkerStart } from '../backend/worker/protocol.ts';
+import { packageRoot } from '../packageRoot.ts';
+import type { DsnStatus, GraphQLResult, XosClient } from './types.ts';
+import { BackendUnavailableError } from './unavailable.ts';
+
+export type WorkerBackendOptions = Omit<BackendOptions, 'onInternalError'> & {
+  /** Bugs inside the backend (the caller only sees "internal error"), with their stack. */
+  readonly onInternalError?: (text: string) => void;
+};
+
+export interface WorkerBackend {
+  readonly client: XosClient;
+  readonly storage: 'sqlite' | 'postgres';
+  /** The storage's DSN, password masked. */
+  readonly description: string;
+  /** Rows inserted per entity by seeding. */
+  readonly seeded: Record<string, number>;
+  /** The worker thread's id (not this thread's). */
+  readonly threadId: number;
+  close(): Promise<void>;
+}
+
+/** The worker's script: the TypeScript source when running from the sources, the bundle next to it in dist/. */
+export function workerScript(): string {
+  const source = join(import.meta.dirname, '..', 'backend', 'worker', 'main.ts');
+  return existsSync(source) ? source : join(packageRoot(import.meta.dirname), 'dist', 'backendWorker.mjs');
+}
+
+/** An error from the worker, with its name (the class stays in the worker). */
+function revive(data: ErrorData): Error {
+  const error = new Error(data.message);
+  error.name = data.name;
+  return error;
+}
+
+export async function startWorkerBackend(options: WorkerBackendOptions): Promise<WorkerBackend> {
+  const { onInternalError, ...rest } = options;
+  const start: WorkerStart = rest;
+  const worker = new Worker(workerScript(), { workerData: start });
+  const pending = new Map<number, { resolve(message: FromWorker): void; reject(error: Error): void }>();
+  let nextId = 1;
+  /** Why the worker can no longer answer, once it cannot. */
+  let gone: Error | undefined;
+
+  const started = new Promise<Extract<FromWorker, { kind: 'started' }>>((resolve, reject) => {
+    worker.on('message', (message: FromWorker) => {
+      switch (message.kind) {
+        case 'started': resolve(message); return;
+        case 'start_failed': reject(revive(message.error)); return;
+        case 'internal_error': onInternalError?.(message.text); return;
+        default: {
+          const waiting = pending.get(message.id);
+          pending.delete(message.id);
+          waiting?.resolve(message);
+        }
+      }
+    });
+    const stop = (error: Error) => {
+      gone ??= error;
+      reject(error);
+      for (const waiting of pending.values()) waiting.reject(gone);
+      pending.clear();
+    };
+    worker.on('error', (error) => stop(new BackendUnavailableError(`the embedded XOS backend stopped: ${error.message}`)));
+    worker.on('exit', (code) => stop(new BackendUnavailableError(`the embedded XOS backend stopped (exit code ${code})`)));
+  });
+
+  let info: Extract<FromWorker, { kind: 'started' }>;
+  try {
+    info = await started;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+
+  // An idle backend does not keep the process alive (a front end that forgot to close it still
+  // exits); one with a request under way does, until the answer is in.
+  worker.unref();
+  const ask = (message: ToWorker): Promise<FromWorker> => {
+    if (gone) return Promise.reject(gone);
+    return new Promise<FromWorker>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(message.id, { resolve, reject });
+      worker.postMessage(message);
+    }).finally(() => {
+      if (pending.size === 0) worker.unref();
+    });
+  };
+  const failed = (answer: FromWorker): answer is Extract<FromWorker, { kind: 'failed' }> => answer.kind === 'failed';
+  const ast = start.ast;
+  const description = redactDsn(info.description);
+
+  const client: XosClient = {
+    run: async (query, variables, audit) => {
+      const answer = await ask({ kind: 'run', id: nextId++, query, variables, audit });
+      if (failed(answer)) throw revive(answer.error);
+      return JSON.parse((answer as Extract<FromWorker, { kind: 'result' }>).json) as GraphQLResult;
+    },
+    ast: () => ast,
+    async status(): Promise<DsnStatus> {
+      // The agent sees this: never user info, whatever the storage put in its description.
+      const base = { kind: info.storage, description };
+      try {
+        const answer = await ask({ kind: 'ping', id: nextId++ });
+        if (failed(answer)) throw revive(answer.error);
+        const latency = (answer as Extract<FromWorker, { kind: 'pong' }>).latencyMs;
+        return { ...base, ok: true, latency_ms: Math.round(latency * 100) / 100 };
+      } catch {
+        return { ...base, ok: false, latency_ms: null };
+      }
+    },
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    client,
+    storage: info.storage,
+    description: info.description,
+    seeded: info.seeded,
+    threadId: info.threadId,
+    close: () => (closing ??= (async () => {
+      try {
+        if (!gone) await ask({ kind: 'close', id: nextId++ });
+      } catch {
+        // Stopped already: nothing to close.
+      }
+      gone ??= new BackendUnavailableError('the embedded XOS backend was closed');
+      await worker.terminate();
+    })()),
+  };
+}
