@@ -124,16 +124,38 @@ async function fetchWindow(input: QuerySourceInput, offset: number, limit: numbe
   const where = conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { _and: conditions };
   const agentOrder = Array.isArray(input.orderBy) ? input.orderBy : input.orderBy ? [input.orderBy] : [];
   const sortKey = query.sort ? context.fields.find((f) => f.field === query.sort!.field)?.orderKey : undefined;
-  // The person's sort first, then the agent's; the id last so offsets page through a stable order.
-  const orderBy = [...(sortKey ? [{ [sortKey]: query.sort!.direction }] : []), ...agentOrder, { id: 'asc' }];
-  const request = buildListWindowQuery(client.ast(), context.name, {
-    selection, where, orderBy, limit: range.limit, offset: range.offset, count: knownTotal === undefined,
-  });
+  // The person's sort first, then the agent's; the id last so the order is total (no ties), which
+  // makes it exactly reversible and pages it stably.
+  const orderBy: OrderEntry[] = [...(sortKey ? [{ [sortKey]: query.sort!.direction }] : []), ...agentOrder, { id: 'asc' }];
+  const fromEnd = knownTotal !== undefined ? fromTheEnd(range, knownTotal) : undefined;
+  const request = buildListWindowQuery(client.ast(), context.name, fromEnd
+    ? { selection, where, orderBy: orderBy.map(reversed), limit: fromEnd.limit, offset: fromEnd.offset, count: false }
+    : { selection, where, orderBy, limit: range.limit, offset: range.offset, count: knownTotal === undefined });
   const result: GraphQLResult = await client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
-  const records = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
+  const rows = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
+  const records = fromEnd ? [...rows].reverse() : rows;
   const total = knownTotal ?? (result.data?.[request.countRoot] as number);
   return { offset: range.offset, records: records.map(withoutVersion), total };
+}
+
+type OrderEntry = Record<string, unknown>;
+
+/**
+ * A window in the second half of the rows, asked for from the end: the same rows as the first
+ * ones of the reversed order. A database skips rows to reach an offset, so Ctrl+End on a million
+ * rows costs what the first window costs, and a sort no index serves keeps only the window's rows
+ * (a top-N sort) instead of sorting everything to skip almost all of it.
+ */
+function fromTheEnd(range: { offset: number; limit: number }, total: number): { offset: number; limit: number } | undefined {
+  const end = Math.min(total, range.offset + range.limit);
+  if (range.offset <= total / 2 || end <= range.offset) return undefined;
+  return { offset: total - end, limit: end - range.offset };
+}
+
+/** An order_by entry the other way round: the directions swap (null placement follows, nulls count as largest in both stores). */
+function reversed(entry: OrderEntry): OrderEntry {
+  return Object.fromEntries(Object.entries(entry).map(([key, direction]) => [key, direction === 'desc' ? 'asc' : direction === 'asc' ? 'desc' : direction]));
 }
 
 function withoutVersion(record: BoardRecord): BoardRecord {

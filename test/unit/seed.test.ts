@@ -271,6 +271,14 @@ describe('seedStorage', () => {
     assert.equal(storage.tables.get('company')![0].revenue, '10.50');
   });
 
+  it('seeds a table of 300,000 records with their ids (the next free id is found without spreading them)', async () => {
+    const storage = new MemoryStorage();
+    const companies = Array.from({ length: 300_000 }, (_, i) => ({ id: i + 1, name: `Firma ${i + 1}` }));
+    companies.push({ name: 'Ohne Nummer' } as (typeof companies)[number]);
+    assert.deepEqual(await seedStorage(storage, model, demoAst, { company: companies }), { company: 300_001 });
+    assert.equal(storage.tables.get('company')!.at(-1)!.id, 300_001);
+  });
+
   it('writes nothing when one record is invalid', async () => {
     const storage = new MemoryStorage();
     const data = small();

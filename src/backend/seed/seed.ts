@@ -99,7 +99,9 @@ function coerceRecords(ast: Ast, entity: string, records: readonly Record<string
     }
     return values;
   });
-  let nextId = Math.max(0, ...firstIndexOfId.keys()) + 1;
+  // A loop, not Math.max(...ids): spreading a million ids overflows the call stack.
+  let nextId = 1;
+  for (const id of firstIndexOfId.keys()) if (id >= nextId) nextId = id + 1;
   for (const values of result) {
     if (typeof values.get(ID_COLUMN) !== 'number') values.set(ID_COLUMN, nextId++);
   }
