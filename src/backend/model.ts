@@ -38,6 +38,11 @@ export interface Table {
   readonly refs: readonly Relation[];
   /** one-to-many lists pointing at this table, by inverse name. */
   readonly inverses: ReadonlyMap<string, Relation>;
+  /**
+   * Scalar columns a list context shows, which the person may sort by: each gets an index
+   * (ref columns have theirs already), so a sort reads its first and last window by key.
+   */
+  readonly sortColumns: readonly string[];
 }
 
 export interface Model {
@@ -76,6 +81,19 @@ export function buildModel(ast: Ast): Model {
     pending.push({ name: entityName, columns, refs });
   }
 
+  const sortColumns = new Map<string, Set<string>>();
+  for (const context of Object.values(ast.contexts)) {
+    if (context.kind !== 'list') continue;
+    const fields = ast.entities[context.entity]?.fields ?? {};
+    for (const field of context.list_fields) {
+      const type = fields[field]?.type;
+      if (type === undefined || type === 'id' || type === 'ref') continue;
+      let set = sortColumns.get(context.entity);
+      if (!set) sortColumns.set(context.entity, (set = new Set()));
+      set.add(field);
+    }
+  }
+
   for (const { name, columns, refs } of pending) {
     tables.set(name, {
       name,
@@ -84,6 +102,8 @@ export function buildModel(ast: Ast): Model {
       byField: new Map(columns.map((c) => [c.field, c])),
       refs,
       inverses: inversesByTarget.get(name) ?? new Map(),
+      // In the order of the entity's fields, so migrations name them the same way every time.
+      sortColumns: columns.filter((c) => sortColumns.get(name)?.has(c.name)).map((c) => c.name),
     });
   }
 

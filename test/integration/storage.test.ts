@@ -155,9 +155,25 @@ function storageSuite(adapter: Adapter): void {
 
     test('migrate creates the tables, then has nothing left to do', async () => {
       const storage = await adapter.fresh();
-      assert.deepEqual(await storage.migrate(model), { createdTables: ['company', 'person'], addedColumns: [] });
-      assert.deepEqual(await storage.migrate(model), { createdTables: [], addedColumns: [] });
+      assert.deepEqual(await storage.migrate(model), { createdTables: ['company', 'person'], addedColumns: [], createdIndexes: [] });
+      assert.deepEqual(await storage.migrate(model), { createdTables: [], addedColumns: [], createdIndexes: [] });
       assert.equal(await storage.count('person'), 0);
+    });
+
+    test('migrate makes a sort index for each scalar column a list shows, once, and says which', async () => {
+      const storage = await adapter.fresh();
+      const listed = buildModel({ ...ast, contexts: { person_list: { kind: 'list', entity: 'person', list_fields: ['id', 'birthday', 'firstname', 'company', 'net_worth'] } } });
+      // In the entity's field order; not the id (the key) nor the ref (indexed already).
+      assert.deepEqual(await storage.migrate(listed), {
+        createdTables: ['company', 'person'], addedColumns: [], createdIndexes: ['person.firstname', 'person.net_worth', 'person.birthday'],
+      });
+      assert.deepEqual(await storage.migrate(listed), { createdTables: [], addedColumns: [], createdIndexes: [] });
+      const grown = buildModel({ ...ast, contexts: { person_list: { kind: 'list', entity: 'person', list_fields: ['id', 'birthday', 'firstname', 'company', 'net_worth', 'age'] } } });
+      assert.deepEqual((await storage.migrate(grown)).createdIndexes, ['person.age']);
+      // Sorting by an indexed decimal still sorts numerically, nulls last.
+      await storage.insertMany([{ table: 'company', rows: companies }, { table: 'person', rows: people }]);
+      assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'net_worth', desc: false }]), [6, 3, 2, 1, 4, 5]);
+      assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'net_worth', desc: true }]), [5, 4, 1, 2, 3, 6]);
     });
 
     test('migrate adds the columns and tables of a grown model and keeps the rows', async () => {
@@ -169,8 +185,9 @@ function storageSuite(adapter: Adapter): void {
       assert.deepEqual(await storage.migrate(grownModel), {
         createdTables: ['tag'],
         addedColumns: ['company.slogan', 'person.mentor_id'],
+        createdIndexes: [],
       });
-      assert.deepEqual(await storage.migrate(grownModel), { createdTables: [], addedColumns: [] });
+      assert.deepEqual(await storage.migrate(grownModel), { createdTables: [], addedColumns: [], createdIndexes: [] });
 
       assert.deepEqual(await storage.select({ table: 'company', columns: ['name', 'revenue', 'slogan'] }), [
         { id: acme.id, version: 1, name: 'Acme', revenue: '1.50', slogan: null },

@@ -230,7 +230,7 @@ class MemoryStorage implements Storage {
     }
     return true;
   }
-  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [] }; }
+  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [], createdIndexes: [] }; }
   async select(_spec: SelectSpec): Promise<Row[]> { throw new Error('not used by seeding'); }
   async insert(_table: string, _values: Row): Promise<Row> { throw new Error('not used by seeding'); }
   async update(_t: string, _id: number, _v: number, _set: Row): Promise<WriteResult> { throw new Error('not used by seeding'); }

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
 import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
-import { quoteIdentifier, SqlBuilder } from './sql.ts';
+import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
   Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -95,6 +95,7 @@ export class PostgresStorage implements Storage {
   async migrate(model: Model): Promise<MigrationReport> {
     const createdTables: string[] = [];
     const addedColumns: string[] = [];
+    const createdIndexes: string[] = [];
     await this.#transaction(async (client) => {
       await query(client, { text: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] });
       const existing = await existingColumns(client);
@@ -122,18 +123,25 @@ export class PostgresStorage implements Storage {
         const text = `ALTER TABLE ${quoteIdentifier(table.name)} ADD CONSTRAINT ${constraint} FOREIGN KEY (${quoteIdentifier(column.name)}) REFERENCES ${quoteIdentifier(column.references!)} ("id") DEFERRABLE INITIALLY IMMEDIATE`;
         await query(client, { text, params: [] });
       }
+      const indexes = new Set((await query(client, { text: 'SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()', params: [] })).map((row) => String(row.indexname)));
       for (const table of model.tables.values()) {
         for (const column of table.columns) {
           if (column.type !== 'ref') continue;
           const index = quoteIdentifier(`${table.name}_${column.name}_idx`);
           await query(client, { text: `CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(table.name)} (${quoteIdentifier(column.name)})`, params: [] });
         }
+        for (const index of sortIndexes(table, postgresDialect)) {
+          // PostgreSQL keeps the first 63 bytes of a name (ASCII here: names are GraphQL names).
+          if (indexes.has(index.name.slice(0, 63))) continue;
+          await query(client, { text: index.sql, params: [] });
+          createdIndexes.push(`${table.name}.${index.column}`);
+        }
       }
       await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'), params: [] });
       await query(client, { text: auditIndexSql(), params: [] });
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
-    return { createdTables, addedColumns };
+    return { createdTables, addedColumns, createdIndexes };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

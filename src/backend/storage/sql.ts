@@ -275,6 +275,23 @@ const COMPARE_OPERATORS: Readonly<Record<string, string>> = {
   eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=',
 };
 
+/**
+ * The index each sortable list column gets: on the expression the ORDER BY uses (decimals as
+ * numbers on SQLite) and the id, the ORDER BY's last term, so both ends of a sorted list are
+ * read by key. `name` is how the catalog knows it.
+ */
+export function sortIndexes(table: Table, dialect: Dialect): Array<{ readonly column: string; readonly name: string; readonly sql: string }> {
+  return table.sortColumns.map((name) => {
+    const column = table.byName.get(name)!;
+    const index = `${table.name}_${name}_sort_idx`;
+    const quoted = quoteIdentifier(name);
+    const compared = dialect.comparable(column, quoted);
+    // An expression (not a bare column) is parenthesised, as PostgreSQL asks.
+    const expression = compared === quoted ? quoted : `(${compared})`;
+    return { column: name, name: index, sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(index)} ON ${quoteIdentifier(table.name)} (${expression}, "id")` };
+  });
+}
+
 function insertSignature(names: readonly string[]): string {
   return JSON.stringify(names);
 }

@@ -10,7 +10,7 @@ import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
 import { translateSqliteError } from './errors.ts';
-import { quoteIdentifier, SqlBuilder } from './sql.ts';
+import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
   Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -74,8 +74,10 @@ export class SqliteStorage implements Storage {
   async migrate(model: Model): Promise<MigrationReport> {
     const createdTables: string[] = [];
     const addedColumns: string[] = [];
+    const createdIndexes: string[] = [];
     this.#transaction(() => {
       const existing = this.#existingColumns();
+      const indexes = new Set(this.#all({ text: "SELECT name FROM sqlite_schema WHERE type = 'index'", params: [] }).map((row) => String(row.name)));
       for (const table of model.tables.values()) {
         const columns = existing.get(table.name);
         if (!columns) {
@@ -93,12 +95,17 @@ export class SqliteStorage implements Storage {
           const index = quoteIdentifier(`${table.name}_${column.name}_idx`);
           this.#db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(table.name)} (${quoteIdentifier(column.name)})`);
         }
+        for (const index of sortIndexes(table, sqliteDialect)) {
+          if (indexes.has(index.name)) continue;
+          this.#db.exec(index.sql);
+          createdIndexes.push(`${table.name}.${index.column}`);
+        }
       }
       this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
       this.#db.exec(auditIndexSql());
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
-    return { createdTables, addedColumns };
+    return { createdTables, addedColumns, createdIndexes };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

@@ -70,13 +70,15 @@ export interface MigrationReport {
   readonly createdTables: readonly string[];
   /** `table.column` */
   readonly addedColumns: readonly string[];
+  /** The sort indexes made for list columns (`table.column`). */
+  readonly createdIndexes: readonly string[];
 }
 
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** DSN with any password masked, for status output. */
   readonly description: string;
-  /** Creates missing tables and columns for the model; never drops anything. */
+  /** Creates missing tables, columns and sort indexes for the model; never drops anything. */
   migrate(model: Model): Promise<MigrationReport>;
   select(spec: SelectSpec): Promise<Row[]>;
   count(table: string, where?: Condition): Promise<number>;
