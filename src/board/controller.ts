@@ -88,6 +88,8 @@ export class BoardController {
   private ready = false;
   /** A new list gets a new id, so windows of an old one are not mixed in. */
   private listId = 0;
+  /** The list windows being read for the page, each with its way to call it off. */
+  private readonly windowReads = new Set<AbortController>();
   private resuming = false;
   private status: protocol.StatusLine | null = null;
   private connection: protocol.ConnectionLine | null = null;
@@ -346,10 +348,22 @@ export class BoardController {
     state.setListQuery(query);
     // Kept on disk at once, so a reload brings the list back sorted and filtered as the person left it.
     if (changed) this.history.listQueryChanged();
-    const window = await listWindow(this.board, offset, limit, query);
-    const context = appModel(client.ast(), this.options.locale()).context(list.context);
-    if (!window || !context || listId !== this.listId) throw new Error('the list changed');
-    return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
+    // Windows of the sort or filter the person just left are not wanted any more (the page drops
+    // their answers): those not yet read are not read, so the new one does not wait behind them.
+    if (changed) {
+      for (const earlier of this.windowReads) earlier.abort(new Error('the sort or filter changed'));
+      this.windowReads.clear();
+    }
+    const read = new AbortController();
+    this.windowReads.add(read);
+    try {
+      const window = await listWindow(this.board, offset, limit, query, read.signal);
+      const context = appModel(client.ast(), this.options.locale()).context(list.context);
+      if (!window || !context || listId !== this.listId) throw new Error('the list changed');
+      return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
+    } finally {
+      this.windowReads.delete(read);
+    }
   }
 
   /** The tab says when the Board holds unsaved changes. */

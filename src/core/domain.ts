@@ -41,7 +41,8 @@ export interface ListSource {
   readonly total: number;
   /** The first window, fetched with the query (what paints first). */
   readonly first: ListWindow;
-  window(offset: number, limit: number, query: ListQuery): Promise<ListWindow>;
+  /** `signal`: the Board moved on (another sort or filter); a window not yet read is not read. */
+  window(offset: number, limit: number, query: ListQuery, signal?: AbortSignal): Promise<ListWindow>;
   /** A record seen in a served window, by key (the record id). */
   recordByKey(key: string): BoardRecord | undefined;
   /** The same query run again (Back to a list shows what is stored now); absent for fixed results. */

@@ -103,9 +103,9 @@ export class QueryListSource implements ListSource {
     return { selection, ...(where === undefined ? {} : { where }), ...(orderBy === undefined ? {} : { orderBy }) };
   }
 
-  async window(offset: number, limit: number, query: ListQuery): Promise<ListWindow> {
+  async window(offset: number, limit: number, query: ListQuery, signal?: AbortSignal): Promise<ListWindow> {
     const key = countKey(query);
-    const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key));
+    const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key), signal);
     this.counts.set(key, window.total);
     this.recent.remember(window.records);
     return window;
@@ -116,7 +116,7 @@ export class QueryListSource implements ListSource {
   }
 }
 
-async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined): Promise<ListWindow> {
+async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined, signal?: AbortSignal): Promise<ListWindow> {
   const { client, context, selection } = input;
   const range = clampWindow(offset, limit);
   const filter = quickFilterWhere(context.fields, query.filter ?? '');
@@ -131,7 +131,7 @@ async function fetchWindow(input: QuerySourceInput, offset: number, limit: numbe
   const request = buildListWindowQuery(client.ast(), context.name, fromEnd
     ? { selection, where, orderBy: orderBy.map(reversed), limit: fromEnd.limit, offset: fromEnd.offset, count: false }
     : { selection, where, orderBy, limit: range.limit, offset: range.offset, count: knownTotal === undefined });
-  const result: GraphQLResult = await client.run(request.query, request.variables);
+  const result: GraphQLResult = await client.run(request.query, request.variables, undefined, signal);
   if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
   const rows = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
   const records = fromEnd ? [...rows].reverse() : rows;

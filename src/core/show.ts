@@ -126,9 +126,9 @@ function checkRecord(ast: Ast, context: ContextDef, allowed: readonly string[], 
 }
 
 /** One window of the list on the Board, with the person's sort and filter; undefined when no list is shown. */
-export async function listWindow(board: Board, offset: number, limit: number, query: ListQuery): Promise<ListWindow | undefined> {
+export async function listWindow(board: Board, offset: number, limit: number, query: ListQuery, signal?: AbortSignal): Promise<ListWindow | undefined> {
   const list = board.list();
-  return list ? list.source.window(offset, limit, query) : undefined;
+  return list ? list.source.window(offset, limit, query, signal) : undefined;
 }
 
 /** Loads one record of a detail context and shows it. */

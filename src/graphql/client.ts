@@ -14,8 +14,11 @@ import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './t
 export function embeddedClient(backend: Backend): XosClient {
   const { api } = backend;
   return {
-    run: async (query, variables, audit) => {
+    run: async (query, variables, audit, signal) => {
+      // On this thread a query, once started, runs to its end; only one not yet started is left out.
+      signal?.throwIfAborted();
       const result = await api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
+      signal?.throwIfAborted();
       // graphql-js builds null-prototype objects; the tools and the Board want plain JSON values.
       return JSON.parse(JSON.stringify(result)) as GraphQLResult;
     },
@@ -103,11 +106,12 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
   const graphql = new GraphQLClient(`${base}/graphql`, { headers, fetch: doFetch, errorPolicy: 'all' });
 
   return {
-    async run(query, variables, audit) {
+    async run(query, variables, audit, signal) {
       // graphql-request sends no request extensions: the audit meta travels in a header instead.
       const requestHeaders = audit ? { [AUDIT_HEADER]: encodeURIComponent(JSON.stringify(audit)) } : undefined;
       const once = async () => {
-        const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, requestHeaders, signal: AbortSignal.timeout(timeoutMs) });
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, requestHeaders, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
         return { data: response.data, ...(response.errors?.length ? { errors: response.errors as unknown as GraphQLErrorShape[] } : {}) };
       };
       try {
@@ -120,6 +124,8 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
           return await once();
         }
       } catch (error) {
+        // Not a failure of the server: the caller let go of the answer.
+        if (signal?.aborted) throw signal.reason;
         if (error instanceof ClientError && error.response.errors?.length) {
           return { data: (error.response.data as Record<string, unknown> | undefined) ?? null, errors: error.response.errors as unknown as GraphQLErrorShape[] };
         }

@@ -22,8 +22,12 @@ export interface DsnStatus {
 
 /** The XOS backend, embedded or remote. */
 export interface XosClient {
-  /** Runs a query or mutation; a write names its path and the approval that allowed it (the audit trail). */
-  run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta): Promise<GraphQLResult>;
+  /**
+   * Runs a query or mutation; a write names its path and the approval that allowed it (the audit
+   * trail). `signal` (reads only): the caller no longer wants the answer — a request that has not
+   * started is not run, and the promise rejects with the signal's reason at once.
+   */
+  run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta, signal?: AbortSignal): Promise<GraphQLResult>;
   ast(): Ast;
   status(): Promise<DsnStatus>;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BackendOptions } from '../backend/backend.ts';
 import { redactDsn } from '../backend/dsn.ts';
-import type { ErrorData, FromWorker, ToWorker, WorkerStart } from '../backend/worker/protocol.ts';
+import { CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerStart } from '../backend/worker/protocol.ts';
 import { packageRoot } from '../packageRoot.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from './types.ts';
 import { BackendUnavailableError } from './unavailable.ts';
@@ -25,6 +25,8 @@ export interface WorkerBackend {
   readonly seeded: Record<string, number>;
   /** The worker thread's id (not this thread's). */
   readonly threadId: number;
+  /** Requests run so far, and reads left out because they were called off before they started. */
+  stats(): Promise<{ runs: number; skipped: number }>;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ function revive(data: ErrorData): Error {
 
 export async function startWorkerBackend(options: WorkerBackendOptions): Promise<WorkerBackend> {
   const { onInternalError, ...rest } = options;
-  const start: WorkerStart = rest;
+  const cancelled = new Int32Array(new SharedArrayBuffer(CANCEL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+  const start: WorkerStart = { ...rest, cancelled: cancelled.buffer as SharedArrayBuffer };
   const worker = new Worker(workerScript(), { workerData: start });
   const pending = new Map<number, { resolve(message: FromWorker): void; reject(error: Error): void }>();
   let nextId = 1;
@@ -84,12 +87,18 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   // An idle backend does not keep the process alive (a front end that forgot to close it still
   // exits); one with a request under way does, until the answer is in.
   worker.unref();
-  const ask = (message: ToWorker): Promise<FromWorker> => {
+  const ask = (message: ToWorker, signal?: AbortSignal): Promise<FromWorker> => {
     if (gone) return Promise.reject(gone);
     return new Promise<FromWorker>((resolve, reject) => {
       if (pending.size === 0) worker.ref();
       pending.set(message.id, { resolve, reject });
       worker.postMessage(message);
+      signal?.addEventListener('abort', () => {
+        if (!pending.delete(message.id)) return;
+        // Seen by the worker before it starts the request; one already running ends unheard.
+        Atomics.store(cancelled, message.id % CANCEL_SLOTS, message.id);
+        reject(signal.reason);
+      }, { once: true });
     }).finally(() => {
       if (pending.size === 0) worker.unref();
     });
@@ -99,8 +108,11 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   const description = redactDsn(info.description);
 
   const client: XosClient = {
-    run: async (query, variables, audit) => {
-      const answer = await ask({ kind: 'run', id: nextId++, query, variables, audit });
+    run: async (query, variables, audit, signal) => {
+      signal?.throwIfAborted();
+      // A write is never called off: once asked, it is the backend's to finish (and audit).
+      const write = audit !== undefined || /^\s*mutation\b/.test(query);
+      const answer = await ask({ kind: 'run', id: nextId++, query, variables, audit }, write ? undefined : signal);
       if (failed(answer)) throw revive(answer.error);
       return JSON.parse((answer as Extract<FromWorker, { kind: 'result' }>).json) as GraphQLResult;
     },
@@ -126,6 +138,11 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
     description: info.description,
     seeded: info.seeded,
     threadId: info.threadId,
+    stats: async () => {
+      const answer = await ask({ kind: 'stats', id: nextId++ });
+      if (answer.kind !== 'stats') throw new Error(`the backend worker answered ${answer.kind} to stats`);
+      return { runs: answer.runs, skipped: answer.skipped };
+    },
     close: () => (closing ??= (async () => {
       try {
         if (!gone) await ask({ kind: 'close', id: nextId++ });

@@ -4,6 +4,7 @@
 // answers as a data source that is gone.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { threadId } from 'node:worker_threads';
@@ -73,6 +74,36 @@ test('a start that fails says why', async () => {
   writeFileSync(join(dir.path, 'taken'), '');
   await assert.rejects(startWorkerBackend({ ast: demoApp(), dsn: `sqlite:${join(dir.path, 'taken', 'xos.db')}` }), /EEXIST|ENOTDIR|not a directory/i);
   await assert.rejects(startWorkerBackend({ ast: demoApp(), dsn: 'mysql://localhost/x' }), /sqlite|postgres/i);
+});
+
+test('a read called off while it waits behind another request is never run, and rejects at once', async () => {
+  await using dir = await tempDir('xos-worker');
+  const file = join(dir.path, 'xos.db');
+  const worker = await startWorkerBackend({ ast: demoApp(), dsn: `sqlite:${file}`, seed: true });
+  // Another writer holds SQLite's write lock: the worker's write waits for it, synchronously, so
+  // every message after it waits too — until this test lets go.
+  const other = new DatabaseSync(file);
+  other.exec('BEGIN IMMEDIATE');
+  let released = false;
+  try {
+    const write = worker.client.run('mutation { update_person(id: "5", version: 1, set: { city: "Husum" }) { version } }', undefined, { path: 'agent', approval: 'test' });
+    const counted: string[] = [];
+    const read = new AbortController();
+    const called = worker.client.run('{ person_list { id } }', undefined, undefined, read.signal)
+      .then(() => counted.push('answered'), (error: Error) => counted.push(`rejected: ${error.message}`));
+    read.abort(new Error('the Board moved on'));
+    await called;
+    assert.deepEqual(counted, ['rejected: the Board moved on'], 'it rejects at once, while the worker is still held');
+    other.exec('ROLLBACK');
+    released = true;
+    assert.deepEqual((await write).data, { update_person: { version: 2 } });
+    // The write ran; the read was left out when its turn came; the stats request itself is not counted.
+    assert.deepEqual(await worker.stats(), { runs: 1, skipped: 1 });
+  } finally {
+    if (!released) other.exec('ROLLBACK');
+    other.close();
+    await worker.close();
+  }
 });
 
 test('after close the worker answers as a data source that is gone; closing twice is fine', async () => {

@@ -5,12 +5,14 @@
 // requests interleave here exactly as they did on the front end's thread.
 import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
 import { startBackend, type Backend } from '../backend.ts';
-import { errorData, type FromWorker, type ToWorker, type WorkerStart } from './protocol.ts';
+import { errorData, isCancelled, type FromWorker, type ToWorker, type WorkerStart } from './protocol.ts';
 
 if (!parentPort) throw new Error('src/backend/worker/main.ts runs as a worker thread (new Worker), not on its own.');
 const port: MessagePort = parentPort;
 const send = (message: FromWorker) => port.postMessage(message);
-const start = workerData as WorkerStart;
+const { cancelled, ...start } = workerData as WorkerStart;
+const cancelledSlots = new Int32Array(cancelled);
+const counts = { runs: 0, skipped: 0 };
 
 let backend: Backend | undefined;
 try {
@@ -34,12 +36,21 @@ async function answer(running: Backend, message: ToWorker): Promise<void> {
   try {
     switch (message.kind) {
       case 'run': {
+        // Called off while it waited behind a long query: nobody wants the answer.
+        if (isCancelled(cancelledSlots, message.id)) {
+          counts.skipped++;
+          return;
+        }
+        counts.runs++;
         const { query, variables, audit } = message;
         const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
         // graphql-js builds null-prototype objects; JSON is what the front end wants anyway.
         send({ kind: 'result', id: message.id, json: JSON.stringify(result) });
         return;
       }
+      case 'stats':
+        send({ kind: 'stats', id: message.id, ...counts });
+        return;
       case 'ping':
         send({ kind: 'pong', id: message.id, latencyMs: await running.api.storage.ping() });
         return;

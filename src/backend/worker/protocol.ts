@@ -4,8 +4,18 @@
 import type { Ast } from '../../ast/schema.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 
+/** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
+export const CANCEL_SLOTS = 1024;
+
+/** Whether request `id` was called off (the front end wrote its id into its slot). */
+export function isCancelled(slots: Int32Array, id: number): boolean {
+  return Atomics.load(slots, id % CANCEL_SLOTS) === id;
+}
+
 /** What the worker gets at start (`workerData`). */
 export interface WorkerStart {
+  /** Int32Array(CANCEL_SLOTS) over shared memory: the worker sees a call-off before it reads the message that asked. */
+  readonly cancelled: SharedArrayBuffer;
   readonly ast: Ast;
   readonly dsn: string;
   readonly seed?: boolean | number;
@@ -16,6 +26,7 @@ export interface WorkerStart {
 export type ToWorker =
   | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta }
   | { readonly kind: 'ping'; readonly id: number }
+  | { readonly kind: 'stats'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number };
 
 /** An error as it crosses threads: its name and message (its class stays behind). */
@@ -30,6 +41,8 @@ export type FromWorker =
   /** A GraphQL result as JSON text: parsed on the front end's side into plain objects. */
   | { readonly kind: 'result'; readonly id: number; readonly json: string }
   | { readonly kind: 'pong'; readonly id: number; readonly latencyMs: number }
+  /** Requests run, and those left out because the front end had called them off. */
+  | { readonly kind: 'stats'; readonly id: number; readonly runs: number; readonly skipped: number }
   | { readonly kind: 'closed'; readonly id: number }
   | { readonly kind: 'failed'; readonly id: number; readonly error: ErrorData }
   /** A bug inside the backend (the GraphQL layer hides it from the caller); for the front end's log. */
