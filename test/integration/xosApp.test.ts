@@ -11,7 +11,14 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { QuestionConfirmer } from '../../src/board/confirmer.ts';
 import type { BoardUi } from '../../src/board/controller.ts';
 import { translator } from '../../src/board/texts.ts';
-import { showRecord } from '../../src/core/show.ts';
+import { showQuery, showRecord } from '../../src/core/show.ts';
+import { exampleQuery } from '../../src/ast/view.ts';
+import * as protocol from '../../src/board/protocol.ts';
+import { MessageEndpoint } from '../../src/board/protocol.ts';
+import type { ListBlock } from '../../src/board/viewTypes.ts';
+import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
 import type { Mailer, XosClient } from '../../src/core/domain.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -23,7 +30,7 @@ before(async () => {
 after(() => backend?.close());
 
 /** An app as a front end builds it, with the person's answers scripted and what they are told recorded. */
-function makeApp(client: XosClient, answer: (buttons: readonly string[]) => string | undefined, options: { mailer?: () => Mailer | undefined } = {}) {
+function makeApp(client: XosClient, answer: (buttons: readonly string[]) => string | undefined, options: { mailer?: () => Mailer | undefined; shown?: boolean } = {}) {
   const t = translator('en');
   const told: string[] = [];
   const asked: string[] = [];
@@ -41,7 +48,7 @@ function makeApp(client: XosClient, answer: (buttons: readonly string[]) => stri
   const app = new XosApp({
     client,
     locale: () => 'en',
-    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
+    surface: { show: () => {}, isOpen: () => options.shown === true, isVisible: () => options.shown === true, setTitle: () => {} },
     ui: () => ui,
     confirmer: () => new QuestionConfirmer({
       ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
@@ -126,5 +133,50 @@ test('unsaved work and where the Board was are kept on disk and come back in the
     assert.equal((await second.state.formData()).lastname, 'Kept');
   } finally {
     second.dispose();
+  }
+});
+
+test('the page\'s windows of a sort it left are called off, and never read', async () => {
+  await using dir = await tempDir('xos-app');
+  const file = join(dir.path, 'xos.db');
+  const worker = await startWorkerBackend({ ast: demoApp(), dsn: `sqlite:${file}`, seed: true });
+  const { app } = makeApp(worker.client, () => undefined, { shown: true });
+  // The Board's page, through a real endpoint pair.
+  const ends: { host?: MessageEndpoint } = {};
+  const page = new MessageEndpoint((message) => queueMicrotask(() => ends.host!.receive(message)));
+  const host = (ends.host = new MessageEndpoint((message) => queueMicrotask(() => page.receive(message))));
+  let list: ListBlock | null = null;
+  page.onNotification(protocol.list, (params) => { list = params.list; });
+  const disconnect = app.controller.connect(host);
+  const other = new DatabaseSync(file);
+  let held = false;
+  try {
+    page.notify(protocol.ready, {});
+    assert.equal((await showQuery(app.deps(), 'person_list', exampleQuery(demoApp(), 'person_list'))).ok, true);
+    await until(() => list !== null, 'the list on the page');
+    const listId = list!.listId;
+    const before = (await worker.stats()).runs;
+    // The worker is held: a write waits for SQLite's lock, and every request after it waits too.
+    other.exec('BEGIN IMMEDIATE');
+    held = true;
+    const write = worker.client.run('mutation { update_person(id: "5", version: 1, set: { city: "Husum" }) { version } }', undefined, { path: 'agent', approval: 'test' });
+    const byCity = page.request(protocol.rows, { listId, offset: 100, limit: 50, query: { sort: { field: 'city', direction: 'asc' } } }, 10_000)
+      .then(() => 'answered', (error: Error) => `rejected: ${error.message}`);
+    const byAge = page.request(protocol.rows, { listId, offset: 0, limit: 50, query: { sort: { field: 'age', direction: 'desc' } } }, 10_000);
+    assert.match(await byCity, /^rejected: .*sort or filter changed/);
+    other.exec('ROLLBACK');
+    held = false;
+    await write;
+    const rows = await byAge;
+    assert.equal(rows.rows.length, 50);
+    const stats = await worker.stats();
+    assert.equal(stats.skipped, 1, 'the window by city was never read');
+    assert.equal(stats.runs - before, 2, 'the write and the window by age were');
+  } finally {
+    if (held) other.exec('ROLLBACK');
+    other.close();
+    disconnect();
+    app.dispose();
+    await worker.close();
   }
 });
