@@ -245,12 +245,19 @@ export class SqlBuilder {
   }
 
   #orderBy(table: Table, orderBy: readonly OrderBy[]): string {
-    const terms = orderBy.map(({ column: name, desc }) => {
+    const terms: string[] = [];
+    for (const { column: name, desc } of orderBy) {
+      // The id is unique and never null: it ends the order as it is (no null placement, nothing
+      // after it), so an index on (column, id) serves the whole ORDER BY, either way round.
+      if (name === ID_COLUMN) {
+        terms.push(`"id" ${desc ? 'DESC' : 'ASC'}`);
+        return terms.join(', ');
+      }
       const column = this.column(table, name);
       const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
       // One null placement on both databases: nulls count as the largest value.
-      return `${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
-    });
+      terms.push(`${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`);
+    }
     terms.push('"id" ASC');
     return terms.join(', ');
   }
