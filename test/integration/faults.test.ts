@@ -31,6 +31,7 @@ import { mailSendTool } from '../../src/mcp/tools/mailSend.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
 import { startRadicale, vcard, type RadicaleServer } from '../support/radicale.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 const TIMEOUT_MS = 1_500;
 const DETAIL = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
@@ -158,9 +159,9 @@ describe('faults of the XOS server behind the tools', () => {
       await watch.check();
       // While it is away the watch asks every 100 ms by itself; it notices the return without being asked.
       const downAt = seen.length;
-      await waitFor(() => seen.length >= downAt + 3);
+      await until('three status checks after the data source went down', () => seen.length >= downAt + 3, { timeoutMs: 20_000 });
       proxy.fault = 'none';
-      await waitFor(() => seen.at(-1)!.ok);
+      await until('the data source answering again', () => seen.at(-1)!.ok, { timeoutMs: 20_000 });
       assert.deepEqual(seen[0], { ok: true, changed: false });
       assert.deepEqual(seen[1], { ok: false, changed: true });
       assert.deepEqual(seen.at(-1), { ok: true, changed: true });
@@ -178,13 +179,6 @@ describe('faults of the XOS server behind the tools', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 // ---- contact providers and the mail server ------------------------------------------------
 

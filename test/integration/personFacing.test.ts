@@ -18,6 +18,7 @@ import { MessageEndpoint, type Question, type WireMessage } from '../../src/boar
 import { translator } from '../../src/board/texts.ts';
 import { showRecord } from '../../src/core/show.ts';
 import type { XosClient } from '../../src/core/domain.ts';
+import { until } from '../support/until.ts';
 
 const COMMAND = '[x](command:workbench.action.terminal.new)';
 const WEB = '[y](https://evil.example)';
@@ -65,11 +66,6 @@ function assertSanitised(text: string, where: string): void {
   assert.ok(!/[^\S ]/u.test(text), `${where}: a blank other than the space in ${JSON.stringify(text.slice(0, 200))}`);
   assert.ok(text.length <= QUESTION_BUDGET, `${where}: ${text.length} units`);
 }
-
-const until = async (ready: () => boolean, what: string) => {
-  for (let i = 0; i < 400 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(ready(), `timed out waiting for ${what}`);
-};
 
 describe('one door for text shown to the person', () => {
   let backend: Backend;
@@ -163,7 +159,7 @@ describe('one door for text shown to the person', () => {
     controller.board.edit('firstname', `Eve ${ZERO}`);
     await controller.save();
     // The click answered "Undo"; the undo put the old first name back and saved it (the page said Save).
-    await until(() => told().slice(before).filter((c) => /^Saved Person .* 1 \(version /.test(String(c.args[1]))).length >= 2, 'the undo\'s save');
+    await until('the undo\'s save', () => told().slice(before).filter((c) => /^Saved Person .* 1 \(version /.test(String(c.args[1]))).length >= 2);
     assert.ok(told().slice(before).some((c) => /^Saved Person .* 1 \(version .*Stored: First name: "Eve Zero⟨U\+200B⟩width/.test(String(c.args[1]))), 'Eve was saved first');
     const record = await backend.api.run({ query: '{ person_detail(id: "1") { firstname } }' });
     assert.doesNotMatch(JSON.stringify(record.data), /Eve/);
@@ -196,7 +192,7 @@ describe('one door for text shown to the person', () => {
     controller.mailScheduledNotice({ to: { name: BIDI, email: `${COMMAND}@evil.example` }, subject: WEB, body: LONG }, new Date());
     controller.mailSettled({ kind: 'mail_refused', ok: false, reason: `${EVIL} ${LONG}` });
     await controller.undoLastSave();
-    await until(() => told().some((c) => String(c.args[1]).includes('nope')), 'the open error');
+    await until('the open error', () => told().some((c) => String(c.args[1]).includes('nope')));
     assert.ok(statusTexts().some((text) => text.includes('⟨U+202E⟩')), 'the status line carried the data, marked');
     // A long text is fitted with an explicit marker, never cut silently.
     const announced = statusTexts().find((text) => text.startsWith('[x] (command:'));

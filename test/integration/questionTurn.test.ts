@@ -14,11 +14,7 @@ import { MessageEndpoint, type Question, type WireMessage } from '../../src/boar
 import { BoardState } from '../../src/board/state.ts';
 import { translator } from '../../src/board/texts.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
-
-const until = async (ready: () => boolean, what: string) => {
-  for (let i = 0; i < 500 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(ready(), `timed out waiting for ${what}`);
-};
+import { until } from '../support/until.ts';
 
 describe('the browser Board asks one question at a time', () => {
   let backend: Backend;
@@ -64,7 +60,7 @@ describe('the browser Board asks one question at a time', () => {
   test('the person\'s open question stays until answered; the agent\'s comes after it', async () => {
     const signal = new AbortController().signal;
     const save = confirmer.confirmSave({ entity: 'person', id: '1', action: 'update', changes: [{ field: 'city', label: 'City', from: 'Bonn', to: 'Kiel' }] }, signal);
-    await until(() => asked.length === 1, 'the save question on the page');
+    await until('the save question on the page', () => asked.length === 1);
     assert.match(asked[0].question.message, /^Save changes to Person 1\?/);
 
     // The agent's question comes while the person's is open (the attack: it replaced it within ~30 ms).
@@ -77,7 +73,7 @@ describe('the browser Board asks one question at a time', () => {
     const answeredAt = Date.now();
     answer(asked[0], 'Save');
     assert.equal(await save, 'save');
-    await until(() => asked.length === 2, 'the send question after the save question');
+    await until('the send question after the save question', () => asked.length === 2);
     assert.deepEqual(withdrawn, [], 'nothing was withdrawn: the page closed the answered question itself');
     assert.match(asked[1].question.message, /^Send this mail to eve@evil\.example\?/);
     assert.ok(asked[1].at - answeredAt >= 690, `the next question came ${asked[1].at - answeredAt} ms after the answer`);

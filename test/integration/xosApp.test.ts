@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import type { Mailer, XosClient } from '../../src/core/domain.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { tempDir } from '../support/tmp.ts';
+import { until } from '../support/until.ts';
 
 let backend: Backend;
 before(async () => {
@@ -65,12 +66,6 @@ function makeApp(client: XosClient, answer: (buttons: readonly string[]) => stri
   return { app, told, asked };
 }
 
-const until = async (condition: () => boolean, what: string) => {
-  for (const started = Date.now(); !condition(); await new Promise((r) => setTimeout(r, 10))) {
-    if (Date.now() - started > 5_000) assert.fail(`waited 5 s for ${what}`);
-  }
-};
-
 test('the Board and the tools share one Board and one confirmer; a stored save is announced with Undo', async () => {
   const client = embeddedClient(backend);
   const { app, told, asked } = makeApp(client, (buttons) => buttons[0]);
@@ -87,7 +82,7 @@ test('the Board and the tools share one Board and one confirmer; a stored save i
     const stored = await backend.api.run({ query: '{ person_detail(id: "2") { city } }' });
     assert.deepEqual(stored.data, { person_detail: { city: 'Lübeck' } });
     // onSaved is bound to the controller's saved notice.
-    await until(() => told.some((text) => /Lübeck/.test(text)), 'the saved notice');
+    await until('the saved notice', () => told.some((text) => /Lübeck/.test(text)));
   } finally {
     app.dispose();
   }
@@ -153,7 +148,7 @@ test('the page\'s windows of a sort it left are called off, and never read', asy
   try {
     page.notify(protocol.ready, {});
     assert.equal((await showQuery(app.deps(), 'person_list', exampleQuery(demoApp(), 'person_list'))).ok, true);
-    await until(() => list !== null, 'the list on the page');
+    await until('the list on the page', () => list !== null);
     const listId = list!.listId;
     const before = (await worker.stats()).runs;
     // The worker is held: a write waits for SQLite's lock, and every request after it waits too.

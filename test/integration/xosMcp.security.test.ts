@@ -26,6 +26,7 @@ import { startXosMcp, type RunningXosMcp } from '../../src/standalone/xosMcp.ts'
 import { answer, ask, boardSession, challenge, hmac, startKey, type Handshake } from '../support/boardSession.ts';
 import { ScriptedPage } from '../support/scriptedBoardPage.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
+import { until } from '../support/until.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = 'xos-mcp-security-token-0123456789';
@@ -33,15 +34,6 @@ const KEY = 'a-fixed-board-key-of-forty-characters-xx';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A POST with exactly this Host (fetch would not let a test set it). */
 function postWithHost(port: number, path: string, host: string, body: unknown): Promise<number> {

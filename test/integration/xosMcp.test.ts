@@ -20,6 +20,7 @@ import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../su
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { boardSession } from '../support/boardSession.ts';
 import { ScriptedPage } from '../support/scriptedBoardPage.ts';
+import { until } from '../support/until.ts';
 
 const TOKEN = 'xos-mcp-test-token-0123456789';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
@@ -49,15 +50,6 @@ function raw(port: number, path: string, options: { method?: string; headers?: R
   });
 }
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('xos-mcp options', () => {
   const env = {};
