@@ -5,59 +5,28 @@
 // that is too short or equals the token is a usage error before anything is opened.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
 import { gqlData } from '../support/http.ts';
 import { tempDir } from '../support/tmp.ts';
+import { XosServerCli } from '../support/xosServerCli.ts';
 
 const CLI = new URL('../../src/backend/cli.ts', import.meta.url).pathname;
 const TOKEN = 'plain-api-token-0123456789';
 const FRONTEND = 'xos-frontend-token-0123456789';
 const dir = await tempDir('xos-audit-frontend');
-const running = new Set<ChildProcess>();
+// The machine's own tokens stay out: every start says which it has.
+const cli = new XosServerCli(CLI, { XOS_TOKEN: '', XOS_FRONTEND_TOKEN: '' });
 after(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  cli.killAll();
   await dir.remove();
 });
-
-function startCli(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, XOS_TOKEN: '', XOS_FRONTEND_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`no URL within 20 s; stdout: ${out} stderr: ${err}`)), 20_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const url = out.match(/GraphQL\s+(http:\/\/\S+)\/graphql/)?.[1];
-      if (url) { clearTimeout(deadline); resolve({ child, url, stdout: () => out }); }
-    });
-    child.stderr!.on('data', (chunk) => { err += chunk; });
-    child.on('exit', (code) => { clearTimeout(deadline); reject(new Error(`exited with ${code} before serving; stderr: ${err}`)); });
-  });
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, XOS_TOKEN: '', XOS_FRONTEND_TOKEN: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  running.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => { stderr += chunk; });
-  return new Promise((resolve) => child.on('exit', (code) => { running.delete(child); resolve({ code, stderr }); }));
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on('exit', (code) => { running.delete(child); resolve(code); });
-    child.kill('SIGINT');
-  });
-}
 
 describe('xos-server --frontend-token', () => {
   test('only the front-end token makes a claim of agent or board count; the plain token is recorded as api', async () => {
     const dsn = `sqlite:${join(dir.path, 'crm.db')}`;
-    const { child, url, stdout } = await startCli(['--dsn', dsn, '--seed', '--port', '0'], { XOS_TOKEN: TOKEN, XOS_FRONTEND_TOKEN: FRONTEND });
+    const { child, url, stdout } = await cli.start(['--dsn', dsn, '--seed', '--port', '0'], { XOS_TOKEN: TOKEN, XOS_FRONTEND_TOKEN: FRONTEND });
     assert.match(stdout(), /audit trail: agent and board writes only from XOS front ends with the front-end token; all others are recorded as api/);
     assert.ok(!stdout().includes(FRONTEND) && !stdout().includes(TOKEN), 'no token in the start lines');
     const claim = { path: 'board', approval: 'Save confirmed by the person (city)' } as const;
@@ -74,24 +43,24 @@ describe('xos-server --frontend-token', () => {
       { path: 'board', action: 'update', approval: 'Save confirmed by the person (city)' },
       { path: 'api', action: 'update', approval: null },
     ]);
-    assert.equal(await stop(child), 0);
+    assert.equal(await cli.stop(child), 0);
   });
 
   test('without a front-end token every HTTP write is api, and the start line says how to change that', async () => {
-    const { child, url, stdout } = await startCli(['--dsn', 'sqlite::memory:', '--seed', '--port', '0'], { XOS_TOKEN: TOKEN });
+    const { child, url, stdout } = await cli.start(['--dsn', 'sqlite::memory:', '--seed', '--port', '0'], { XOS_TOKEN: TOKEN });
     assert.match(stdout(), /audit trail: every write through HTTP is recorded as api \(start with --frontend-token for XOS front ends\)/);
     const client = await connectRemoteClient({ endpoint: url, token: TOKEN });
     await client.run('mutation { update_person(id: "1", version: 1, set: { city: "Kiel" }) { version } }', undefined, { path: 'agent', approval: 'Save confirmed by the person (city)' });
     assert.deepEqual((await gqlData(url, '{ xos_audit(limit: 1) { path approval } }', undefined, TOKEN)).xos_audit, [{ path: 'api', approval: null }]);
-    assert.equal(await stop(child), 0);
+    assert.equal(await cli.stop(child), 0);
   });
 
   test('a short front-end token, or one equal to the token, is refused before the database is created', async () => {
     const db = join(dir.path, 'never.db');
-    const short = await runCli(['--dsn', `sqlite:${db}`, '--frontend-token', 'short'], {});
+    const short = await cli.run(['--dsn', `sqlite:${db}`, '--frontend-token', 'short'], {});
     assert.equal(short.code, 2);
     assert.match(short.stderr, /the front-end token needs at least 16 characters/);
-    const same = await runCli(['--dsn', `sqlite:${db}`, '--token', TOKEN], { XOS_FRONTEND_TOKEN: TOKEN });
+    const same = await cli.run(['--dsn', `sqlite:${db}`, '--token', TOKEN], { XOS_FRONTEND_TOKEN: TOKEN });
     assert.equal(same.code, 2);
     assert.match(same.stderr, /the front-end token must differ from the token/);
     assert.equal(existsSync(db), false);

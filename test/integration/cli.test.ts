@@ -2,56 +2,25 @@
 // started the way a person starts it.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gql, gqlData } from '../support/http.ts';
 import { tempDir } from '../support/tmp.ts';
+import { XosServerCli, type StartedServer } from '../support/xosServerCli.ts';
 
 const CLI = new URL('../../dist/xos-server.mjs', import.meta.url).pathname;
 const LIBRARY = new URL('../fixtures/ast/library.json', import.meta.url).pathname;
 const dir = await tempDir('xos-cli');
-const running = new Set<ChildProcess>();
+const cli = new XosServerCli(CLI);
 after(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  cli.killAll();
   await dir.remove();
 });
 
-interface Started { child: ChildProcess; url: string; stdout: () => string; stderr: () => string }
-
-/** Starts the CLI and waits (with a deadline) until it prints its GraphQL URL. */
-function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+/** Starts the built CLI and waits until it prints its GraphQL URL. */
+function startCli(args: string[], env: Record<string, string> = {}): Promise<StartedServer> {
   assert.ok(existsSync(CLI), 'dist/xos-server.mjs is missing: run npm run build');
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`no URL within 20 s; stdout: ${out} stderr: ${err}`)), 20_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const url = out.match(/GraphQL\s+(http:\/\/\S+)\/graphql/)?.[1];
-      if (url) { clearTimeout(deadline); resolve({ child, url, stdout: () => out, stderr: () => err }); }
-    });
-    child.stderr!.on('data', (chunk) => { err += chunk; });
-    child.on('exit', (code) => { clearTimeout(deadline); reject(new Error(`exited with ${code} before serving; stderr: ${err}`)); });
-  });
-}
-
-/** Runs the CLI to completion (for arguments it must refuse). */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  running.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => { stderr += chunk; });
-  return new Promise((resolve) => child.on('exit', (code) => { running.delete(child); resolve({ code, stderr }); }));
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on('exit', (code) => { running.delete(child); resolve(code); });
-    child.kill('SIGINT');
-  });
+  return cli.start(args, env);
 }
 
 describe('xos-server', () => {
@@ -62,26 +31,26 @@ describe('xos-server', () => {
     const data = await gqlData(url, '{ book_list { id title } book_list_count }');
     assert.equal(data.book_list.length, 50);
     assert.equal(data.book_list_count, 50);
-    assert.equal(await stop(child), 0);
+    assert.equal(await cli.stop(child), 0);
   });
 
   test('without --ast it serves the demo CRM with its data', async () => {
     const { child, url } = await startCli(['--dsn', `sqlite:${join(dir.path, 'demo.db')}`, '--seed', '--port', '0']);
     const data = await gqlData(url, '{ person_list { id firstname lastname email city age net_worth } }');
     assert.equal(data.person_list.length, 240);
-    assert.equal(await stop(child), 0);
+    assert.equal(await cli.stop(child), 0);
   });
 
   test('--token (or XOS_TOKEN) guards the API', async () => {
     const { child, url } = await startCli(['--dsn', 'sqlite::memory:', '--port', '0'], { XOS_TOKEN: 'secret-1' });
     assert.equal((await gql(url, '{ person_list_count }')).status, 401);
     assert.equal((await gql(url, '{ person_list_count }', undefined, 'secret-1')).status, 200);
-    assert.equal(await stop(child), 0);
+    assert.equal(await cli.stop(child), 0);
   });
 
   test('a non-loopback --host without a token is refused before anything is opened', async () => {
     const db = join(dir.path, 'exposed.db');
-    const { code, stderr } = await runCli(['--host', '0.0.0.0', '--dsn', `sqlite:${db}`, '--port', '0']);
+    const { code, stderr } = await cli.run(['--host', '0.0.0.0', '--dsn', `sqlite:${db}`, '--port', '0']);
     assert.equal(code, 2);
     assert.match(stderr, /--host 0\.0\.0\.0 would serve reads and writes to the network without a token\. Start with --token T \(or XOS_TOKEN\)/);
     assert.match(stderr, /--insecure-no-token/);
@@ -93,11 +62,11 @@ describe('xos-server', () => {
     assert.match(open.url, /^http:\/\/0\.0\.0\.0:\d+$/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.match(open.stderr(), /WARNING: xos-server listens on 0\.0\.0\.0 WITHOUT A TOKEN/);
-    assert.equal(await stop(open.child), 0);
+    assert.equal(await cli.stop(open.child), 0);
     const guarded = await startCli(['--host', '0.0.0.0', '--dsn', 'sqlite::memory:', '--port', '0'], { XOS_TOKEN: 'secret-2' });
     assert.doesNotMatch(guarded.stderr(), /WARNING/);
     assert.equal((await gql(guarded.url.replace('0.0.0.0', '127.0.0.1'), '{ person_list_count }')).status, 401);
-    assert.equal(await stop(guarded.child), 0);
+    assert.equal(await cli.stop(guarded.child), 0);
   });
 
   test('an invalid AST is refused with every problem and line', async () => {
@@ -107,7 +76,7 @@ describe('xos-server', () => {
       entities: { item: { fields: { id: { type: 'id' }, name: { type: 'strng' } } } },
       contexts: { item_list: { kind: 'list', entity: 'item', list_fields: ['id', 'nmae'] } },
     }, null, 2));
-    const { code, stderr } = await runCli(['--ast', bad, '--dsn', 'sqlite::memory:']);
+    const { code, stderr } = await cli.run(['--ast', bad, '--dsn', 'sqlite::memory:']);
     assert.equal(code, 2);
     assert.match(stderr, /entities\.item\.fields\.name\.type/);
     assert.match(stderr, /contexts\.item_list\.list_fields\[1\]: unknown field "nmae" on item/);
@@ -115,14 +84,14 @@ describe('xos-server', () => {
   });
 
   test('an unknown DSN says which forms are accepted', async () => {
-    const { code, stderr } = await runCli(['--dsn', 'mysql://localhost/x']);
+    const { code, stderr } = await cli.run(['--dsn', 'mysql://localhost/x']);
     assert.notEqual(code, 0);
     assert.match(stderr, /sqlite:/);
     assert.match(stderr, /postgres:\/\//);
   });
 
   test('a bad flag prints the usage', async () => {
-    const { code, stderr } = await runCli(['--prot', '4000']);
+    const { code, stderr } = await cli.run(['--prot', '4000']);
     assert.equal(code, 2);
     assert.match(stderr, /Usage: xos-server/);
   });
