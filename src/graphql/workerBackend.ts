@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BackendOptions } from '../backend/backend.ts';
 import { redactDsn } from '../backend/dsn.ts';
-import { CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerStart } from '../backend/worker/protocol.ts';
+import { cancel, CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerStart } from '../backend/worker/protocol.ts';
 import { packageRoot } from '../packageRoot.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from './types.ts';
 import { BackendUnavailableError } from './unavailable.ts';
@@ -19,7 +19,7 @@ export type WorkerBackendOptions = Omit<BackendOptions, 'onInternalError'> & {
 export interface WorkerBackend {
   readonly client: XosClient;
   readonly storage: 'sqlite' | 'postgres';
-  /** The storage's DSN, password masked. */
+  /** The storage's DSN, password masked (as the status says it). */
   readonly description: string;
   /** Rows inserted per entity by seeding. */
   readonly seeded: Record<string, number>;
@@ -96,7 +96,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
       signal?.addEventListener('abort', () => {
         if (!pending.delete(message.id)) return;
         // Seen by the worker before it starts the request; one already running ends unheard.
-        Atomics.store(cancelled, message.id % CANCEL_SLOTS, message.id);
+        cancel(cancelled, message.id);
         reject(signal.reason);
       }, { once: true });
     }).finally(() => {
@@ -135,7 +135,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   return {
     client,
     storage: info.storage,
-    description: info.description,
+    description,
     seeded: info.seeded,
     threadId: info.threadId,
     stats: async () => {

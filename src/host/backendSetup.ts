@@ -12,7 +12,6 @@ import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { connectRemoteClient } from '../graphql/client.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from '../core/domain.ts';
-import { redactDsn } from '../backend/dsn.ts';
 import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
 import { notify } from './notify.ts';
 
@@ -121,7 +120,7 @@ export class BackendService implements vscode.Disposable {
     if (seeded.length) this.options.output.info(`seeded ${seeded.map(([entity, n]) => `${n} ${entity}`).join(', ')}`);
     return {
       mode: 'embedded',
-      where: redactDsn(backend.description),
+      where: backend.description,
       astSource: source.kind === 'file' ? source.path : 'demo',
       client: backend.client,
       close: () => backend.close(),

@@ -12,7 +12,6 @@ import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
 import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
-import { redactDsn } from '../backend/dsn.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
 import type { BoardController, BoardUi } from '../board/controller.ts';
 import { XosApp } from '../app/xosApp.ts';
@@ -106,7 +105,7 @@ async function openBackend(options: XosMcpOptions): Promise<OpenBackend> {
     seed: options.dsn ? undefined : true,
     onInternalError: (text) => options.log(`internal error: ${text}`),
   });
-  return { client: backend.client, where: redactDsn(backend.description), close: () => backend.close() };
+  return { client: backend.client, where: backend.description, close: () => backend.close() };
 }
 
 export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp> {

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
-import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { confirmTool, lastAnswer, openAgentChat, sendPrompt, waitForTurnEnd } from './support/chat.ts';
+import { screenshot } from './support/artifacts.ts';
+import { confirmTool, lastAnswer, openWorkbenchChat, saveChatFailure, sendPrompt, waitForTurnEnd } from './support/chat.ts';
 import { scriptedAgentProfile, readRequests, scriptedModelSettings, writeScript, type ReadyReport } from './support/scriptedModel.ts';
-import { waitForWorkbench } from './support/workbench.ts';
 
 const TEST_PROMPT = 'Ping the test server';
 const XOS_PROMPT = 'What is the XOS status?';
@@ -43,13 +42,11 @@ before(async () => {
   server = await vscodeServer.startCodeServer({ workspace, settings: scriptedModelSettings({ testMcpServer: true }), ...dirs });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
-  await waitForWorkbench(page);
-  ready = await openAgentChat(page, workspace);
+  ready = await openWorkbenchChat(page, server, workspace);
 });
 
 after(async () => {
-  if (failed) await saveFailureArtifacts('agent', page, server?.logPath);
+  if (failed) await saveChatFailure('agent', page, server, workspace);
   await browser?.close();
   if (failed) {
     await server?.stop();

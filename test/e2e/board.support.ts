@@ -46,6 +46,17 @@ export async function boardFrame(page: Page, { timeoutMs = 30_000 } = {}): Promi
   }, { timeoutMs, describe: () => 'no frame with <xos-board>' });
 }
 
+/** New on the Board's list, then the first and last name typed into the empty form as the person types them, until the form counts them as edits. */
+export async function typeNewPerson(board: Frame, page: Page, firstname: string, lastname: string): Promise<void> {
+  await board.locator('vscode-button.new').click();
+  await board.locator('xos-detail-form div.summary', { hasText: 'New record, not saved yet' }).waitFor({ state: 'visible', timeout: 15_000 });
+  for (const [field, value] of [['firstname', firstname], ['lastname', lastname]] as const) {
+    await board.locator(`xos-field-editor[data-field="${field}"] vscode-textfield input`).click();
+    await page.keyboard.type(value);
+  }
+  await board.locator('xos-field-editor[data-field="lastname"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+}
+
 export function buildExtension(): void {
   const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
   assert.equal(result.status, 0, `npm run build failed:\n${result.stdout}${result.stderr}`);

@@ -5,20 +5,10 @@
 // stays bounded at 100,000 rows.
 //   npm run provision:vscode && node --test test/e2e/boardGrid.e2e.ts
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launchBoardBrowser, openBoardPage, pageErrors, serveBoardPage, type BoardBrowser, type BoardPage, type BoardPageServer } from './boardPage.ts';
+import { describe, test } from 'node:test';
+import { boardPages, pageErrors, type BoardPage } from './boardPage.ts';
 
-let server: BoardPageServer;
-let browser: BoardBrowser;
-
-before(async () => {
-  server = await serveBoardPage();
-  browser = await launchBoardBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const boards = boardPages();
 
 const grid = (page: BoardPage) => page.locator('[role="grid"]');
 const rows = (page: BoardPage) => page.locator('[role="grid"] [role="row"]');
@@ -45,7 +35,7 @@ async function activeCell(page: BoardPage): Promise<{ row: string | null; text: 
 
 describe('the Board grid in Chromium', () => {
   test('grid semantics: row count with the header, 1-based row indexes, column headers and cells', async () => {
-    const page = await openBoardPage(browser, server);
+    const page = await boards.open();
     await page.evaluate(() => window.xosHost.showList(1000));
     assert.equal(await grid(page).getAttribute('aria-rowcount'), '1001');
     assert.equal(await grid(page).getAttribute('aria-colcount'), '7');
@@ -58,8 +48,8 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('values are formatted per locale', async () => {
-    const en = await openBoardPage(browser, server, { locale: 'en' });
-    const de = await openBoardPage(browser, server, { locale: 'de' });
+    const en = await boards.open({ locale: 'en' });
+    const de = await boards.open({ locale: 'de' });
     for (const page of [en, de]) await page.evaluate(() => window.xosHost.showList(5000));
     // Person 1235: age 62, net worth "97720.46" (raw, as the backend sends decimals).
     for (const page of [en, de]) {
@@ -76,7 +66,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('keyboard: arrows, PageDown, End, Ctrl+End, Ctrl+Home and Enter', async () => {
-    const page = await openBoardPage(browser, server);
+    const page = await boards.open();
     await page.evaluate(() => window.xosHost.showList(100_000));
     await grid(page).focus();
     assert.deepEqual(await activeCell(page), { row: '2', text: '1' });
@@ -103,7 +93,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('a header click sorts through the host; aria-sort follows; the filter asks the host too', async () => {
-    const page = await openBoardPage(browser, server);
+    const page = await boards.open();
     await page.evaluate(() => window.xosHost.showList(20_000));
     const age = page.locator('[role="grid"] [role="columnheader"]').nth(5);
     await age.click();
@@ -136,7 +126,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('Ctrl+C copies the active cell, Ctrl+Shift+C its row; Export CSV asks the host', async () => {
-    const page = await openBoardPage(browser, server);
+    const page = await boards.open();
     await page.evaluate(() => {
       (window as unknown as { copied: string[] }).copied = [];
       window.addEventListener('copy', (event) => (window as unknown as { copied: string[] }).copied.push((event as ClipboardEvent).clipboardData!.getData('text/plain')));
@@ -155,7 +145,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('scrolling 100,000 rows top to bottom keeps the DOM bounded and asks only for the windows it shows', async () => {
-    const page = await openBoardPage(browser, server);
+    const page = await boards.open();
     await page.evaluate(() => window.xosHost.showList(100_000));
     const most = await page.evaluate(async () => {
       const root = document.querySelector('xos-board')!.shadowRoot!.querySelector('xos-list-grid')!.shadowRoot!;
@@ -185,7 +175,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('a ref is a link to its record: a click or Enter on it opens the ref, Enter elsewhere the row', async () => {
-    const page = await openBoardPage(browser, server, { context: 'deal_list' });
+    const page = await boards.open({ context: 'deal_list' });
     await page.evaluate(() => window.xosHost.showList(300));
     const company = row(page, 3).locator('[role="gridcell"] a[data-field="company"]');
     assert.equal(await company.innerText(), 'Company 2');
@@ -205,7 +195,7 @@ describe('the Board grid in Chromium', () => {
   });
 
   test('an empty list says so', async () => {
-    const page = await openBoardPage(browser, server, { locale: 'de' });
+    const page = await boards.open({ locale: 'de' });
     await page.evaluate(() => window.xosHost.showList(0));
     assert.equal(await page.locator('[role="grid"] .message').innerText(), 'Keine Datensätze.');
     assert.equal(await grid(page).getAttribute('aria-rowcount'), '1');

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import * as esbuild from 'esbuild';
 import { demoApp } from '../../src/backend/demo.ts';
 import { boardHtml, createNonce } from '../../src/board/html.ts';
@@ -137,4 +138,19 @@ export async function openBoardPage(browser: BoardBrowser, server: BoardPageServ
     throw new Error(`the Board did not start: ${errors.join(' | ') || error.message}`);
   });
   return page;
+}
+
+/** For a test file: the Board page's server and a browser, started before its tests and closed after; `open` opens a page. */
+export function boardPages(): { open(options?: Parameters<typeof openBoardPage>[2]): Promise<BoardPage> } {
+  let server: BoardPageServer | undefined;
+  let browser: BoardBrowser | undefined;
+  before(async () => {
+    server = await serveBoardPage();
+    browser = await launchBoardBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { open: (options) => openBoardPage(browser!, server!, options) };
 }

@@ -4,20 +4,10 @@
 // take the new width, the other columns keep theirs, and the drag does not sort.
 //   npm run provision:vscode && node --test test/e2e/boardResize.e2e.ts
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBoardBrowser, openBoardPage, pageErrors, serveBoardPage, type BoardBrowser, type BoardPage, type BoardPageServer } from './boardPage.ts';
+import { test } from 'node:test';
+import { boardPages, pageErrors, type BoardPage } from './boardPage.ts';
 
-let server: BoardPageServer;
-let browser: BoardBrowser;
-
-before(async () => {
-  server = await serveBoardPage();
-  browser = await launchBoardBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const boards = boardPages();
 
 interface Box { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
 
@@ -44,7 +34,7 @@ function mouse(page: BoardPage): { move(x: number, y: number, options?: { steps?
 }
 
 test('dragging a header\'s edge resizes that column, header and cells alike, and sorts nothing', async () => {
-  const page = await openBoardPage(browser, server);
+  const page = await boards.open();
   await page.evaluate(() => window.xosHost.showList(100));
   const before = await boxes(page);
   assert.equal(before.headers.length, 7);

@@ -5,7 +5,7 @@
 // the SQLite file the workspace points xos.dsn at holds the change.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/chatWorkflow.e2e.ts
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -15,10 +15,9 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { boardFrame, frames, gridRowCount } from './board.support.ts';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
-import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { answerNotification, lastAnswer, openAgentChat, pendingConfirmationButton, sendPrompt, waitForTurnEnd } from './support/chat.ts';
+import { screenshot } from './support/artifacts.ts';
+import { answerNotification, assertLiveTools, lastAnswer, openWorkbenchChat, pendingConfirmationButton, saveChatFailure, sendPrompt, waitForTurnEnd } from './support/chat.ts';
 import { scriptedAgentProfile, readRequests, scriptedModelSettings, writeScript, type ModelRequest } from './support/scriptedModel.ts';
-import { waitForWorkbench } from './support/workbench.ts';
 
 const LIST_PROMPT = 'Zeige mir alle Personen';
 const CHANGE_PROMPT = 'Ändere den Nachnamen von Max Mustermann auf Schmidt';
@@ -78,21 +77,13 @@ before(async () => {
   server = await vscodeServer.startCodeServer({ workspace, settings: scriptedModelSettings(), ...dirs });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
-  await waitForWorkbench(page);
-  const ready = await openAgentChat(page, workspace);
+  const ready = await openWorkbenchChat(page, server, workspace);
   assert.deepEqual(ready.models, ['scripted']);
-  for (const tool of ['xos_schema', 'xos_query', 'xos_ui_change_required', 'xos_ui_save']) {
-    assert.ok(ready.tools?.some((name) => name.endsWith(`_${tool}`)), `no *_${tool} among the live MCP tools: ${ready.tools?.join(', ')}`);
-  }
+  assertLiveTools(ready, ['xos_schema', 'xos_query', 'xos_ui_change_required', 'xos_ui_save']);
 });
 
 after(async () => {
-  if (failed) {
-    await saveFailureArtifacts('chat-workflow', page, server?.logPath);
-    const requests = join(workspace ?? '', '.xos-test', 'requests.jsonl');
-    if (workspace && existsSync(requests)) copyFileSync(requests, artifactPath('chat-workflow-requests.jsonl'));
-  }
+  if (failed) await saveChatFailure('chat-workflow', page, server, workspace);
   await browser?.close();
   if (failed) {
     await server?.stop();

@@ -9,19 +9,18 @@
 // so only a workbench without one shows them.
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/production.e2e.ts
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
-import { attributeOf, boardFrame } from './board.support.ts';
+import { attributeOf, boardFrame, typeNewPerson } from './board.support.ts';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 import { vscodeServer, type CodeServer } from './support/codeServer.ts';
-import { artifactPath, saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { openAgentChat, pendingConfirmationButton, sendPrompt, waitForTurnEnd } from './support/chat.ts';
+import { screenshot } from './support/artifacts.ts';
+import { assertLiveTools, openWorkbenchChat, pendingConfirmationButton, saveChatFailure, sendPrompt, waitForTurnEnd } from './support/chat.ts';
 import { readRequests, scriptedAgentProfile, scriptedModelSettings, writeScript } from './support/scriptedModel.ts';
-import { waitForWorkbench } from './support/workbench.ts';
 
 const LIST_PROMPT = 'Zeige mir alle Personen';
 const SAVE_PROMPT = 'Ändere den Nachnamen von Max Mustermann auf Produktiv und speichere';
@@ -85,20 +84,12 @@ before(async () => {
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
-  await waitForWorkbench(page);
-  const ready = await openAgentChat(page, workspace);
-  for (const tool of ['xos_schema', 'xos_query', 'xos_ui_change_required', 'xos_ui_save', 'xos_mail_compose', 'xos_mail_send']) {
-    assert.ok(ready.tools?.some((name) => name.endsWith(`_${tool}`)), `no *_${tool} among the live MCP tools: ${ready.tools?.join(', ')}`);
-  }
+  const ready = await openWorkbenchChat(page, server, workspace);
+  assertLiveTools(ready, ['xos_schema', 'xos_query', 'xos_ui_change_required', 'xos_ui_save', 'xos_mail_compose', 'xos_mail_send']);
 });
 
 after(async () => {
-  if (failed) {
-    await saveFailureArtifacts('production', page, server?.logPath);
-    const requests = join(workspace ?? '', '.xos-test', 'requests.jsonl');
-    if (workspace && existsSync(requests)) copyFileSync(requests, artifactPath('production-requests.jsonl'));
-  }
+  if (failed) await saveChatFailure('production', page, server, workspace);
   await browser?.close();
   if (failed) await server?.stop();
   else await server?.dispose();
@@ -205,13 +196,7 @@ test('production in the person\'s settings: the Board shows the banner though th
 test('production: the person\'s create and delete on the Board are asked in modal dialogs', { timeout: 180_000 }, () => recording(async () => {
   const board = await boardFrame(page);
   await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
-  await board.locator('vscode-button.new').click();
-  await board.locator('xos-detail-form div.summary', { hasText: 'New record, not saved yet' }).waitFor({ state: 'visible', timeout: 15_000 });
-  for (const [field, value] of [['firstname', 'Erika'], ['lastname', 'Neuanlage']] as const) {
-    await board.locator(`xos-field-editor[data-field="${field}"] vscode-textfield input`).click();
-    await page.keyboard.type(value);
-  }
-  await board.locator('xos-field-editor[data-field="lastname"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+  await typeNewPerson(board, page, 'Erika', 'Neuanlage');
   await board.locator('vscode-button.save').click();
   assertModal(await answerDialog(/Create a new Person\?/, 'Save', 'production-2-create-dialog'), /^Create a new Person\? .*Neuanlage/, ['Save', 'Discard']);
   const created = Number(await vscodeServer.waitFor(async () => {

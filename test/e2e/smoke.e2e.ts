@@ -15,7 +15,7 @@ import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { answerNotification } from './support/notifications.ts';
 import { runCommand, runCommandUntil, waitForWorkbench } from './support/workbench.ts';
-import { attributeOf, boardFrame, gridRowCount } from './board.support.ts';
+import { attributeOf, boardFrame, gridRowCount, typeNewPerson } from './board.support.ts';
 
 const browser = fileBrowser();
 
@@ -235,13 +235,7 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     });
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
     const peopleBefore = (await gridRowCount(board))! - 1;
-    await board.locator('vscode-button.new').click();
-    await board.locator('xos-detail-form div.summary', { hasText: 'New record, not saved yet' }).waitFor({ state: 'visible', timeout: 15_000 });
-    for (const [field, value] of [['firstname', 'Erika'], ['lastname', 'Neuanlage']] as const) {
-      await board.locator(`xos-field-editor[data-field="${field}"] vscode-textfield input`).click();
-      await page.keyboard.type(value);
-    }
-    await board.locator('xos-field-editor[data-field="lastname"] vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
+    await typeNewPerson(board, page, 'Erika', 'Neuanlage');
     // The company through the ref picker: type part of a name, pick the first match with Enter.
     const picker = board.locator('xos-field-editor[data-field="company"] xos-ref-picker');
     await picker.locator('input[role="combobox"]').click();

@@ -7,7 +7,12 @@ import type { AuditMeta } from '../storage/audit.ts';
 /** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
 export const CANCEL_SLOTS = 1024;
 
-/** Whether request `id` was called off (the front end wrote its id into its slot). */
+/** Calls request `id` off (the front end's side). */
+export function cancel(slots: Int32Array, id: number): void {
+  Atomics.store(slots, id % CANCEL_SLOTS, id);
+}
+
+/** Whether request `id` was called off (the worker's side, before it starts the request). */
 export function isCancelled(slots: Int32Array, id: number): boolean {
   return Atomics.load(slots, id % CANCEL_SLOTS) === id;
 }

@@ -2,9 +2,14 @@
 // wait for the turn to end, read the transcript, answer a tool confirmation card.
 // The scripted-model extension (scriptedModel.ts) prepares a fresh profile: it re-enables
 // the built-in chat (workbench.action.chat.manage) and selects its model.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactPath, saveFailureArtifacts } from './artifacts.ts';
 import type { Locator, Page } from './browser.ts';
-import { vscodeServer } from './codeServer.ts';
+import { vscodeServer, type CodeServer } from './codeServer.ts';
 import { readReady, readRequests, type ReadyReport } from './scriptedModel.ts';
+import { waitForWorkbench } from './workbench.ts';
 export { answerNotification } from './notifications.ts';
 
 const input = '.interactive-input-part .interactive-input-editor';
@@ -96,3 +101,24 @@ export function pendingConfirmationButton(page: Page, label: RegExp): Locator {
   return page.locator(`${confirmationButtons}:visible`, { hasText: label }).first();
 }
 
+
+/** Opens the workbench of `workspace` on `page` and the agent chat in it: the scripted model's ready report. */
+export async function openWorkbenchChat(page: Page, server: CodeServer, workspace: string): Promise<ReadyReport> {
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+  await waitForWorkbench(page);
+  return openAgentChat(page, workspace);
+}
+
+/** Fails unless every one of `tools` is among the live MCP tools the chat offers (as `mcp_<server>_<tool>`). */
+export function assertLiveTools(ready: ReadyReport, tools: readonly string[]): void {
+  for (const tool of tools) {
+    assert.ok(ready.tools?.some((name) => name.endsWith(`_${tool}`)), `no *_${tool} among the live MCP tools: ${ready.tools?.join(', ')}`);
+  }
+}
+
+/** After a failed run: the screenshot and code-server's log, and the requests the scripted model saw. */
+export async function saveChatFailure(name: string, page: Page | undefined, server: CodeServer | undefined, workspace: string | undefined): Promise<void> {
+  await saveFailureArtifacts(name, page, server?.logPath);
+  const requests = join(workspace ?? '', '.xos-test', 'requests.jsonl');
+  if (workspace && existsSync(requests)) copyFileSync(requests, artifactPath(`${name}-requests.jsonl`));
+}
