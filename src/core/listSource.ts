@@ -79,19 +79,22 @@ export class QueryListSource implements ListSource {
   private readonly input: QuerySourceInput;
   private readonly counts = new Map<string, number>();
   private readonly recent = new RecentRecords();
+  private readonly anchors: Anchors;
 
-  private constructor(input: QuerySourceInput, first: ListWindow) {
+  private constructor(input: QuerySourceInput, first: ListWindow, anchors: Anchors) {
     this.input = input;
     this.total = first.total;
     this.first = first;
+    this.anchors = anchors;
     this.counts.set(countKey({}), first.total);
     this.recent.remember(first.records);
   }
 
   /** Runs the query's count and first window; throws with the server's message when it refuses. */
   static async open(input: QuerySourceInput, firstWindow = FIRST_WINDOW): Promise<QueryListSource> {
-    const first = await fetchWindow(input, 0, firstWindow, {}, undefined);
-    return new QueryListSource(input, first);
+    const anchors = new Anchors();
+    const first = await fetchWindow(input, 0, firstWindow, {}, undefined, anchors);
+    return new QueryListSource(input, first, anchors);
   }
 
   reopen(): Promise<QueryListSource> {
@@ -105,7 +108,7 @@ export class QueryListSource implements ListSource {
 
   async window(offset: number, limit: number, query: ListQuery, signal?: AbortSignal): Promise<ListWindow> {
     const key = countKey(query);
-    const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key), signal);
+    const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key), this.anchors, signal);
     this.counts.set(key, window.total);
     this.recent.remember(window.records);
     return window;
@@ -116,51 +119,130 @@ export class QueryListSource implements ListSource {
   }
 }
 
-async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined, signal?: AbortSignal): Promise<ListWindow> {
+/** Which way a window is read: in the list's order, or the other way round (then its rows are reversed). */
+type Direction = 'forward' | 'reversed';
+
+/** A row whose place is known: its position in the list and its cursor, read in `direction`. */
+interface Anchor {
+  readonly position: number;
+  readonly cursor: string;
+  readonly direction: Direction;
+}
+
+/** The most anchors kept per sort and filter, and how many sorts and filters keep theirs. */
+const ANCHORS_PER_ORDER = 4_000;
+const ORDERS_WITH_ANCHORS = 4;
+
+/**
+ * The first and last row of every window read, by position, per sort and filter. A window near
+ * one of them is read from its cursor by key: the database seeks there instead of stepping over
+ * every row before an offset, so scrolling on at any depth costs what the first window costs.
+ */
+class Anchors {
+  private readonly byOrder = new Map<string, Map<number, Anchor>>();
+
+  remember(order: string, anchors: readonly Anchor[]): void {
+    let known = this.byOrder.get(order);
+    this.byOrder.delete(order);
+    if (!known || known.size > ANCHORS_PER_ORDER) known = new Map();
+    this.byOrder.set(order, known);
+    for (const anchor of anchors) known.set(anchor.position, anchor);
+    for (const old of this.byOrder.keys()) {
+      if (this.byOrder.size <= ORDERS_WITH_ANCHORS) break;
+      this.byOrder.delete(old);
+    }
+  }
+
+  /** The nearest anchor before `start` and the nearest at or after `end`. */
+  around(order: string, start: number, end: number): { before?: Anchor; after?: Anchor } {
+    let before: Anchor | undefined;
+    let after: Anchor | undefined;
+    for (const anchor of this.byOrder.get(order)?.values() ?? []) {
+      if (anchor.position < start && (!before || anchor.position > before.position)) before = anchor;
+      if (anchor.position >= end && (!after || anchor.position < after.position)) after = anchor;
+    }
+    return { before, after };
+  }
+}
+
+/** What one window request reads: its direction, the cursor it starts from, and the rows it skips there. */
+interface WindowRead {
+  readonly direction: Direction;
+  readonly after?: string;
+  readonly before?: string;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/**
+ * The cheapest way to read rows [start, end): from the first row, from the last (when the count
+ * is known), or from the nearest row already read, by its cursor; each skips as few rows as it can.
+ * A database steps over skipped rows one by one; it seeks to a cursor by index.
+ */
+function planRead(start: number, limit: number, total: number | undefined, near: { before?: Anchor; after?: Anchor }): WindowRead {
+  const end = total === undefined ? start + limit : Math.min(total, start + limit);
+  const rows = Math.max(0, end - start);
+  const options: Array<{ cost: number; read: WindowRead }> = [{ cost: start, read: { direction: 'forward', offset: start, limit } }];
+  if (total !== undefined && rows > 0) options.push({ cost: total - end, read: { direction: 'reversed', offset: total - end, limit: rows } });
+  const { before, after } = near;
+  if (before) {
+    // The rows after an anchor: after its cursor in its own direction, before it the other way round.
+    const skip = start - before.position - 1;
+    options.push({ cost: skip, read: before.direction === 'forward'
+      ? { direction: 'forward', after: before.cursor, offset: skip, limit }
+      : { direction: 'reversed', before: before.cursor, offset: skip, limit } });
+  }
+  if (after && rows > 0) {
+    const skip = after.position - end;
+    options.push({ cost: skip, read: after.direction === 'forward'
+      ? { direction: 'forward', before: after.cursor, offset: skip, limit: rows }
+      : { direction: 'reversed', after: after.cursor, offset: skip, limit: rows } });
+  }
+  return options.reduce((best, option) => (option.cost < best.cost ? option : best)).read;
+}
+
+async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined, anchors: Anchors, signal?: AbortSignal): Promise<ListWindow> {
   const { client, context, selection } = input;
   const range = clampWindow(offset, limit);
   const filter = quickFilterWhere(context.fields, query.filter ?? '');
   const conditions = [input.where, filter].filter((w) => w !== undefined && w !== null);
   const where = conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { _and: conditions };
   const agentOrder = Array.isArray(input.orderBy) ? input.orderBy : input.orderBy ? [input.orderBy] : [];
-  const sortKey = query.sort ? context.fields.find((f) => f.field === query.sort!.field)?.orderKey : undefined;
+  const sort = query.sort ? context.fields.find((f) => f.field === query.sort!.field)?.orderKey : undefined;
   // The person's sort first, then the agent's; the id last so the order is total (no ties), which
-  // makes it exactly reversible and pages it stably.
-  const orderBy: OrderEntry[] = [...(sortKey ? [{ [sortKey]: query.sort!.direction }] : []), ...agentOrder, { id: 'asc' }];
-  const fromEnd = knownTotal !== undefined ? fromTheEnd(range, knownTotal) : undefined;
-  const request = buildListWindowQuery(client.ast(), context.name, fromEnd
-    ? { selection, where, orderBy: orderBy.map(reversed), limit: fromEnd.limit, offset: fromEnd.offset, count: false }
-    : { selection, where, orderBy, limit: range.limit, offset: range.offset, count: knownTotal === undefined });
+  // makes it exactly reversible and pages it by key. The id goes the sort's way, so one index on
+  // (column, id) serves the order from either end.
+  const orderBy: OrderEntry[] = [...(sort ? [{ [sort]: query.sort!.direction }] : []), ...agentOrder, { id: sort ? query.sort!.direction : 'asc' }];
+  const order = `${countKey(query)}\u0000${JSON.stringify(orderBy)}`;
+  const read = planRead(range.offset, range.limit, knownTotal, anchors.around(order, range.offset, range.offset + range.limit));
+  const request = buildListWindowQuery(client.ast(), context.name, {
+    selection, where, orderBy: read.direction === 'reversed' ? orderBy.map(reversed) : orderBy,
+    limit: read.limit, offset: read.offset, count: knownTotal === undefined,
+    ...(read.after === undefined ? {} : { after: read.after }), ...(read.before === undefined ? {} : { before: read.before }),
+  });
   const result: GraphQLResult = await client.run(request.query, request.variables, undefined, signal);
   if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
   const rows = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
-  const records = fromEnd ? [...rows].reverse() : rows;
+  const records = read.direction === 'reversed' ? [...rows].reverse() : rows;
   const total = knownTotal ?? (result.data?.[request.countRoot] as number);
-  return { offset: range.offset, records: records.map(withoutVersion), total };
+  if (records.length) {
+    const edge = (index: number): Anchor => ({ position: range.offset + index, cursor: String(records[index]._cursor), direction: read.direction });
+    anchors.remember(order, [edge(0), edge(records.length - 1)]);
+  }
+  return { offset: range.offset, records: records.map(asShown), total };
 }
 
 type OrderEntry = Record<string, unknown>;
-
-/**
- * A window in the second half of the rows, asked for from the end: the same rows as the first
- * ones of the reversed order. A database skips rows to reach an offset, so Ctrl+End on a million
- * rows costs what the first window costs, and a sort no index serves keeps only the window's rows
- * (a top-N sort) instead of sorting everything to skip almost all of it.
- */
-function fromTheEnd(range: { offset: number; limit: number }, total: number): { offset: number; limit: number } | undefined {
-  const end = Math.min(total, range.offset + range.limit);
-  if (range.offset <= total / 2 || end <= range.offset) return undefined;
-  return { offset: total - end, limit: end - range.offset };
-}
 
 /** An order_by entry the other way round: the directions swap (null placement follows, nulls count as largest in both stores). */
 function reversed(entry: OrderEntry): OrderEntry {
   return Object.fromEntries(Object.entries(entry).map(([key, direction]) => [key, direction === 'desc' ? 'asc' : direction === 'asc' ? 'desc' : direction]));
 }
 
-function withoutVersion(record: BoardRecord): BoardRecord {
-  if (!Object.hasOwn(record, 'version')) return record;
-  const { version: _version, ...rest } = record;
+/** A record as the Board shows it: without the version and the cursor it was read with. */
+function asShown(record: BoardRecord): BoardRecord {
+  if (!Object.hasOwn(record, 'version') && !Object.hasOwn(record, '_cursor')) return record;
+  const { version: _version, _cursor: _cursor, ...rest } = record;
   return rest;
 }
 

@@ -137,16 +137,24 @@ export interface ListWindowInput {
   readonly offset: number;
   /** Ask for `<context>_count` of the same `where` too. */
   readonly count: boolean;
+  /** Read on from a record's `_cursor` (in the same order_by): the rows after it, or before it. */
+  readonly after?: string;
+  readonly before?: string;
 }
 
-/** A window of a list context: rows by where/order_by/limit/offset, and the count when asked. */
+/**
+ * A window of a list context: rows by where/order_by/limit/offset, from a cursor when one is
+ * given, each with its own `_cursor` to read on from; and the count when asked.
+ */
 export function buildListWindowQuery(ast: Ast, contextName: string, input: ListWindowInput): RootedRequest & { readonly countRoot: string } {
   const entity = astContext(ast, contextName, 'list').entity;
   const countRoot = `${contextName}_count`;
   const count = input.count ? ` ${countRoot}(where: $where)` : '';
-  const query = `query XosListWindow($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $limit: Int, $offset: Int) `
-    + `{ ${contextName}(where: $where, order_by: $order_by, limit: $limit, offset: $offset) ${input.selection}${count} }`;
-  return { query, variables: { where: input.where, order_by: input.orderBy, limit: input.limit, offset: input.offset }, root: contextName, countRoot };
+  const selection = input.selection.replace(/^\s*\{/, '{ _cursor');
+  const query = `query XosListWindow($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $limit: Int, $offset: Int, $after: String, $before: String) `
+    + `{ ${contextName}(where: $where, order_by: $order_by, limit: $limit, offset: $offset, after: $after, before: $before) ${selection}${count} }`;
+  const cursor = { ...(input.after === undefined ? {} : { after: input.after }), ...(input.before === undefined ? {} : { before: input.before }) };
+  return { query, variables: { where: input.where, order_by: input.orderBy, limit: input.limit, offset: input.offset, ...cursor }, root: contextName, countRoot };
 }
 
 /** `%text%` for `_ilike`, with the pattern's own characters (`\`, `%`, `_`) escaped. */

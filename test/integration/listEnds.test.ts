@@ -1,7 +1,8 @@
 // A list window in the second half of the rows is asked for from the end (the reversed order's
 // first rows): on SQLite and PostgreSQL, with and without the person's sort (on columns with
 // repeated values and nulls) and quick filter, and with the agent's own order, every window
-// holds exactly the rows the forward order has there, in that order, and asks for no count.
+// holds exactly the rows the forward order has there, in that order, and asks for no count;
+// scrolling on from a window reads from the cursor of its edge, skipping no rows.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -60,8 +61,19 @@ async function check(backend: Backend) {
       }
       const fromEnd = sent.slice(before);
       assert.ok(fromEnd.every((request) => !/_count\b/.test(request.query)), 'a window from the end asks for no count');
-      // Asked from the end: the reversed order (the id last, now descending).
-      assert.ok(fromEnd.every((request) => JSON.stringify((request.variables?.order_by as unknown[]).at(-1)) === '{"id":"desc"}'), JSON.stringify(fromEnd[0]?.variables));
+      // Each from the nearer end or the nearest row read before, by its cursor: none skips half the rows.
+      assert.ok(fromEnd.every((request) => (request.variables?.offset as number) < total / 2), JSON.stringify(fromEnd.map((r) => r.variables?.offset)));
+      assert.ok(fromEnd.some((request) => JSON.stringify((request.variables?.order_by as unknown[]).at(-1)) !== JSON.stringify(query.sort?.direction === 'desc' ? { id: 'desc' } : { id: 'asc' })), 'some window is read the other way round');
+      // Scrolling on from a window: read by the cursor of its edge, skipping no rows.
+      const scroll = sent.length;
+      for (let offset = Math.ceil(total / 2) + 1; offset + 20 <= total; offset += 20) {
+        const window = await source.window(offset, 20, query);
+        assert.deepEqual(window.records.map((r) => r.id), ids.slice(offset, offset + 20), `${JSON.stringify(query)} scrolled to ${offset}`);
+        assert.ok(window.records.every((r) => !('_cursor' in r) && !('version' in r)));
+      }
+      const scrolled = sent.slice(scroll + 1);
+      assert.ok(scrolled.length > 0 && scrolled.every((request) => (request.variables?.after ?? request.variables?.before) !== undefined && request.variables?.offset === 0),
+        JSON.stringify(scrolled.find((request) => request.variables?.offset !== 0)?.variables));
     }
     // A window in the first half still comes forward.
     const early = sent.length;

@@ -308,3 +308,10 @@ test('numbers keep their digits in variables: big integers and decimals go as st
   assert.ok(check.ok);
   assert.deepEqual(check.query.args.where, { net_worth: { _gt: '123456789012345678.25' }, age: { _in: [1, '99999999999999999999'] } });
 });
+
+test('cursors are not for agents: no _cursor, no after or before (a cursor holds the sort column\'s values)', () => {
+  assert.equal(refused(checkContextQuery(ast, 'person_list', '{ person_list(after: "eyJvIjoiIn0") { id firstname lastname email city age net_worth } }')).kind, 'list_argument');
+  assert.equal(refused(checkContextQuery(ast, 'person_list', '{ person_list(before: "eyJvIjoiIn0") { id firstname lastname email city age net_worth } }')).kind, 'list_argument');
+  assert.match(refusal('person_list', '{ person_list { id firstname lastname email city age net_worth _cursor } }'), /_cursor/);
+  assert.match(refusal('person_detail', '{ person_detail(id: "1") { id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name _cursor } } }'), /_cursor/);
+});

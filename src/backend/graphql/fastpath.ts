@@ -12,6 +12,7 @@ import {
 import type { Model } from '../model.ts';
 import type { Row } from '../storage/types.ts';
 import type { RequestContext } from './schema.ts';
+import { cursorOf } from './cursor.ts';
 
 interface LeafPlan {
   readonly key: string;
@@ -22,6 +23,8 @@ interface LeafPlan {
   readonly typename?: string;
   /** enum fields: the values graphql-js would serialise; others make it report an error. */
   readonly allowed?: ReadonlySet<string>;
+  /** `_cursor`: the row's key in the order it was read in. */
+  readonly cursor?: boolean;
 }
 
 type RootPlan =
@@ -61,6 +64,10 @@ function plan(schema: GraphQLSchema, model: Model, operation: OperationDefinitio
         leaves.push({ key: leafKey, column: '', nonNull: true, asString: false, typename: object.name });
         continue;
       }
+      if (leaf.name.value === '_cursor') {
+        leaves.push({ key: leafKey, column: '', nonNull: false, asString: false, cursor: true });
+        continue;
+      }
       const column = table.byName.get(leaf.name.value);
       const def = object.getFields()[leaf.name.value];
       if (!column || !def || !isLeafType(getNamedType(def.type))) return NOT_HANDLED;
@@ -77,6 +84,7 @@ function serialise(row: Row, leaves: readonly LeafPlan[]): Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const leaf of leaves) {
     if (leaf.typename) { out[leaf.key] = leaf.typename; continue; }
+    if (leaf.cursor) { out[leaf.key] = cursorOf(row); continue; }
     const value = row[leaf.column] ?? null;
     if (value === null) {
       if (leaf.nonNull) return undefined; // graphql-js would report an error: let it

@@ -19,6 +19,8 @@ import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
 import { auditFields } from './audit.ts';
+import { cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
+import { orderTerms, reversedTerms } from '../storage/seek.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 
 export interface RequestContext {
@@ -149,6 +151,11 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
           fields[fieldName] = { type: def.required ? new GraphQLNonNull(base) : base };
         }
         fields.version = { type: new GraphQLNonNull(GraphQLInt), description: 'Optimistic concurrency: pass it back to update or delete.' };
+        fields._cursor = {
+          type: GraphQLString,
+          description: 'This record\'s place in the list context it was read from, in that order_by: pass it as after or before to read on from here by key. Null outside a list context.',
+          resolve: (row) => cursorOf(row),
+        };
         for (const [inverseName, relation] of table.inverses) {
           fields[inverseName] = {
             type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objects.get(relation.from)!))),
@@ -233,14 +240,26 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
       queryFields[contextName] = {
         type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(object))),
         description: `List context ${label}: ${context.entity} records.`,
-        args: listArgs(context.entity),
-        resolve: (_root, args, ctx, info) => {
+        args: {
+          ...listArgs(context.entity),
+          after: { type: GraphQLString, description: 'Only records after this _cursor (read with the same order_by); offset then skips from there.' },
+          before: { type: GraphQLString, description: 'Only records before this _cursor (read with the same order_by), nearest last; offset then skips back from there.' },
+        },
+        resolve: async (_root, args, ctx, info) => {
           const { limit, offset } = pagingArgs(args);
-          return guard(() => ctx.storage.select({
-            table: table.name, columns: selectedColumns(table, info),
-            where: whereToCondition(model, table, args.where as Args | undefined),
-            orderBy: orderByToSpec(table, args.order_by), limit, offset,
+          const terms = orderTerms(orderByToSpec(table, args.order_by));
+          const where = whereToCondition(model, table, args.where as Args | undefined);
+          const after = args.after as string | null | undefined;
+          const before = args.before as string | null | undefined;
+          if (after != null && before != null) throw badInput('give after or before, not both', 'before');
+          const key = after != null ? keyOfCursor(table, terms, after, 'after') : before != null ? keyOfCursor(table, terms, before, 'before') : undefined;
+          // Before a key is after it the other way round; the rows come back in the asked order.
+          const rows = await guard(() => ctx.storage.select({
+            table: table.name, columns: [...selectedColumns(table, info), ...terms.map((t) => t.column)],
+            where, orderBy: before != null ? reversedTerms(terms) : terms, limit, offset, ...(key ? { after: key } : {}),
           }));
+          if (before != null) rows.reverse();
+          return markReadOrder(rows, terms);
         },
       };
       queryFields[`${contextName}_count`] = {

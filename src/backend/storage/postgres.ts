@@ -11,6 +11,7 @@ import type { Column, Model, Table } from '../model.ts';
 import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
+import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
   Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -145,6 +146,7 @@ export class PostgresStorage implements Storage {
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
+    if (spec.after) return selectAfterKey(this, spec);
     const sql = this.#sql();
     const rows = await query(this.#pool, sql.select(spec));
     return rows.map((raw) => sql.decodeRow(spec.table, raw));

@@ -6,6 +6,7 @@
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
 import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
+import { orderTerms } from './seek.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
@@ -21,8 +22,8 @@ export interface Dialect {
   boolParam(value: boolean): SqlParam;
   /** The expression compared and ordered for a column (decimals stored as text compare numerically). */
   comparable(column: Column, expression: string): string;
-  /** `expression LIKE pattern`, case-sensitive or not. */
-  like(column: Column, expression: string, pattern: string, caseInsensitive: boolean): string;
+  /** `expression LIKE pattern`, case-sensitive or not; `asciiPattern`: the pattern has no letter beyond ASCII. */
+  like(column: Column, expression: string, pattern: string, caseInsensitive: boolean, asciiPattern: boolean): string;
   /** What precedes OFFSET when no LIMIT is given (SQLite needs `LIMIT -1`). */
   readonly offsetWithoutLimit: string;
   /**
@@ -75,7 +76,9 @@ export class SqlBuilder {
     return column;
   }
 
+  /** One select without a key (a select with one runs in parts: `selectAfterKey` in seek.ts). */
   select(spec: SelectSpec): Statement {
+    if (spec.after) throw new Error('a select with a key runs through selectAfterKey');
     const table = this.table(spec.table);
     const names = [ID_COLUMN, ...spec.columns, VERSION_COLUMN];
     const columns = [...new Set(names)].map((name) => this.column(table, name));
@@ -234,8 +237,9 @@ export class SqlBuilder {
     if (value === null && op === 'eq') return `${quoted} IS NULL`;
     if (value === null && op === 'neq') return `${quoted} IS NOT NULL`;
     if (op === 'like' || op === 'ilike') {
-      const pattern = params.add(value === null ? null : String(value));
-      return this.dialect.like(column, quoted, pattern, op === 'ilike');
+      const text = value === null ? null : String(value);
+      const pattern = params.add(text);
+      return this.dialect.like(column, quoted, pattern, op === 'ilike', text === null || /^[\x00-\x7f]*$/.test(text));
     }
     const operator = COMPARE_OPERATORS[op];
     if (!operator) throw new Error(`unknown comparison "${op}"`);
@@ -245,21 +249,15 @@ export class SqlBuilder {
   }
 
   #orderBy(table: Table, orderBy: readonly OrderBy[]): string {
-    const terms: string[] = [];
-    for (const { column: name, desc } of orderBy) {
+    return orderTerms(orderBy).map(({ column: name, desc }) => {
       // The id is unique and never null: it ends the order as it is (no null placement, nothing
       // after it), so an index on (column, id) serves the whole ORDER BY, either way round.
-      if (name === ID_COLUMN) {
-        terms.push(`"id" ${desc ? 'DESC' : 'ASC'}`);
-        return terms.join(', ');
-      }
+      if (name === ID_COLUMN) return `"id" ${desc ? 'DESC' : 'ASC'}`;
       const column = this.column(table, name);
       const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
       // One null placement on both databases: nulls count as the largest value.
-      terms.push(`${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`);
-    }
-    terms.push('"id" ASC');
-    return terms.join(', ');
+      return `${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
+    }).join(', ');
   }
 
   #paging(limit: number | undefined, offset: number | undefined, params: Params): string {

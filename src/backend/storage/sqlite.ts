@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
 import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
+import { selectAfterKey } from './seek.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
   Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -25,9 +26,15 @@ export const sqliteDialect: Dialect = {
   boolParam: (value) => (value ? 1 : 0),
   // Decimals are stored as exact text; compare and order them by value.
   comparable: (column, expression) => (column.type === 'decimal' ? `CAST(${expression} AS REAL)` : expression),
-  // LIKE is case-sensitive through PRAGMA case_sensitive_like; ilike lowers both sides.
-  like: (_column, expression, pattern, caseInsensitive) =>
-    caseInsensitive ? `xos_lower(${expression}) LIKE xos_lower(${pattern}) ESCAPE '\\'` : `${expression} LIKE ${pattern} ESCAPE '\\'`,
+  // LIKE is case-sensitive through PRAGMA case_sensitive_like; ilike lowers both sides. SQLite's
+  // own LOWER folds ASCII only, which is all an ASCII pattern can match (the text's other letters
+  // stay other letters either way, but for the Kelvin sign and the dotted İ), at a fifth of the
+  // cost of folding in JavaScript; a pattern with Ü, Ö or É needs xos_lower, which folds them too.
+  like: (_column, expression, pattern, caseInsensitive, asciiPattern) => {
+    if (!caseInsensitive) return `${expression} LIKE ${pattern} ESCAPE '\\'`;
+    const lower = asciiPattern ? 'LOWER' : 'xos_lower';
+    return `${lower}(${expression}) LIKE ${lower}(${pattern}) ESCAPE '\\'`;
+  },
   offsetWithoutLimit: 'LIMIT -1',
   inList: (column, expression, values, params, negate) => {
     const item = column.type === 'decimal' ? 'CAST(value AS REAL)' : 'value';
@@ -109,6 +116,7 @@ export class SqliteStorage implements Storage {
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
+    if (spec.after) return selectAfterKey(this, spec);
     const sql = this.#sql();
     return this.#all(sql.select(spec)).map((raw) => sql.decodeRow(spec.table, raw));
   }

@@ -39,7 +39,13 @@ export interface SelectSpec {
   /** applied in order; `id` ascending is appended so paging is stable. */
   readonly orderBy?: readonly OrderBy[];
   readonly limit?: number;
+  /** Rows skipped (after the key, when there is one). */
   readonly offset?: number;
+  /**
+   * A key: only rows after it in this order (keyset paging). Its values are those of the order's
+   * terms, the id last (`orderTerms` in seek.ts), in the canonical form of each column.
+   */
+  readonly after?: readonly Scalar[];
 }
 
 export type WriteResult =

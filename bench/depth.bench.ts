@@ -1,0 +1,159 @@
+// npm run bench:depth — what a window of a large list costs at depth, through the GraphQL API
+// on SQLite and PostgreSQL: the first, a middle and the last window of 100 rows, by id, by a
+// list column (which has its sort index) and by a column without an index, read by offset and
+// by key (`after` the _cursor of the row before, as the Board reads on), and the last window
+// read from the end (the reversed order, as the Board reads Ctrl+End). Every time is the median
+// of alternating runs in the same process, printed with its ratio to the first window of the
+// same order. On SQLite also the quick filter's case folding: SQLite's LOWER (ASCII text)
+// against folding in JavaScript (xos_lower), as raw SQL on the same file.
+//   npm run bench:depth            (1,000,000 people; XOS_BENCH_ROWS=200000 for less,
+//                                   XOS_BENCH_STORES=sqlite for one store)
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { startBackend, type Backend } from '../src/backend/backend.ts';
+import { demoApp } from '../src/backend/demo.ts';
+import { generateRecords } from '../src/backend/seed/generate.ts';
+import { seedStorage } from '../src/backend/seed/seed.ts';
+import { startPostgres } from '../test/support/postgres.ts';
+import { tempDir } from '../test/support/tmp.ts';
+
+const ROWS = Number(process.env.XOS_BENCH_ROWS ?? 1_000_000);
+const STORES = (process.env.XOS_BENCH_STORES ?? 'sqlite,postgres').split(',');
+const RUNS = Number(process.env.XOS_BENCH_RUNS ?? 5);
+const WINDOW = 100;
+/** The aim: no window costs more than twice the first of its order. */
+const AIM_RATIO = 2;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function fill(backend: Backend, n: number): Promise<void> {
+  const ast = backend.api.ast;
+  const generated = generateRecords({ ...ast, entities: { company: ast.entities.company, person: ast.entities.person }, contexts: {} }, n, 7);
+  const companies = generated.company.slice(0, 50);
+  const people = generated.person.map((p, i) => ({ ...p, company: (i % companies.length) + 1 }));
+  await seedStorage(backend.api.storage, backend.api.model, ast, { company: companies, person: people });
+}
+
+type Args = Record<string, unknown>;
+const QUERY = 'query ($order: [person_order_by!], $limit: Int, $offset: Int, $after: String) '
+  + '{ person_list(order_by: $order, limit: $limit, offset: $offset, after: $after) { id firstname lastname city zip _cursor } }';
+
+async function rows(backend: Backend, variables: Args): Promise<Array<{ id: string; _cursor: string }>> {
+  const result = await backend.api.run({ query: QUERY, variables });
+  if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
+  return (result.data as { person_list: Array<{ id: string; _cursor: string }> }).person_list;
+}
+
+interface Line { store: string; order: string; window: string; ms: number; ratio: number }
+
+async function measureStore(store: string, backend: Backend): Promise<Line[]> {
+  const lines: Line[] = [];
+  const orders: Array<[string, unknown[]]> = [
+    ['id', [{ id: 'asc' }]],
+    ['city (sort index)', [{ city: 'asc' }]],
+    ['zip (no index)', [{ zip: 'asc' }]],
+  ];
+  for (const [name, order] of orders) {
+    const reversed = order.map((entry) => Object.fromEntries(Object.entries(entry as Args).map(([k, d]) => [k, d === 'asc' ? 'desc' : 'asc'])));
+    const middle = Math.floor(ROWS / 2);
+    const last = ROWS - WINDOW;
+    // The rows before the middle and the last window, whose cursors key the reads by key.
+    const [beforeMiddle] = await rows(backend, { order, offset: middle - 1, limit: 1 });
+    const [beforeLast] = await rows(backend, { order, offset: last - 1, limit: 1 });
+    const expected = (await rows(backend, { order, offset: last, limit: WINDOW })).map((r) => r.id).join();
+    const fromEnd = async () => {
+      const got = (await rows(backend, { order: [...reversed, { id: 'desc' }], limit: WINDOW })).reverse();
+      if (got.map((r) => r.id).join() !== expected) throw new Error(`${store} ${name}: the last window from the end differs`);
+    };
+    const byKey = async () => {
+      const got = await rows(backend, { order, after: beforeLast._cursor, limit: WINDOW });
+      if (got.map((r) => r.id).join() !== expected) throw new Error(`${store} ${name}: the last window by key differs`);
+    };
+    const reads: Array<[string, () => Promise<unknown>]> = [
+      ['first', () => rows(backend, { order, limit: WINDOW })],
+      ['middle by offset', () => rows(backend, { order, offset: middle, limit: WINDOW })],
+      ['middle by key', () => rows(backend, { order, after: beforeMiddle._cursor, limit: WINDOW })],
+      ['last by offset', () => rows(backend, { order, offset: last, limit: WINDOW })],
+      ['last by key', byKey],
+      ['last from the end', fromEnd],
+    ];
+    const slow = name.includes('no index');
+    const runs = slow ? Math.min(RUNS, 3) : RUNS;
+    const times = reads.map(() => [] as number[]);
+    for (const [, read] of reads) await read();
+    for (let run = 0; run < runs; run++) {
+      // Alternate the order of the reads so drift on a noisy machine hits all alike.
+      const order = run % 2 ? [...reads.keys()].reverse() : [...reads.keys()];
+      for (const i of order) {
+        const start = performance.now();
+        await reads[i][1]();
+        times[i].push(performance.now() - start);
+      }
+    }
+    const first = median(times[0]);
+    reads.forEach(([window], i) => {
+      const ms = median(times[i]);
+      lines.push({ store, order: name, window, ms, ratio: ms / first });
+      console.error(`  ${store} ${name} ${window}: ${ms.toFixed(2)} ms (${(ms / first).toFixed(2)}x)`);
+    });
+  }
+  return lines;
+}
+
+/** The quick filter's SQL on the same file, SQLite's LOWER against folding in JavaScript. */
+function foldingOnSqlite(file: string): { lower: number; js: number } {
+  const db = new DatabaseSync(file, { readOnly: true });
+  db.exec('PRAGMA case_sensitive_like = ON');
+  db.function('xos_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+  const where = (fold: string) => ['firstname', 'lastname', 'email', 'city'].map((c) => `${fold}("${c}") LIKE ${fold}(?) ESCAPE '\\'`).join(' OR ');
+  const lower = db.prepare(`SELECT COUNT(*) AS n FROM "person" WHERE ${where('LOWER')}`);
+  const js = db.prepare(`SELECT COUNT(*) AS n FROM "person" WHERE ${where('xos_lower')}`);
+  const pattern = Array(4).fill('%berg%');
+  if (lower.get(...pattern)!.n !== js.get(...pattern)!.n) throw new Error('the two foldings count different rows');
+  const times = { lower: [] as number[], js: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const [name, statement] of (run % 2 ? [['js', js], ['lower', lower]] : [['lower', lower], ['js', js]]) as Array<['lower' | 'js', typeof js]>) {
+      const start = performance.now();
+      statement.get(...pattern);
+      times[name].push(performance.now() - start);
+    }
+  }
+  db.close();
+  return { lower: median(times.lower), js: median(times.js) };
+}
+
+async function main() {
+  const dir = await tempDir('xos-bench-depth');
+  const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
+  const lines: Line[] = [];
+  let folding: { lower: number; js: number } | undefined;
+  try {
+    for (const store of STORES) {
+      const file = join(dir.path, 'depth.db');
+      const dsn = store === 'sqlite' ? `sqlite:${file}` : await postgres!.createDatabase('depth');
+      const ast = demoApp();
+      delete ast.data;
+      const backend = await startBackend({ ast, dsn });
+      console.error(`${store}: seeding ${ROWS} people…`);
+      await fill(backend, ROWS);
+      lines.push(...await measureStore(store, backend));
+      await backend.close();
+      if (store === 'sqlite') folding = foldingOnSqlite(file);
+    }
+  } finally {
+    await postgres?.stop();
+    await dir.remove();
+  }
+  console.log(`\n${ROWS} people, windows of ${WINDOW} rows, median of ${RUNS} runs (3 without an index)\n`);
+  console.log('| store | order | window | ms | × first window |');
+  console.log('|---|---|---|---:|---:|');
+  for (const l of lines) console.log(`| ${l.store} | ${l.order} | ${l.window} | ${l.ms.toFixed(2)} | ${l.ratio.toFixed(2)} |`);
+  const indexed = lines.filter((l) => !l.order.includes('no index') && !l.window.includes('offset'));
+  const worst = Math.max(...indexed.map((l) => l.ratio));
+  console.log(`\nBy key or from the end, with an index: at most ${worst.toFixed(2)}x the first window (aim: ${AIM_RATIO}x) — ${worst <= AIM_RATIO ? 'met' : 'NOT met'}.`);
+  if (folding) {
+    console.log(`Quick filter "berg" over 4 columns (SQLite, count): LOWER ${folding.lower.toFixed(1)} ms, xos_lower ${folding.js.toFixed(1)} ms — ${(folding.js / folding.lower).toFixed(2)}x faster.`);
+  }
+}
+
+await main();
