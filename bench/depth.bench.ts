@@ -4,11 +4,13 @@
 // by key (`after` the _cursor of the row before, as the Board reads on), and the last window
 // read from the end (the reversed order, as the Board reads Ctrl+End). Every time is the median
 // of alternating runs in the same process, printed with its ratio to the first window of the
-// same order. On SQLite also the quick filter's case folding: SQLite's LOWER (ASCII text)
-// against folding in JavaScript (xos_lower), as raw SQL on the same file.
+// same order; also the key map (every 1,000th row's cursor, one scan) and a jump by it. On SQLite also the quick filter's case folding: SQLite's LOWER (ASCII text)
+// against folding in JavaScript (xos_lower), as raw SQL on the same file; on PostgreSQL the same
+// filter with its trigram indexes against without them (index scans off), on the same table.
 //   npm run bench:depth            (1,000,000 people; XOS_BENCH_ROWS=200000 for less,
 //                                   XOS_BENCH_STORES=sqlite for one store)
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
@@ -69,6 +71,20 @@ async function measureStore(store: string, backend: Backend): Promise<Line[]> {
       const got = await rows(backend, { order, after: beforeLast._cursor, limit: WINDOW });
       if (got.map((r) => r.id).join() !== expected) throw new Error(`${store} ${name}: the last window by key differs`);
     };
+    // The key map the Board asks for after its first deep jump, and a jump by it: after the
+    // nearest mapped row, skipping the rest (here 500 rows, half the map's step).
+    const keyMap = async () => {
+      const result = await backend.api.run({ query: 'query ($order: [person_order_by!]) { person_list_cursors(order_by: $order, every: 1000) }', variables: { order } });
+      if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
+      return (result.data as { person_list_cursors: string[] }).person_list_cursors;
+    };
+    const map = await keyMap();
+    const jump = middle + 500;
+    const [jumpExpected] = await rows(backend, { order, offset: jump, limit: 1 });
+    const byMap = async () => {
+      const got = await rows(backend, { order, after: map[Math.floor(middle / 1000) - 1], offset: jump - middle, limit: WINDOW });
+      if (got[0].id !== jumpExpected.id) throw new Error(`${store} ${name}: the jump by the key map differs`);
+    };
     const reads: Array<[string, () => Promise<unknown>]> = [
       ['first', () => rows(backend, { order, limit: WINDOW })],
       ['middle by offset', () => rows(backend, { order, offset: middle, limit: WINDOW })],
@@ -76,6 +92,8 @@ async function measureStore(store: string, backend: Backend): Promise<Line[]> {
       ['last by offset', () => rows(backend, { order, offset: last, limit: WINDOW })],
       ['last by key', byKey],
       ['last from the end', fromEnd],
+      ['key map (every 1,000th cursor)', keyMap],
+      ['middle + 500 by the key map', byMap],
     ];
     const slow = name.includes('no index');
     const runs = slow ? Math.min(RUNS, 3) : RUNS;
@@ -122,11 +140,37 @@ function foldingOnSqlite(file: string): { lower: number; js: number } {
   return { lower: median(times.lower), js: median(times.js) };
 }
 
+/** The quick filter's SQL on PostgreSQL: with the trigram indexes, and with index scans turned off (what it costs without them). */
+async function searchOnPostgres(dsn: string): Promise<{ indexed: number; scan: number }> {
+  const client = new pg.Client({ connectionString: dsn });
+  await client.connect();
+  try {
+    const sql = `SELECT COUNT(*) AS n FROM "person" WHERE ${['firstname', 'lastname', 'email', 'city'].map((c) => `"${c}" ILIKE $1 ESCAPE '\\'`).join(' OR ')}`;
+    const count = async (indexes: boolean) => {
+      await client.query(`SET enable_bitmapscan = ${indexes ? 'on' : 'off'}`);
+      return Number((await client.query(sql, ['%berg%'])).rows[0].n);
+    };
+    if (await count(true) !== await count(false)) throw new Error('the two plans count different rows');
+    const times = { indexed: [] as number[], scan: [] as number[] };
+    for (let run = 0; run < RUNS; run++) {
+      for (const indexes of run % 2 ? [false, true] : [true, false]) {
+        const start = performance.now();
+        await count(indexes);
+        times[indexes ? 'indexed' : 'scan'].push(performance.now() - start);
+      }
+    }
+    return { indexed: median(times.indexed), scan: median(times.scan) };
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const dir = await tempDir('xos-bench-depth');
   const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
   const lines: Line[] = [];
   let folding: { lower: number; js: number } | undefined;
+  let search: { indexed: number; scan: number } | undefined;
   try {
     for (const store of STORES) {
       const file = join(dir.path, 'depth.db');
@@ -139,6 +183,7 @@ async function main() {
       lines.push(...await measureStore(store, backend));
       await backend.close();
       if (store === 'sqlite') folding = foldingOnSqlite(file);
+      else search = await searchOnPostgres(dsn);
     }
   } finally {
     await postgres?.stop();
@@ -148,11 +193,14 @@ async function main() {
   console.log('| store | order | window | ms | × first window |');
   console.log('|---|---|---|---:|---:|');
   for (const l of lines) console.log(`| ${l.store} | ${l.order} | ${l.window} | ${l.ms.toFixed(2)} | ${l.ratio.toFixed(2)} |`);
-  const indexed = lines.filter((l) => !l.order.includes('no index') && !l.window.includes('offset'));
+  const indexed = lines.filter((l) => !l.order.includes('no index') && !l.window.includes('offset') && !l.window.startsWith('key map'));
   const worst = Math.max(...indexed.map((l) => l.ratio));
   console.log(`\nBy key or from the end, with an index: at most ${worst.toFixed(2)}x the first window (aim: ${AIM_RATIO}x) — ${worst <= AIM_RATIO ? 'met' : 'NOT met'}.`);
   if (folding) {
     console.log(`Quick filter "berg" over 4 columns (SQLite, count): LOWER ${folding.lower.toFixed(1)} ms, xos_lower ${folding.js.toFixed(1)} ms — ${(folding.js / folding.lower).toFixed(2)}x faster.`);
+  }
+  if (search) {
+    console.log(`Quick filter "berg" over 4 columns (PostgreSQL, count): trigram indexes ${search.indexed.toFixed(1)} ms, without them ${search.scan.toFixed(1)} ms — ${(search.scan / search.indexed).toFixed(2)}x faster.`);
   }
 }
 

@@ -496,7 +496,10 @@ class SemanticCheck {
       if (!GRAPHQL_NAME.test(name) || !isRecord(context)) continue;
       const at = ['contexts', name];
       rootFields.declare(name, `context "${name}"`, at);
-      if (context.kind === 'list') rootFields.declare(`${name}_count`, `context "${name}"`, at);
+      if (context.kind === 'list') {
+        rootFields.declare(`${name}_count`, `context "${name}"`, at);
+        rootFields.declare(`${name}_cursors`, `context "${name}"`, at);
+      }
     }
     for (const entity of this.entities.keys()) {
       if (!GRAPHQL_NAME.test(entity)) continue;

@@ -105,6 +105,7 @@ async function main(argv: string[]): Promise<void> {
   if (backend.migration.createdTables.length) lines.push(`  created tables: ${backend.migration.createdTables.join(', ')}`);
   if (backend.migration.addedColumns.length) lines.push(`  added columns: ${backend.migration.addedColumns.join(', ')}`);
   if (backend.migration.createdIndexes.length) lines.push(`  created sort indexes: ${backend.migration.createdIndexes.join(', ')}`);
+  if (backend.migration.createdSearchIndexes.length) lines.push(`  created search indexes: ${backend.migration.createdSearchIndexes.join(', ')}`);
   if (seeded) lines.push(`  seeded: ${seeded}`);
   if (token) lines.push('  requests need: Authorization: Bearer <token>');
   lines.push(frontendToken

@@ -6,7 +6,7 @@
 // the agent limited itself) with the same filter rules.
 import { fieldKind } from '../ast/fieldKinds.ts';
 import type { ContextModel, FieldModel } from '../ast/appModel.ts';
-import { buildListWindowQuery } from '../graphql/requests.ts';
+import { buildListCursorsQuery, buildListWindowQuery } from '../graphql/requests.ts';
 import type { BoardRecord, GraphQLResult, ListOrigin, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
 
 /** Records kept by key for navigation (`board/open` names a row by its key). */
@@ -132,14 +132,25 @@ interface Anchor {
 /** The most anchors kept per sort and filter, and how many sorts and filters keep theirs. */
 const ANCHORS_PER_ORDER = 4_000;
 const ORDERS_WITH_ANCHORS = 4;
+/** A read that skips more rows than this is a deep jump; the second of one order asks for its key map. */
+const DEEP_SKIP = 10_000;
+/** A key map holds about this many keys, and at least this many rows lie between two. */
+const KEY_MAP_SIZE = 1_000;
+const KEY_MAP_MIN_STEP = 1_000;
 
 /**
- * The first and last row of every window read, by position, per sort and filter. A window near
- * one of them is read from its cursor by key: the database seeks there instead of stepping over
- * every row before an offset, so scrolling on at any depth costs what the first window costs.
+ * Rows whose place is known, per sort and filter: the first and last row of every window read,
+ * and, once reads had to skip far twice, a key map (a key every thousand rows or so, read in one
+ * scan on the backend's thread). A window near one of them is read from its cursor by key: the
+ * database seeks there instead of stepping over every row before an offset, so scrolling on and
+ * jumping to any depth cost about what the first window costs.
  */
 class Anchors {
+  /** False once the server turned cursors down (one that has none yet): every read is by offset. */
+  keyed = true;
   private readonly byOrder = new Map<string, Map<number, Anchor>>();
+  private readonly maps = new Map<string, readonly Anchor[]>();
+  private readonly deepReads = new Map<string, number>();
 
   remember(order: string, anchors: readonly Anchor[]): void {
     let known = this.byOrder.get(order);
@@ -150,16 +161,35 @@ class Anchors {
     for (const old of this.byOrder.keys()) {
       if (this.byOrder.size <= ORDERS_WITH_ANCHORS) break;
       this.byOrder.delete(old);
+      this.maps.delete(old);
+      this.deepReads.delete(old);
     }
+  }
+
+  /**
+   * Counts a read that steps over many rows; true at the second of one order, whose key map is
+   * then asked for (once). One deep jump is cheaper by offset than a map (one scan of the list,
+   * which on SQLite the next windows wait behind); a person who drags the scrollbar twice will again.
+   */
+  deepRead(order: string): boolean {
+    const count = (this.deepReads.get(order) ?? 0) + 1;
+    this.deepReads.set(order, count);
+    return count === 2 && !this.maps.has(order);
+  }
+
+  setMap(order: string, anchors: readonly Anchor[]): void {
+    this.maps.set(order, anchors);
   }
 
   /** The nearest anchor before `start` and the nearest at or after `end`. */
   around(order: string, start: number, end: number): { before?: Anchor; after?: Anchor } {
     let before: Anchor | undefined;
     let after: Anchor | undefined;
-    for (const anchor of this.byOrder.get(order)?.values() ?? []) {
-      if (anchor.position < start && (!before || anchor.position > before.position)) before = anchor;
-      if (anchor.position >= end && (!after || anchor.position < after.position)) after = anchor;
+    for (const anchors of [this.byOrder.get(order)?.values() ?? [], this.maps.get(order) ?? []]) {
+      for (const anchor of anchors) {
+        if (anchor.position < start && (!before || anchor.position > before.position)) before = anchor;
+        if (anchor.position >= end && (!after || anchor.position < after.position)) after = anchor;
+      }
     }
     return { before, after };
   }
@@ -179,7 +209,7 @@ interface WindowRead {
  * is known), or from the nearest row already read, by its cursor; each skips as few rows as it can.
  * A database steps over skipped rows one by one; it seeks to a cursor by index.
  */
-function planRead(start: number, limit: number, total: number | undefined, near: { before?: Anchor; after?: Anchor }): WindowRead {
+function planRead(start: number, limit: number, total: number | undefined, near: { before?: Anchor; after?: Anchor }): { read: WindowRead; cost: number } {
   const end = total === undefined ? start + limit : Math.min(total, start + limit);
   const rows = Math.max(0, end - start);
   const options: Array<{ cost: number; read: WindowRead }> = [{ cost: start, read: { direction: 'forward', offset: start, limit } }];
@@ -198,7 +228,7 @@ function planRead(start: number, limit: number, total: number | undefined, near:
       ? { direction: 'forward', before: after.cursor, offset: skip, limit: rows }
       : { direction: 'reversed', after: after.cursor, offset: skip, limit: rows } });
   }
-  return options.reduce((best, option) => (option.cost < best.cost ? option : best)).read;
+  return options.reduce((best, option) => (option.cost < best.cost ? option : best));
 }
 
 async function fetchWindow(input: QuerySourceInput, offset: number, limit: number, query: ListQuery, knownTotal: number | undefined, anchors: Anchors, signal?: AbortSignal): Promise<ListWindow> {
@@ -214,22 +244,53 @@ async function fetchWindow(input: QuerySourceInput, offset: number, limit: numbe
   // (column, id) serves the order from either end.
   const orderBy: OrderEntry[] = [...(sort ? [{ [sort]: query.sort!.direction }] : []), ...agentOrder, { id: sort ? query.sort!.direction : 'asc' }];
   const order = `${countKey(query)}\u0000${JSON.stringify(orderBy)}`;
-  const read = planRead(range.offset, range.limit, knownTotal, anchors.around(order, range.offset, range.offset + range.limit));
+  const keyed = anchors.keyed;
+  const near = keyed ? anchors.around(order, range.offset, range.offset + range.limit) : {};
+  const { read, cost } = planRead(range.offset, range.limit, knownTotal, near);
+  if (keyed && knownTotal !== undefined && cost > DEEP_SKIP && anchors.deepRead(order)) {
+    // Reads of this order step over many rows; the key map makes the next jumps seek instead.
+    void askKeyMap(input, where, orderBy, order, knownTotal, anchors);
+  }
   const request = buildListWindowQuery(client.ast(), context.name, {
     selection, where, orderBy: read.direction === 'reversed' ? orderBy.map(reversed) : orderBy,
-    limit: read.limit, offset: read.offset, count: knownTotal === undefined,
+    limit: read.limit, offset: read.offset, count: knownTotal === undefined, keyed,
     ...(read.after === undefined ? {} : { after: read.after }), ...(read.before === undefined ? {} : { before: read.before }),
   });
   const result: GraphQLResult = await client.run(request.query, request.variables, undefined, signal);
-  if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
+  if (result.errors?.length) {
+    const message = result.errors.map((e) => e.message).join('; ');
+    if (keyed && NO_CURSORS.test(message)) {
+      // A server from before cursors (an older xos-server): read by offset from now on.
+      anchors.keyed = false;
+      return fetchWindow(input, offset, limit, query, knownTotal, anchors, signal);
+    }
+    throw new Error(message);
+  }
   const rows = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
   const records = read.direction === 'reversed' ? [...rows].reverse() : rows;
   const total = knownTotal ?? (result.data?.[request.countRoot] as number);
-  if (records.length) {
+  if (keyed && records.length) {
     const edge = (index: number): Anchor => ({ position: range.offset + index, cursor: String(records[index]._cursor), direction: read.direction });
     anchors.remember(order, [edge(0), edge(records.length - 1)]);
   }
   return { offset: range.offset, records: records.map(asShown), total };
+}
+
+/** How a server without cursors turns the window query down. */
+const NO_CURSORS = /Cannot query field "_cursor"|Unknown argument "(after|before)"/;
+
+/** Asks for the key map of one sort and filter; without one (an error, an older server) jumps read by offset. */
+async function askKeyMap(input: QuerySourceInput, where: unknown, orderBy: OrderEntry[], order: string, total: number, anchors: Anchors): Promise<void> {
+  anchors.setMap(order, []);
+  const every = Math.max(KEY_MAP_MIN_STEP, Math.ceil(total / KEY_MAP_SIZE));
+  const request = buildListCursorsQuery(input.client.ast(), input.context.name, { where, orderBy, every });
+  try {
+    const result = await input.client.run(request.query, request.variables);
+    const cursors = result.errors?.length ? undefined : result.data?.[request.root] as string[] | undefined;
+    if (cursors) anchors.setMap(order, cursors.map((cursor, i) => ({ position: (i + 1) * every - 1, cursor, direction: 'forward' })));
+  } catch {
+    // Stays empty: the jumps read by offset, as they did before.
+  }
 }
 
 type OrderEntry = Record<string, unknown>;

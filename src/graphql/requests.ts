@@ -140,6 +140,8 @@ export interface ListWindowInput {
   /** Read on from a record's `_cursor` (in the same order_by): the rows after it, or before it. */
   readonly after?: string;
   readonly before?: string;
+  /** Ask for each record's `_cursor` (default); false for a server that has no cursors yet. */
+  readonly keyed?: boolean;
 }
 
 /**
@@ -150,11 +152,27 @@ export function buildListWindowQuery(ast: Ast, contextName: string, input: ListW
   const entity = astContext(ast, contextName, 'list').entity;
   const countRoot = `${contextName}_count`;
   const count = input.count ? ` ${countRoot}(where: $where)` : '';
+  if (input.keyed === false) {
+    const query = `query XosListWindow($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $limit: Int, $offset: Int) `
+      + `{ ${contextName}(where: $where, order_by: $order_by, limit: $limit, offset: $offset) ${input.selection}${count} }`;
+    return { query, variables: { where: input.where, order_by: input.orderBy, limit: input.limit, offset: input.offset }, root: contextName, countRoot };
+  }
   const selection = input.selection.replace(/^\s*\{/, '{ _cursor');
   const query = `query XosListWindow($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $limit: Int, $offset: Int, $after: String, $before: String) `
     + `{ ${contextName}(where: $where, order_by: $order_by, limit: $limit, offset: $offset, after: $after, before: $before) ${selection}${count} }`;
   const cursor = { ...(input.after === undefined ? {} : { after: input.after }), ...(input.before === undefined ? {} : { before: input.before }) };
   return { query, variables: { where: input.where, order_by: input.orderBy, limit: input.limit, offset: input.offset, ...cursor }, root: contextName, countRoot };
+}
+
+/** The `_cursor` of every `every`-th record of a list context's query: where jumps into it start reading by key. */
+export function buildListCursorsQuery(ast: Ast, contextName: string, input: { readonly where: unknown; readonly orderBy: unknown; readonly every: number }): RootedRequest {
+  const entity = astContext(ast, contextName, 'list').entity;
+  const root = `${contextName}_cursors`;
+  return {
+    query: `query XosListCursors($where: ${entity}_bool_exp, $order_by: [${entity}_order_by!], $every: Int!) { ${root}(where: $where, order_by: $order_by, every: $every) }`,
+    variables: { where: input.where, order_by: input.orderBy, every: input.every },
+    root,
+  };
 }
 
 /** `%text%` for `_ilike`, with the pattern's own characters (`\`, `%`, `_`) escaped. */

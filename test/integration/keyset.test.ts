@@ -3,7 +3,8 @@
 // over repeated values and nulls either way round and orders of several terms,
 // gives exactly the rows of the whole list in its order; `offset` skips from a
 // cursor, also across a sort column's nulls; cursors of another order, forged
-// ones and both arguments at once are refused with what to do.
+// ones and both arguments at once are refused with what to do. The key map
+// (`<context>_cursors`) holds exactly the cursors of every n-th record.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -91,6 +92,23 @@ async function check(backend: Backend) {
       assert.deepEqual(back.map((r) => r.id), whole.slice(whole.length - 10 - 15 - 20, whole.length - 10 - 15), `${label} before, skipping 15`);
     }
   }
+
+  // The key map: the _cursor of every n-th record, each the very cursor that record is read with.
+  for (const order of [[], [{ city: 'asc' }], [{ city: 'desc' }, { id: 'desc' }], [{ age: 'asc' }, { id: 'desc' }]]) {
+    for (const where of [undefined, { lastname: { _ilike: '%e%' } }]) {
+      const rows = await page(backend, { order, where });
+      const result = await backend.api.run({
+        query: 'query ($order: [person_order_by!], $where: person_bool_exp) { person_list_cursors(order_by: $order, where: $where, every: 100) }',
+        variables: { order, where },
+      });
+      assert.equal(result.errors, undefined, JSON.stringify(result.errors));
+      const cursors = (result.data as { person_list_cursors: string[] }).person_list_cursors;
+      assert.deepEqual(cursors, rows.filter((_, i) => (i + 1) % 100 === 0).map((r) => r._cursor), JSON.stringify({ order, where }));
+      assert.ok(cursors.length >= 2);
+    }
+  }
+  const tooDense = await backend.api.run({ query: '{ person_list_cursors(every: 10) }' });
+  assert.match(tooDense.errors?.[0]?.message ?? '', /every must be at least 100/);
 
   const [first] = await page(backend, { order: [{ city: 'asc' }], limit: 1 });
   assert.match(await refusal(backend, { order: [{ city: 'desc' }], after: first._cursor }), /read in the order city asc, id asc, not city desc, id asc; read the cursor again with the same order_by/);

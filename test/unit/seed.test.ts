@@ -6,7 +6,7 @@ import { AstSchema } from '../../src/ast/schema.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Model } from '../../src/backend/model.ts';
-import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
+import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
 import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/ast/values.ts';
 import { generateRecords } from '../../src/backend/seed/generate.ts';
 import { seedStorage } from '../../src/backend/seed/seed.ts';
@@ -230,8 +230,9 @@ class MemoryStorage implements Storage {
     }
     return true;
   }
-  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [], createdIndexes: [] }; }
+  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] }; }
   async select(_spec: SelectSpec): Promise<Row[]> { throw new Error('not used by seeding'); }
+  async keys(_spec: SelectSpec): Promise<ListKey[]> { throw new Error('not used by seeding'); }
   async insert(_table: string, _values: Row): Promise<Row> { throw new Error('not used by seeding'); }
   async update(_t: string, _id: number, _v: number, _set: Row): Promise<WriteResult> { throw new Error('not used by seeding'); }
   async delete(_t: string, _id: number, _v: number): Promise<DeleteResult> { throw new Error('not used by seeding'); }

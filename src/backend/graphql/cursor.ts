@@ -26,12 +26,16 @@ export function markReadOrder(rows: Row[], terms: readonly OrderBy[]): Row[] {
   return rows;
 }
 
+/** The cursor of a key (the values of `terms`) in that order. */
+export function cursorFor(terms: readonly OrderBy[], key: readonly Scalar[]): string {
+  return Buffer.from(JSON.stringify({ o: orderName(terms), k: key }), 'utf8').toString('base64url');
+}
+
 /** The cursor of a row read by a list field, or null where the row was not read in an order (a detail, a ref). */
 export function cursorOf(row: Row): string | null {
   const terms = (row as RowInOrder)[READ_ORDER];
   if (!terms) return null;
-  const key = terms.map((t) => row[t.column] ?? null);
-  return Buffer.from(JSON.stringify({ o: orderName(terms), k: key }), 'utf8').toString('base64url');
+  return cursorFor(terms, terms.map((t) => row[t.column] ?? null));
 }
 
 /** The key a cursor holds, checked against the order it is used with; a clear error otherwise. */

@@ -19,7 +19,7 @@ import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
 import { auditFields } from './audit.ts';
-import { cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
+import { cursorFor, cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
 import { orderTerms, reversedTerms } from '../storage/seek.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 
@@ -35,6 +35,10 @@ export function createRequestContext(storage: Storage, audit?: AuditMeta): Reque
 }
 
 type Args = Record<string, unknown>;
+
+/** `<context>_cursors`: the most cursors one request returns, and the smallest step between them. */
+const MAX_LIST_CURSORS = 10_000;
+const MIN_CURSOR_STEP = 100;
 
 const SCALARS: Record<string, GraphQLScalarType> = {
   id: GraphQLID, string: GraphQLString, text: GraphQLString, email: GraphQLString, phone: GraphQLString,
@@ -260,6 +264,23 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
           }));
           if (before != null) rows.reverse();
           return markReadOrder(rows, terms);
+        },
+      };
+      queryFields[`${contextName}_cursors`] = {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))),
+        description: `The _cursor of every \`every\`-th ${context.entity} record in ${contextName} (the records at 0-based positions every-1, 2·every-1, …; at most ${MAX_LIST_CURSORS}), to jump into a long list by key: read after the nearest one, with offset for the rest.`,
+        args: {
+          where: { type: boolExps.get(context.entity)! },
+          order_by: { type: new GraphQLList(new GraphQLNonNull(orderBys.get(context.entity)!)) },
+          every: { type: new GraphQLNonNull(GraphQLInt) },
+        },
+        resolve: async (_root, args, ctx) => {
+          const every = args.every as number;
+          if (every < MIN_CURSOR_STEP) throw badInput(`every must be at least ${MIN_CURSOR_STEP}; for fewer rows read the list itself`, 'every');
+          const terms = orderTerms(orderByToSpec(table, args.order_by));
+          const where = whereToCondition(model, table, args.where as Args | undefined);
+          const keys = await guard(() => ctx.storage.keys({ table: table.name, columns: [], where, orderBy: terms }, every, MAX_LIST_CURSORS));
+          return keys.map(({ key }) => cursorFor(terms, key));
         },
       };
       queryFields[`${contextName}_count`] = {

@@ -14,7 +14,7 @@ import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -40,6 +40,39 @@ export const postgresDialect: Dialect = {
   inList: (_column, expression, values, params, negate) =>
     negate ? `NOT (${expression} = ANY(${params.add(values)}))` : `${expression} = ANY(${params.add(values)})`,
 };
+
+/** The list columns the quick filter matches with ILIKE '%text%' (enums match by value, numbers by equality). */
+const SEARCHED_TYPES = new Set(['string', 'text', 'email', 'phone', 'url']);
+
+/**
+ * Trigram indexes for the quick filter: without one, ILIKE '%text%' reads every row. Made only
+ * where pg_trgm is installed, or can be (a trusted extension since PostgreSQL 13: the database's
+ * owner may install it); a role that may not goes on without them (the filter still works).
+ */
+async function createSearchIndexes(client: Queryable, model: Model, existing: ReadonlySet<string>): Promise<string[]> {
+  const wanted = [...model.tables.values()].flatMap((table) => table.sortColumns
+    .filter((name) => SEARCHED_TYPES.has(table.byName.get(name)!.type))
+    .map((name) => ({ table: table.name, column: name, index: `${table.name}_${name}_trgm_idx` })))
+    .filter(({ index }) => !existing.has(index.slice(0, 63)));
+  if (wanted.length === 0) return [];
+  const available = await query(client, { text: "SELECT installed_version FROM pg_available_extensions WHERE name = 'pg_trgm'", params: [] });
+  if (available.length === 0) return [];
+  const created: string[] = [];
+  // In a savepoint: a refusal (no right to install, no such operator class) must not undo the migration.
+  await query(client, { text: 'SAVEPOINT xos_search_indexes', params: [] });
+  try {
+    if (available[0].installed_version === null) await query(client, { text: 'CREATE EXTENSION IF NOT EXISTS pg_trgm', params: [] });
+    for (const { table, column, index } of wanted) {
+      await query(client, { text: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(index)} ON ${quoteIdentifier(table)} USING gin (${quoteIdentifier(column)} gin_trgm_ops)`, params: [] });
+      created.push(`${table}.${column}`);
+    }
+    await query(client, { text: 'RELEASE SAVEPOINT xos_search_indexes', params: [] });
+    return created;
+  } catch {
+    await query(client, { text: 'ROLLBACK TO SAVEPOINT xos_search_indexes', params: [] });
+    return [];
+  }
+}
 
 export function postgresColumnType(column: Column): string {
   switch (column.type) {
@@ -97,6 +130,7 @@ export class PostgresStorage implements Storage {
     const createdTables: string[] = [];
     const addedColumns: string[] = [];
     const createdIndexes: string[] = [];
+    const createdSearchIndexes: string[] = [];
     await this.#transaction(async (client) => {
       await query(client, { text: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] });
       const existing = await existingColumns(client);
@@ -138,11 +172,12 @@ export class PostgresStorage implements Storage {
           createdIndexes.push(`${table.name}.${index.column}`);
         }
       }
+      createdSearchIndexes.push(...await createSearchIndexes(client, model, indexes));
       await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'), params: [] });
       await query(client, { text: auditIndexSql(), params: [] });
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
-    return { createdTables, addedColumns, createdIndexes };
+    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
@@ -150,6 +185,11 @@ export class PostgresStorage implements Storage {
     const sql = this.#sql();
     const rows = await query(this.#pool, sql.select(spec));
     return rows.map((raw) => sql.decodeRow(spec.table, raw));
+  }
+
+  async keys(spec: SelectSpec, every: number, max: number): Promise<ListKey[]> {
+    const sql = this.#sql();
+    return sql.decodeKeys(spec, await query(this.#pool, sql.keys(spec, every, max)));
   }
 
   async count(table: string, where?: Condition): Promise<number> {

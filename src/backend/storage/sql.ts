@@ -5,7 +5,7 @@
 // Model and double-quoted, so nothing from a request is ever spliced into SQL.
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
-import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
+import type { Condition, ListKey, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
 import { orderTerms } from './seek.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
@@ -88,6 +88,30 @@ export class SqlBuilder {
     text += ` ORDER BY ${this.#orderBy(table, spec.orderBy ?? [])}`;
     text += this.#paging(spec.limit, spec.offset, params);
     return { text, params: params.values };
+  }
+
+  /**
+   * The key (the values of the order's terms, the id last) of every `every`-th row in `spec`'s
+   * order, at most `max`, each with its 1-based row number `xos_n`: a map of a long list by key.
+   */
+  keys(spec: SelectSpec, every: number, max: number): Statement {
+    const table = this.table(spec.table);
+    const terms = orderTerms(spec.orderBy);
+    const columns = terms.map((t) => quoteIdentifier(this.column(table, t.column).name)).join(', ');
+    const params = new Params(this.dialect);
+    const where = spec.where ? ` WHERE ${this.#condition(table, spec.where, params)}` : '';
+    const numbered = `SELECT ${columns}, ROW_NUMBER() OVER (ORDER BY ${this.#orderBy(table, terms)}) AS "xos_n" FROM ${quoteIdentifier(table.name)}${where}`;
+    const text = `SELECT ${columns}, "xos_n" FROM (${numbered}) AS "xos_keys" WHERE "xos_n" % ${params.add(checkCount('every', every))} = 0 ORDER BY "xos_n" LIMIT ${params.add(checkCount('max', max))}`;
+    return { text, params: params.values };
+  }
+
+  /** The positions (0-based) and keys of the rows `keys` returned. */
+  decodeKeys(spec: SelectSpec, raws: readonly Record<string, unknown>[]): ListKey[] {
+    const terms = orderTerms(spec.orderBy);
+    return raws.map((raw) => {
+      const row = this.decodeRow(spec.table, raw);
+      return { position: Number(raw.xos_n) - 1, key: terms.map((t) => row[t.column] ?? null) };
+    });
   }
 
   selectById(tableName: string, id: number): Statement {
@@ -239,7 +263,7 @@ export class SqlBuilder {
     if (op === 'like' || op === 'ilike') {
       const text = value === null ? null : String(value);
       const pattern = params.add(text);
-      return this.dialect.like(column, quoted, pattern, op === 'ilike', text === null || /^[\x00-\x7f]*$/.test(text));
+      return this.dialect.like(column, quoted, pattern, op === 'ilike', text === null || /^\p{ASCII}*$/u.test(text));
     }
     const operator = COMPARE_OPERATORS[op];
     if (!operator) throw new Error(`unknown comparison "${op}"`);

@@ -14,7 +14,7 @@ import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, InsertManyOptions, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -112,13 +112,18 @@ export class SqliteStorage implements Storage {
       this.#db.exec(auditIndexSql());
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
-    return { createdTables, addedColumns, createdIndexes };
+    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [] };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
     if (spec.after) return selectAfterKey(this, spec);
     const sql = this.#sql();
     return this.#all(sql.select(spec)).map((raw) => sql.decodeRow(spec.table, raw));
+  }
+
+  async keys(spec: SelectSpec, every: number, max: number): Promise<ListKey[]> {
+    const sql = this.#sql();
+    return sql.decodeKeys(spec, this.#all(sql.keys(spec, every, max)));
   }
 
   async count(table: string, where?: Condition): Promise<number> {

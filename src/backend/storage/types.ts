@@ -48,6 +48,12 @@ export interface SelectSpec {
   readonly after?: readonly Scalar[];
 }
 
+/** A row's place in a list: its position (0-based) and its key (seek.ts). */
+export interface ListKey {
+  readonly position: number;
+  readonly key: readonly Scalar[];
+}
+
 export type WriteResult =
   | { readonly status: 'ok'; readonly row: Row }
   | { readonly status: 'conflict'; readonly current: Row }
@@ -78,6 +84,11 @@ export interface MigrationReport {
   readonly addedColumns: readonly string[];
   /** The sort indexes made for list columns (`table.column`). */
   readonly createdIndexes: readonly string[];
+  /**
+   * The search indexes made for the quick filter's text columns (`table.column`): trigram indexes
+   * on PostgreSQL where pg_trgm is installed or may be installed; none on SQLite.
+   */
+  readonly createdSearchIndexes: readonly string[];
 }
 
 export interface Storage {
@@ -88,6 +99,11 @@ export interface Storage {
   migrate(model: Model): Promise<MigrationReport>;
   select(spec: SelectSpec): Promise<Row[]>;
   count(table: string, where?: Condition): Promise<number>;
+  /**
+   * The keys of every `every`-th row of `spec` (its table, where and order; no columns, limit or
+   * offset), at most `max`: where a jump into a long list can start reading by key.
+   */
+  keys(spec: SelectSpec, every: number, max: number): Promise<ListKey[]>;
   /**
    * Inserts one row (version 1; id generated unless given) and returns it whole. Every single
    * write (insert, update, delete) writes its audit entry in the same transaction.
