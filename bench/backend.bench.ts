@@ -4,11 +4,10 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startBackend, type Backend } from '../src/backend/backend.ts';
+import { startBackend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
-import { generateRecords } from '../src/backend/seed/generate.ts';
-import { seedStorage } from '../src/backend/seed/seed.ts';
 import { startPostgres } from '../test/support/postgres.ts';
+import { seedPeople } from '../test/support/seedPeople.ts';
 import { tempDir } from '../test/support/tmp.ts';
 
 const QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
@@ -25,14 +24,6 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await fn();
   return performance.now() - start;
-}
-
-async function fill(backend: Backend, n: number): Promise<void> {
-  const ast = backend.api.ast;
-  const generated = generateRecords({ ...ast, entities: { company: ast.entities.company, person: ast.entities.person }, contexts: {} }, n, 7);
-  const companies = generated.company.slice(0, 50);
-  const people = generated.person.map((p, i) => ({ ...p, company: (i % companies.length) + 1 }));
-  await seedStorage(backend.api.storage, backend.api.model, ast, { company: companies, person: people });
 }
 
 interface Result { store: string; rows: number; raw: number; xos: number }
@@ -61,7 +52,7 @@ async function main() {
         const ast = demoApp();
         delete ast.data;
         const backend = await startBackend({ ast, dsn });
-        await fill(backend, n);
+        await seedPeople(backend, n);
         const xos = async () => JSON.stringify(await backend.api.run({ query: QUERY }));
         let raw: () => Promise<unknown>;
         let closeRaw: () => Promise<void>;

@@ -4,9 +4,12 @@
 // by key (`after` the _cursor of the row before, as the Board reads on), and the last window
 // read from the end (the reversed order, as the Board reads Ctrl+End). Every time is the median
 // of alternating runs in the same process, printed with its ratio to the first window of the
-// same order; also the key map (every 1,000th row's cursor, one scan) and a jump by it. On SQLite also the quick filter's case folding: SQLite's LOWER (ASCII text)
+// same order; also the key map (the Board's step: every 250th row's cursor at a million, one
+// scan) and the worst jump by it. On SQLite also the quick filter's case folding: SQLite's LOWER (ASCII text)
 // against folding in JavaScript (xos_lower), as raw SQL on the same file; on PostgreSQL the same
-// filter with its trigram indexes against without them (index scans off), on the same table.
+// filter with its trigram indexes against without them (index scans off), on the same table; and
+// PostGraphile 5 (a devDependency used only here) on the same PostgreSQL table in the same run,
+// paging by its own cursors, as the peer.
 //   npm run bench:depth            (1,000,000 people; XOS_BENCH_ROWS=200000 for less,
 //                                   XOS_BENCH_STORES=sqlite for one store)
 import { DatabaseSync } from 'node:sqlite';
@@ -14,9 +17,10 @@ import pg from 'pg';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
-import { generateRecords } from '../src/backend/seed/generate.ts';
-import { seedStorage } from '../src/backend/seed/seed.ts';
+import { KEY_MAP_MIN_STEP, KEY_MAP_SIZE } from '../src/core/listSource.ts';
 import { startPostgres } from '../test/support/postgres.ts';
+import { seedPeople } from '../test/support/seedPeople.ts';
+import { startPostgraphile, type Peer } from './support/postgraphilePeer.ts';
 import { tempDir } from '../test/support/tmp.ts';
 
 const ROWS = Number(process.env.XOS_BENCH_ROWS ?? 1_000_000);
@@ -27,14 +31,6 @@ const WINDOW = 100;
 const AIM_RATIO = 2;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function fill(backend: Backend, n: number): Promise<void> {
-  const ast = backend.api.ast;
-  const generated = generateRecords({ ...ast, entities: { company: ast.entities.company, person: ast.entities.person }, contexts: {} }, n, 7);
-  const companies = generated.company.slice(0, 50);
-  const people = generated.person.map((p, i) => ({ ...p, company: (i % companies.length) + 1 }));
-  await seedStorage(backend.api.storage, backend.api.model, ast, { company: companies, person: people });
-}
 
 type Args = Record<string, unknown>;
 const QUERY = 'query ($order: [person_order_by!], $limit: Int, $offset: Int, $after: String) '
@@ -48,14 +44,35 @@ async function rows(backend: Backend, variables: Args): Promise<Array<{ id: stri
 
 interface Line { store: string; order: string; window: string; ms: number; ratio: number }
 
-async function measureStore(store: string, backend: Backend): Promise<Line[]> {
-  const lines: Line[] = [];
-  const orders: Array<[string, unknown[]]> = [
-    ['id', [{ id: 'asc' }]],
-    ['city (sort index)', [{ city: 'asc' }]],
-    ['zip (no index)', [{ zip: 'asc' }]],
+/** PostGraphile's reads of the same windows, by its own cursors (`after`) and `last`. */
+async function peerReads(peer: Peer, orderBy: string[], middle: number, last: number, expectedLast: string): Promise<Array<[string, () => Promise<unknown>]>> {
+  const page = async (args: string, variables?: Record<string, unknown>) => {
+    const declared = variables ? '($after: Cursor) ' : '';
+    const data = await peer.run(`query ${declared}{ allPeople(orderBy: [${orderBy.join(', ')}], ${args}) { edges { cursor node { rowId firstname lastname city zip } } } }`, variables);
+    return (data.allPeople as { edges: Array<{ cursor: string; node: { rowId: number } }> }).edges;
+  };
+  const [beforeMiddle] = await page(`first: 1, offset: ${middle - 1}`);
+  const [beforeLast] = await page(`first: 1, offset: ${last - 1}`);
+  const check = (edges: Array<{ node: { rowId: number } }>) => {
+    if (edges.map((e) => String(e.node.rowId)).join() !== expectedLast) throw new Error(`PostGraphile ${orderBy.join(', ')}: the last window differs`);
+  };
+  return [
+    ['PostGraphile: first', () => page(`first: ${WINDOW}`)],
+    ['PostGraphile: middle by cursor', () => page(`first: ${WINDOW}, after: $after`, { after: beforeMiddle.cursor })],
+    ['PostGraphile: last by cursor', async () => check(await page(`first: ${WINDOW}, after: $after`, { after: beforeLast.cursor }))],
+    ['PostGraphile: last (last: 100)', async () => check(await page(`last: ${WINDOW}`))],
   ];
-  for (const [name, order] of orders) {
+}
+
+async function measureStore(store: string, backend: Backend, peer?: Peer): Promise<Line[]> {
+  const lines: Line[] = [];
+  // PostGraphile offers orderBy only on indexed columns: no peer for the column without an index.
+  const orders: Array<[string, unknown[], string[] | undefined]> = [
+    ['id', [{ id: 'asc' }], ['PRIMARY_KEY_ASC']],
+    ['city (sort index)', [{ city: 'asc' }], ['CITY_ASC', 'PRIMARY_KEY_ASC']],
+    ['zip (no index)', [{ zip: 'asc' }], undefined],
+  ];
+  for (const [name, order, peerOrder] of orders) {
     const reversed = order.map((entry) => Object.fromEntries(Object.entries(entry as Args).map(([k, d]) => [k, d === 'asc' ? 'desc' : 'asc'])));
     const middle = Math.floor(ROWS / 2);
     const last = ROWS - WINDOW;
@@ -71,18 +88,20 @@ async function measureStore(store: string, backend: Backend): Promise<Line[]> {
       const got = await rows(backend, { order, after: beforeLast._cursor, limit: WINDOW });
       if (got.map((r) => r.id).join() !== expected) throw new Error(`${store} ${name}: the last window by key differs`);
     };
-    // The key map the Board asks for after its first deep jump, and a jump by it: after the
-    // nearest mapped row, skipping the rest (here 500 rows, half the map's step).
+    // The key map the Board asks for after its second deep jump (its step), and the worst jump by
+    // it: after a mapped row, skipping half a step.
+    const step = Math.max(KEY_MAP_MIN_STEP, Math.ceil(ROWS / KEY_MAP_SIZE));
     const keyMap = async () => {
-      const result = await backend.api.run({ query: 'query ($order: [person_order_by!]) { person_list_cursors(order_by: $order, every: 1000) }', variables: { order } });
+      const result = await backend.api.run({ query: 'query ($order: [person_order_by!], $every: Int!) { person_list_cursors(order_by: $order, every: $every) }', variables: { order, every: step } });
       if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
       return (result.data as { person_list_cursors: string[] }).person_list_cursors;
     };
     const map = await keyMap();
-    const jump = middle + 500;
+    const mapped = Math.floor(middle / step) * step;
+    const jump = mapped + Math.floor(step / 2);
     const [jumpExpected] = await rows(backend, { order, offset: jump, limit: 1 });
     const byMap = async () => {
-      const got = await rows(backend, { order, after: map[Math.floor(middle / 1000) - 1], offset: jump - middle, limit: WINDOW });
+      const got = await rows(backend, { order, after: map[mapped / step - 1], offset: jump - mapped, limit: WINDOW });
       if (got[0].id !== jumpExpected.id) throw new Error(`${store} ${name}: the jump by the key map differs`);
     };
     const reads: Array<[string, () => Promise<unknown>]> = [
@@ -92,8 +111,9 @@ async function measureStore(store: string, backend: Backend): Promise<Line[]> {
       ['last by offset', () => rows(backend, { order, offset: last, limit: WINDOW })],
       ['last by key', byKey],
       ['last from the end', fromEnd],
-      ['key map (every 1,000th cursor)', keyMap],
-      ['middle + 500 by the key map', byMap],
+      [`key map (every ${step}th cursor)`, keyMap],
+      ['middle by the key map (half a step)', byMap],
+      ...(peer && peerOrder ? await peerReads(peer, peerOrder, middle, last, expected) : []),
     ];
     const slow = name.includes('no index');
     const runs = slow ? Math.min(RUNS, 3) : RUNS;
@@ -179,8 +199,14 @@ async function main() {
       delete ast.data;
       const backend = await startBackend({ ast, dsn });
       console.error(`${store}: seeding ${ROWS} people…`);
-      await fill(backend, ROWS);
-      lines.push(...await measureStore(store, backend));
+      await seedPeople(backend, ROWS);
+      // The peer reads the same table as it stands after seeding (its own schema over it).
+      const peer = store === 'postgres' ? await startPostgraphile(dsn) : undefined;
+      try {
+        lines.push(...await measureStore(store, backend, peer));
+      } finally {
+        await peer?.release();
+      }
       await backend.close();
       if (store === 'sqlite') folding = foldingOnSqlite(file);
       else search = await searchOnPostgres(dsn);
@@ -192,8 +218,29 @@ async function main() {
   console.log(`\n${ROWS} people, windows of ${WINDOW} rows, median of ${RUNS} runs (3 without an index)\n`);
   console.log('| store | order | window | ms | × first window |');
   console.log('|---|---|---|---:|---:|');
-  for (const l of lines) console.log(`| ${l.store} | ${l.order} | ${l.window} | ${l.ms.toFixed(2)} | ${l.ratio.toFixed(2)} |`);
-  const indexed = lines.filter((l) => !l.order.includes('no index') && !l.window.includes('offset') && !l.window.startsWith('key map'));
+  for (const l of lines.filter((line) => !line.window.startsWith('PostGraphile'))) {
+    console.log(`| ${l.store} | ${l.order} | ${l.window} | ${l.ms.toFixed(2)} | ${l.ratio.toFixed(2)} |`);
+  }
+  const peerLines = lines.filter((l) => l.window.startsWith('PostGraphile'));
+  if (peerLines.length) {
+    console.log('\nXOS against PostGraphile 5 on the same PostgreSQL table (each by its own cursors; ratio < 1: XOS is faster)\n');
+    console.log('| order | window | XOS (ms) | PostGraphile (ms) | XOS ÷ PostGraphile |');
+    console.log('|---|---|---:|---:|---:|');
+    const pairs: Array<[string, string, string]> = [
+      ['first', 'first', 'PostGraphile: first'],
+      ['middle', 'middle by key', 'PostGraphile: middle by cursor'],
+      ['last', 'last by key', 'PostGraphile: last by cursor'],
+      ['last from the end', 'last from the end', 'PostGraphile: last (last: 100)'],
+    ];
+    for (const order of [...new Set(peerLines.map((l) => l.order))]) {
+      for (const [label, xosWindow, peerWindow] of pairs) {
+        const xos = lines.find((l) => l.store === 'postgres' && l.order === order && l.window === xosWindow)!;
+        const other = peerLines.find((l) => l.order === order && l.window === peerWindow)!;
+        console.log(`| ${order} | ${label} | ${xos.ms.toFixed(2)} | ${other.ms.toFixed(2)} | ${(xos.ms / other.ms).toFixed(2)} |`);
+      }
+    }
+  }
+  const indexed = lines.filter((l) => !l.order.includes('no index') && !l.window.includes('offset') && !l.window.startsWith('key map') && !l.window.startsWith('PostGraphile'));
   const worst = Math.max(...indexed.map((l) => l.ratio));
   console.log(`\nBy key or from the end, with an index: at most ${worst.toFixed(2)}x the first window (aim: ${AIM_RATIO}x) — ${worst <= AIM_RATIO ? 'met' : 'NOT met'}.`);
   if (folding) {

@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { appModel } from '../src/ast/appModel.ts';
 import { startBackend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
-import { generateRecords } from '../src/backend/seed/generate.ts';
-import { seedStorage } from '../src/backend/seed/seed.ts';
 import { QueryListSource } from '../src/core/listSource.ts';
 import type { ListQuery } from '../src/core/domain.ts';
 import { embeddedClient } from '../src/graphql/client.ts';
 import { contextSelection } from '../src/graphql/requests.ts';
 import type { XosClient } from '../src/graphql/types.ts';
 import { startWorkerBackend } from '../src/graphql/workerBackend.ts';
+import { seedPeople } from '../test/support/seedPeople.ts';
 import { tempDir } from '../test/support/tmp.ts';
 
 const ROWS = Number(process.env.XOS_BENCH_ROWS ?? 1_000_000);
@@ -86,9 +85,7 @@ async function main(): Promise<void> {
   const ast = demoApp();
   console.log(`seeding ${ROWS.toLocaleString('en')} people into ${dsn} …`);
   const seeder = await startBackend({ ast, dsn });
-  const generated = generateRecords({ ...ast, entities: { company: ast.entities.company, person: ast.entities.person }, contexts: {} }, ROWS, 7);
-  const companies = generated.company.slice(0, 50);
-  await seedStorage(seeder.api.storage, seeder.api.model, ast, { company: companies, person: generated.person.map((p, i) => ({ ...p, company: (i % companies.length) + 1 })) });
+  await seedPeople(seeder, ROWS);
   await seeder.close();
 
   const here = await startBackend({ ast, dsn });

@@ -134,13 +134,16 @@ const ANCHORS_PER_ORDER = 4_000;
 const ORDERS_WITH_ANCHORS = 4;
 /** A read that skips more rows than this is a deep jump; the second of one order asks for its key map. */
 const DEEP_SKIP = 10_000;
-/** A key map holds about this many keys, and at least this many rows lie between two. */
-const KEY_MAP_SIZE = 1_000;
-const KEY_MAP_MIN_STEP = 1_000;
+/**
+ * A key map holds about this many keys (about 240 KB of cursors), and at least this many rows
+ * lie between two: a jump then skips at most half a step (125 rows at a million).
+ */
+export const KEY_MAP_SIZE = 4_000;
+export const KEY_MAP_MIN_STEP = 250;
 
 /**
  * Rows whose place is known, per sort and filter: the first and last row of every window read,
- * and, once reads had to skip far twice, a key map (a key every thousand rows or so, read in one
+ * and, once reads had to skip far twice, a key map (a key every few hundred rows, read in one
  * scan on the backend's thread). A window near one of them is read from its cursor by key: the
  * database seeks there instead of stepping over every row before an offset, so scrolling on and
  * jumping to any depth cost about what the first window costs.

@@ -6,12 +6,9 @@
 // ones and both arguments at once are refused with what to do. The key map
 // (`<context>_cursors`) holds exactly the cursors of every n-th record.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import type { Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { startPostgres, type PostgresServer } from '../support/postgres.ts';
-import { tempDir } from '../support/tmp.ts';
+import { onBothStores } from '../support/bothStores.ts';
 
 const PEOPLE = 700;
 const ast = demoApp();
@@ -121,29 +118,4 @@ async function check(backend: Backend) {
   assert.deepEqual(detail.data, { person_detail: { id: '1', _cursor: null } });
 }
 
-describe('keyset paging through the API', () => {
-  let pg: PostgresServer | undefined;
-  after(async () => {
-    await pg?.stop();
-  });
-
-  test('SQLite', async () => {
-    await using dir = await tempDir('xos-keyset');
-    const backend = await startBackend({ ast, dsn: `sqlite:${join(dir.path, 'xos.db')}`, seed: PEOPLE });
-    try {
-      await check(backend);
-    } finally {
-      await backend.close();
-    }
-  });
-
-  test('PostgreSQL', async () => {
-    pg = await startPostgres();
-    const backend = await startBackend({ ast, dsn: await pg.createDatabase('keyset'), seed: PEOPLE });
-    try {
-      await check(backend);
-    } finally {
-      await backend.close();
-    }
-  });
-});
+onBothStores('keyset paging through the API', ast, PEOPLE, check);

@@ -4,18 +4,15 @@
 // holds exactly the rows the forward order has there, in that order, and asks for no count;
 // scrolling on from a window reads from the cursor of its edge, skipping no rows.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
 import { appModel } from '../../src/ast/appModel.ts';
-import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import type { Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import type { ListQuery } from '../../src/core/domain.ts';
 import { QueryListSource } from '../../src/core/listSource.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { contextSelection } from '../../src/graphql/requests.ts';
 import type { XosClient } from '../../src/graphql/types.ts';
-import { startPostgres, type PostgresServer } from '../support/postgres.ts';
-import { tempDir } from '../support/tmp.ts';
+import { onBothStores } from '../support/bothStores.ts';
 
 const PEOPLE = 1500;
 const ast = demoApp();
@@ -82,29 +79,4 @@ async function check(backend: Backend) {
   }
 }
 
-describe('list windows from the nearer end', () => {
-  let pg: PostgresServer | undefined;
-  after(async () => {
-    await pg?.stop();
-  });
-
-  test('SQLite', async () => {
-    await using dir = await tempDir('xos-ends');
-    const backend = await startBackend({ ast, dsn: `sqlite:${join(dir.path, 'xos.db')}`, seed: PEOPLE });
-    try {
-      await check(backend);
-    } finally {
-      await backend.close();
-    }
-  });
-
-  test('PostgreSQL', async () => {
-    pg = await startPostgres();
-    const backend = await startBackend({ ast, dsn: await pg.createDatabase('list_ends'), seed: PEOPLE });
-    try {
-      await check(backend);
-    } finally {
-      await backend.close();
-    }
-  });
-});
+onBothStores('list windows from the nearer end', ast, PEOPLE, check);

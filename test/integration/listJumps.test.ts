@@ -1,6 +1,6 @@
 // Jumps deep into a long list (the scrollbar dragged): the second one that has to step over many
 // rows asks for the list's key map, and the jumps after it read by key from the nearest mapped
-// row, skipping fewer rows than the map's step, with exactly the rows the list has there. A
+// row, skipping fewer rows than the map's step (250 here), with exactly the rows the list has there. A
 // server without cursors (an older xos-server) still serves every window, by offset.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -8,13 +8,12 @@ import { test } from 'node:test';
 import { appModel } from '../../src/ast/appModel.ts';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { generateRecords } from '../../src/backend/seed/generate.ts';
-import { seedStorage } from '../../src/backend/seed/seed.ts';
 import type { ListQuery } from '../../src/core/domain.ts';
 import { QueryListSource } from '../../src/core/listSource.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { contextSelection } from '../../src/graphql/requests.ts';
 import type { XosClient } from '../../src/graphql/types.ts';
+import { seedPeople } from '../support/seedPeople.ts';
 import { until } from '../support/until.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -41,9 +40,7 @@ test('deep jumps read by key from the list\'s key map (asked at the second); a s
   await using dir = await tempDir('xos-jumps');
   const backend = await startBackend({ ast, dsn: `sqlite:${join(dir.path, 'xos.db')}` });
   try {
-    const generated = generateRecords({ ...ast, entities: { company: ast.entities.company, person: ast.entities.person }, contexts: {} }, PEOPLE, 7);
-    const companies = generated.company.slice(0, 20);
-    await seedStorage(backend.api.storage, backend.api.model, ast, { company: companies, person: generated.person.map((p, i) => ({ ...p, company: (i % companies.length) + 1 })) });
+    await seedPeople(backend, PEOPLE);
     const selection = contextSelection(ast, 'person_list');
     /** The ids the list has at [offset, offset + 50) in the source's order, read by offset. */
     const expected = async (query: ListQuery, offset: number) => {
@@ -65,14 +62,14 @@ test('deep jumps read by key from the list\'s key map (asked at the second); a s
       assert.deepEqual(second.records.map((r) => r.id), await expected(query, 12_000), label);
       await until(`${label}: the key map is asked for`, () => sent.some((s) => /_cursors\(/.test(s.query)));
       const mapRequest = sent.find((s) => /_cursors\(/.test(s.query))!;
-      assert.equal(mapRequest.variables?.every, 1000);
-      // Let the map arrive, then jump around: each read seeks to a mapped row and skips < 1000.
+      assert.equal(mapRequest.variables?.every, 250);
+      // Jump around: each read seeks to a mapped row and skips fewer than a step.
       // Once the map is in, a jump far from every row read so far seeks to a mapped row.
       let probe = 36_000;
       await until(`${label}: a jump reads by key from the map`, async () => {
         const before = sent.length;
         await source.window((probe += 1_500), 50, query);
-        return sent.slice(before).some((s) => (s.variables?.after ?? s.variables?.before) !== undefined && (s.variables?.offset as number) < 1000);
+        return sent.slice(before).some((s) => (s.variables?.after ?? s.variables?.before) !== undefined && (s.variables?.offset as number) < 250);
       });
       for (const offset of [44_444, 7_777, 52_001, 20_500]) {
         const before = sent.length;
@@ -81,7 +78,7 @@ test('deep jumps read by key from the list\'s key map (asked at the second); a s
         const reads = sent.slice(before).filter((s) => /XosListWindow/.test(s.query));
         assert.equal(reads.length, 1);
         assert.ok((reads[0].variables?.after ?? reads[0].variables?.before) !== undefined, `${label} at ${offset}: by key`);
-        assert.ok((reads[0].variables?.offset as number) < 1000, `${label} at ${offset}: skips ${reads[0].variables?.offset}`);
+        assert.ok((reads[0].variables?.offset as number) < 250, `${label} at ${offset}: skips ${reads[0].variables?.offset}`);
       }
     }
 
