@@ -4,6 +4,7 @@
 import { grafast } from 'postgraphile/grafast';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
+import pg from 'pg';
 import { postgraphile } from 'postgraphile';
 
 export interface Peer {
@@ -13,7 +14,9 @@ export interface Peer {
 }
 
 export async function startPostgraphile(connectionString: string): Promise<Peer> {
-  const pgService = makePgService({ connectionString, schemas: ['public'] });
+  // Its own pool, ended here: PostGraphile's release leaves a pool it did not make open.
+  const pool = new pg.Pool({ connectionString });
+  const pgService = makePgService({ pool, schemas: ['public'] });
   const pgl = postgraphile({ extends: [PostGraphileAmberPreset], pgServices: [pgService], grafast: { explain: false } });
   const { schema, resolvedPreset } = await pgl.getSchemaResult();
   return {
@@ -24,7 +27,7 @@ export async function startPostgraphile(connectionString: string): Promise<Peer>
     },
     async release() {
       await pgl.release();
-      await pgService.release?.();
+      await pool.end();
     },
   };
 }

@@ -135,11 +135,11 @@ const ORDERS_WITH_ANCHORS = 4;
 /** A read that skips more rows than this is a deep jump; the second of one order asks for its key map. */
 const DEEP_SKIP = 10_000;
 /**
- * A key map holds about this many keys (about 240 KB of cursors), and at least this many rows
- * lie between two: a jump then skips at most half a step (125 rows at a million).
+ * A key map holds about this many keys (about 500 KB of cursors), and at least this many rows
+ * lie between two: a jump then skips at most half a step (62 rows at a million).
  */
-export const KEY_MAP_SIZE = 4_000;
-export const KEY_MAP_MIN_STEP = 250;
+export const KEY_MAP_SIZE = 8_000;
+export const KEY_MAP_MIN_STEP = 125;
 
 /**
  * Rows whose place is known, per sort and filter: the first and last row of every window read,
@@ -205,7 +205,15 @@ interface WindowRead {
   readonly before?: string;
   readonly offset: number;
   readonly limit: number;
+  /** Rows read from a cursor up to the window and dropped here: at the head (after it) or the tail (before it). */
+  readonly trim?: { readonly at: 'head' | 'tail'; readonly rows: number };
 }
+
+/**
+ * From a cursor, the rows up to the window are read and dropped here rather than skipped by an
+ * offset: one statement (an offset that steps over a part of a seek counts that part first).
+ */
+const TRIM_AT_MOST = 1_000;
 
 /**
  * The cheapest way to read rows [start, end): from the first row, from the last (when the count
@@ -218,18 +226,24 @@ function planRead(start: number, limit: number, total: number | undefined, near:
   const options: Array<{ cost: number; read: WindowRead }> = [{ cost: start, read: { direction: 'forward', offset: start, limit } }];
   if (total !== undefined && rows > 0) options.push({ cost: total - end, read: { direction: 'reversed', offset: total - end, limit: rows } });
   const { before, after } = near;
+  // From a cursor: near rows are read and trimmed, farther ones skipped by offset.
+  const fromCursor = (skip: number, count: number, at: 'head' | 'tail') => (skip <= TRIM_AT_MOST
+    ? { offset: 0, limit: count + skip, ...(skip ? { trim: { at, rows: skip } } : {}) }
+    : { offset: skip, limit: count });
   if (before) {
     // The rows after an anchor: after its cursor in its own direction, before it the other way round.
     const skip = start - before.position - 1;
+    const range = fromCursor(skip, limit, 'head');
     options.push({ cost: skip, read: before.direction === 'forward'
-      ? { direction: 'forward', after: before.cursor, offset: skip, limit }
-      : { direction: 'reversed', before: before.cursor, offset: skip, limit } });
+      ? { direction: 'forward', after: before.cursor, ...range }
+      : { direction: 'reversed', before: before.cursor, ...range } });
   }
   if (after && rows > 0) {
     const skip = after.position - end;
+    const range = fromCursor(skip, rows, 'tail');
     options.push({ cost: skip, read: after.direction === 'forward'
-      ? { direction: 'forward', before: after.cursor, offset: skip, limit: rows }
-      : { direction: 'reversed', after: after.cursor, offset: skip, limit: rows } });
+      ? { direction: 'forward', before: after.cursor, ...range }
+      : { direction: 'reversed', after: after.cursor, ...range } });
   }
   return options.reduce((best, option) => (option.cost < best.cost ? option : best));
 }
@@ -270,7 +284,9 @@ async function fetchWindow(input: QuerySourceInput, offset: number, limit: numbe
     throw new Error(message);
   }
   const rows = (result.data?.[request.root] as BoardRecord[] | undefined) ?? [];
-  const records = read.direction === 'reversed' ? [...rows].reverse() : rows;
+  const ordered = read.direction === 'reversed' ? [...rows].reverse() : rows;
+  // In list order now: rows read after a cursor lead up to the window, rows before one follow it.
+  const records = !read.trim ? ordered : read.trim.at === 'head' ? ordered.slice(read.trim.rows) : ordered.slice(0, Math.max(0, ordered.length - read.trim.rows));
   const total = knownTotal ?? (result.data?.[request.countRoot] as number);
   if (keyed && records.length) {
     const edge = (index: number): Anchor => ({ position: range.offset + index, cursor: String(records[index]._cursor), direction: read.direction });
