@@ -37,11 +37,31 @@ export const FieldSchema = z.strictObject({
    * value). The person sees and edits it on the Board either way. Absent: the agent sees it.
    */
   agent: z.enum(['hidden', 'masked']).optional(),
+  /**
+   * The column of the entity's `table` that holds this field, as the database names it (mixed
+   * case, reserved words and non-ASCII letters as they are). Only on an entity with `table`;
+   * absent: the column is named like the field (a ref: `<field>_id`).
+   */
+  column: z.string().min(1).optional(),
+  /** The database computes or guards the value (a generated or identity column): shown, never written. */
+  read_only: z.boolean().optional(),
 });
 export type FieldDef = z.infer<typeof FieldSchema>;
 
 export const EntitySchema = z.strictObject({
   label: LocalizedText.optional(),
+  /**
+   * The person's own table (or view) this entity lives in, as the database names it. XOS never
+   * creates, alters or drops it, and checks a save against the values it loaded (there is no
+   * version column). Absent: XOS's own table, named like the entity, created by XOS.
+   */
+  table: z.string().min(1).optional(),
+  /** PostgreSQL: the schema of `table`; absent: the connection's search path (usually `public`). */
+  schema: z.string().min(1).optional(),
+  /** Why records of this entity can only be read (a view, a table without a single-column key). */
+  read_only: z.string().min(1).optional(),
+  /** What the database has that this entity leaves out, and why (written by `xos-server init`). */
+  notes: z.array(z.string()).optional(),
   fields: z.record(z.string(), FieldSchema),
 });
 export type EntityDef = z.infer<typeof EntitySchema>;
@@ -102,6 +122,14 @@ export const AstSchema = z.strictObject({
   prompts: z.array(LocalizedText).optional(),
   entities: z.record(z.string(), EntitySchema),
   contexts: z.record(z.string(), ContextSchema),
+  /**
+   * XOS's audit trail (History, Undo) in the database. On by default; over the person's own tables
+   * (`table`) only when set to true: XOS then creates its one table `xos_audit` (PostgreSQL: in its
+   * own schema, `xos.audit`) and nothing else.
+   */
+  audit: z.boolean().optional(),
+  /** What `xos-server init` noticed about the database as a whole. */
+  notes: z.array(z.string()).optional(),
   /** Demo or seed records per entity; refs given by id. */
   data: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
 });

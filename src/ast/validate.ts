@@ -235,6 +235,36 @@ class SemanticCheck {
       this.checkFieldName(fieldName, fieldAt, fields);
       if (isRecord(def)) this.checkField(fieldName, def, fieldAt);
     }
+    this.checkMapping(entity, at);
+  }
+
+  /** `table`/`column` name the person's own table: columns only there, each column once. */
+  private checkMapping(entity: Raw, at: readonly PathSegment[]): void {
+    const mapped = typeof entity.table === 'string';
+    if (!mapped && Object.hasOwn(entity, 'schema')) this.add([...at, 'schema'], '"schema" goes with "table": add the table\'s name or remove "schema"');
+    const columns = new Map<string, string>();
+    for (const [fieldName, def] of entries(entity.fields)) {
+      if (!isRecord(def) || typeof def.column !== 'string') continue;
+      const fieldAt = [...at, 'fields', fieldName, 'column'];
+      if (!mapped) {
+        this.add(fieldAt, '"column" names a column of the entity\'s own table: add "table" to the entity or remove "column"');
+        continue;
+      }
+      const other = columns.get(def.column);
+      if (other !== undefined) this.add(fieldAt, `the column "${def.column}" is already the field "${other}": map each column to one field`);
+      columns.set(def.column, fieldName);
+    }
+  }
+
+  private isReadOnlyEntity(entity: string | undefined): boolean {
+    if (entity === undefined) return false;
+    const raw = entries(this.root.entities).find(([name]) => name === entity)?.[1];
+    return isRecord(raw) && typeof raw.read_only === 'string';
+  }
+
+  private isMappedEntity(entity: string): boolean {
+    const raw = entries(this.root.entities).find(([name]) => name === entity)?.[1];
+    return isRecord(raw) && typeof raw.table === 'string';
   }
 
   private checkFieldName(name: string, at: readonly PathSegment[], fields: Map<string, Raw>): void {
@@ -348,6 +378,12 @@ class SemanticCheck {
       this.add([...at, 'list_fields'], 'a detail context must include "id" in list_fields');
     }
     this.checkEditable(entity, context.editable, [...at, 'editable']);
+    if (this.isReadOnlyEntity(entity)) {
+      for (const key of ['editable', 'create', 'delete'] as const) {
+        const set = key === 'editable' ? items(context.editable).length > 0 : context[key] === true;
+        if (set) this.add([...at, key], `${entity} can only be read (its "read_only" says why): remove "${key}"`);
+      }
+    }
     for (const action of ['create', 'delete'] as const) {
       if (context[action] === true && context.kind !== 'detail') {
         this.add([...at, action], `only a detail context can ${action} records: move "${action}" to a detail context of ${entity ?? 'the entity'}`);
@@ -420,6 +456,9 @@ class SemanticCheck {
       else if (inverse) {
         this.add([...at, i], `"${field}" is an inverse list and cannot be edited: edit the ref field "${inverse.field}" of ${inverse.entity} instead`);
       } else if (entity !== undefined && this.lacks(entity, field)) this.add([...at, i], `unknown field "${field}" on ${entity}`);
+      else if (entity !== undefined && this.entities.get(entity)?.get(field)?.read_only === true) {
+        this.add([...at, i], `"${field}" is read-only (the database computes it): remove it from editable`);
+      }
       seen.add(field);
     });
   }
@@ -523,6 +562,10 @@ class SemanticCheck {
       const fields = this.entities.get(entity);
       if (!fields) {
         this.add(['data', entity], `unknown entity "${entity}"; known: ${this.knownEntities()}`);
+        continue;
+      }
+      if (this.isMappedEntity(entity)) {
+        this.add(['data', entity], `${entity} lives in the database's own table: XOS does not seed it; remove its data`);
         continue;
       }
       items(records).forEach((record, i) => {
