@@ -356,7 +356,7 @@ function suite(name: string, dsnFor: (label: string) => Promise<string>) {
       grown.contexts.person_detail.list_fields.push('nickname');
       const second = await startBackend({ ast: grown, dsn, seed: true });
       try {
-        assert.deepEqual(second.migration, { createdTables: [], addedColumns: ['person.nickname'], createdIndexes: [], createdSearchIndexes: [] });
+        assert.deepEqual(second.migration, { createdTables: [], addedColumns: ['person.nickname'], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } });
         assert.deepEqual(second.seeded, { company: 0, person: 0, deal: 0 });
         const r = await second.api.run({ query: '{ person_list_count person_detail(id: "1") { nickname lastname } }' });
         assert.deepEqual(r.data, { person_list_count: people.length, person_detail: { nickname: null, lastname: people[0].lastname } });

@@ -155,8 +155,8 @@ function storageSuite(adapter: Adapter): void {
 
     test('migrate creates the tables, then has nothing left to do', async () => {
       const storage = await adapter.fresh();
-      assert.deepEqual(await storage.migrate(model), { createdTables: ['company', 'person'], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] });
-      assert.deepEqual(await storage.migrate(model), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] });
+      assert.deepEqual(await storage.migrate(model), { createdTables: ['company', 'person'], addedColumns: [], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } });
+      assert.deepEqual(await storage.migrate(model), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } });
       assert.equal(await storage.count('person'), 0);
     });
 
@@ -168,8 +168,9 @@ function storageSuite(adapter: Adapter): void {
         createdTables: ['company', 'person'], addedColumns: [], createdIndexes: ['person.firstname', 'person.net_worth', 'person.birthday'],
         // The quick filter's text columns get a trigram index where PostgreSQL has pg_trgm.
         createdSearchIndexes: adapter.name === 'postgres' ? ['person.firstname'] : [],
+        audit: { kept: true },
       });
-      assert.deepEqual(await storage.migrate(listed), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] });
+      assert.deepEqual(await storage.migrate(listed), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } });
       const grown = buildModel({ ...ast, contexts: { person_list: { kind: 'list', entity: 'person', list_fields: ['id', 'birthday', 'firstname', 'company', 'net_worth', 'age'] } } });
       assert.deepEqual((await storage.migrate(grown)).createdIndexes, ['person.age']);
       // Sorting by an indexed decimal still sorts numerically, nulls last.
@@ -189,8 +190,9 @@ function storageSuite(adapter: Adapter): void {
         addedColumns: ['company.slogan', 'person.mentor_id'],
         createdIndexes: [],
         createdSearchIndexes: [],
+        audit: { kept: true },
       });
-      assert.deepEqual(await storage.migrate(grownModel), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] });
+      assert.deepEqual(await storage.migrate(grownModel), { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } });
 
       assert.deepEqual(await storage.select({ table: 'company', columns: ['name', 'revenue', 'slogan'] }), [
         { id: acme.id, version: 1, name: 'Acme', revenue: '1.50', slogan: null },

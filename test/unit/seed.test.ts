@@ -230,7 +230,7 @@ class MemoryStorage implements Storage {
     }
     return true;
   }
-  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [] }; }
+  async migrate(_model: Model): Promise<MigrationReport> { return { createdTables: [], addedColumns: [], createdIndexes: [], createdSearchIndexes: [], audit: { kept: true } }; }
   async select(_spec: SelectSpec): Promise<Row[]> { throw new Error('not used by seeding'); }
   async keys(_spec: SelectSpec): Promise<ListKey[]> { throw new Error('not used by seeding'); }
   async insert(_table: string, _values: Row): Promise<Row> { throw new Error('not used by seeding'); }

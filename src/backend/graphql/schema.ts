@@ -310,10 +310,12 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
     const table = model.table(entityName);
     const entity = ast.entities[entityName];
     const object = objects.get(entityName)!;
+    // A view or a table without one key is only read; a read-only field (the database computes it) is never written.
+    const writable = Object.entries(entity.fields).filter(([, def]) => def.type !== 'id' && def.read_only !== true);
+    if (table.readOnly !== undefined || writable.length === 0) continue;
     const inputFields = (): GraphQLInputFieldConfigMap => {
       const fields: GraphQLInputFieldConfigMap = {};
-      for (const [fieldName, def] of Object.entries(entity.fields)) {
-        if (def.type === 'id') continue;
+      for (const [fieldName, def] of writable) {
         const type: GraphQLInputType = def.type === 'ref' ? GraphQLID : scalarOf(entityName, fieldName, def);
         fields[def.type === 'ref' ? `${fieldName}_id` : fieldName] = { type };
       }

@@ -52,28 +52,49 @@ export interface AuditFilter {
 
 export const MAX_APPROVAL_LENGTH = 500;
 
+/** Why there is no audit trail over the person's own tables unless they allow it. */
+export const AUDIT_OFF = 'the app works on the database\'s own tables and does not allow XOS to create its audit table ("audit": true in the AST allows it)';
+
+/** What a write or a sent mail would have recorded, when the app keeps no audit trail. */
+export function unrecordedEntry(entry: NewAuditEntry): AuditEntry {
+  return { ...entry, id: 0, at: new Date().toISOString() };
+}
+
 /** The HTTP header a client may send the audit meta in instead of `extensions.xos` (URI-encoded JSON). */
 export const AUDIT_HEADER = 'x-xos-audit';
 
 const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval'] as const;
 
-export function createAuditTableSql(idColumn: string): string {
-  return `CREATE TABLE IF NOT EXISTS "${AUDIT_TABLE}" ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
+/** Where the audit table is: `xos_audit` beside XOS's own tables; over the person's PostgreSQL tables, `xos.audit`. */
+export interface AuditPlace {
+  /** The table as SQL names it. */
+  readonly table: string;
+  /** Its index's name (unqualified: PostgreSQL puts an index in its table's schema). */
+  readonly index: string;
+  /** A schema XOS creates for it first. */
+  readonly schema?: string;
+}
+
+export const OWN_AUDIT: AuditPlace = { table: `"${AUDIT_TABLE}"`, index: `"${AUDIT_TABLE}_record_idx"` };
+export const SCHEMA_AUDIT: AuditPlace = { table: '"xos"."audit"', index: '"audit_record_idx"', schema: 'xos' };
+
+export function createAuditTableSql(idColumn: string, place: AuditPlace = OWN_AUDIT): string {
+  return `CREATE TABLE IF NOT EXISTS ${place.table} ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
     + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT)';
 }
 
-export function auditIndexSql(): string {
-  return `CREATE INDEX IF NOT EXISTS "${AUDIT_TABLE}_record_idx" ON "${AUDIT_TABLE}" ("entity", "record_id")`;
+export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
+  return `CREATE INDEX IF NOT EXISTS ${place.index} ON ${place.table} ("entity", "record_id")`;
 }
 
 /** `returning`: the stored row comes back (both stores support `RETURNING`). */
-export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returning = false, at = new Date() } = {}): Statement {
+export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returning = false, at = new Date(), place = OWN_AUDIT } = {}): Statement {
   const values: SqlParam[] = [
     at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
     JSON.stringify(entry.changes), entry.approval,
   ];
   const placeholders = values.map((_, i) => dialect.placeholder(i + 1));
-  const text = `INSERT INTO "${AUDIT_TABLE}" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`;
+  const text = `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`;
   return { text: returning ? `${text} RETURNING *` : text, params: values };
 }
 
@@ -91,18 +112,18 @@ function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, 
 }
 
 /** The newest entries first. */
-export function selectAuditSql(dialect: Dialect, filter: AuditFilter): Statement {
+export function selectAuditSql(dialect: Dialect, filter: AuditFilter, place: AuditPlace = OWN_AUDIT): Statement {
   const params: SqlParam[] = [];
   const condition = where(dialect, filter, params);
   params.push(filter.limit, filter.offset);
-  const text = `SELECT "id", ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "${AUDIT_TABLE}"${condition} ORDER BY "id" DESC `
+  const text = `SELECT "id", ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM ${place.table}${condition} ORDER BY "id" DESC `
     + `LIMIT ${dialect.placeholder(params.length - 1)} OFFSET ${dialect.placeholder(params.length)}`;
   return { text, params };
 }
 
-export function countAuditSql(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>): Statement {
+export function countAuditSql(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, place: AuditPlace = OWN_AUDIT): Statement {
   const params: SqlParam[] = [];
-  return { text: `SELECT COUNT(*) AS "count" FROM "${AUDIT_TABLE}"${where(dialect, filter, params)}`, params };
+  return { text: `SELECT COUNT(*) AS "count" FROM ${place.table}${where(dialect, filter, params)}`, params };
 }
 
 export function decodeAuditRow(raw: Record<string, unknown>): AuditEntry {

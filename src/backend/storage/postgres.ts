@@ -1,8 +1,8 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
 import {
-  auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, writeEntry,
-  type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
+  AUDIT_OFF, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
+  unrecordedEntry, writeEntry, type AuditEntry, type AuditPlace, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
@@ -10,11 +10,12 @@ import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
 import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
-import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
+import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
+import { missingColumns } from './ownTables.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  AuditState, Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -33,12 +34,15 @@ export const postgresDialect: Dialect = {
   boolParam: (value) => value,
   comparable: (_column, expression) => expression,
   like: (column, expression, pattern, caseInsensitive) => {
-    const text = TEXT_TYPES.has(column.type) ? expression : `CAST(${expression} AS TEXT)`;
+    // XOS's own text columns are TEXT; the person's may be an enum type, uuid or time, which LIKE does not take.
+    const text = TEXT_TYPES.has(column.type) && column.owned ? expression : `CAST(${expression} AS TEXT)`;
     return `${text} ${caseInsensitive ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE '\\'`;
   },
   offsetWithoutLimit: '',
   inList: (_column, expression, values, params, negate) =>
     negate ? `NOT (${expression} = ANY(${params.add(values)}))` : `${expression} = ANY(${params.add(values)})`,
+  // The row's transaction id changes with every write by anyone; it stays a 31-bit integer.
+  rowVersion: () => '(("xmin"::text)::bigint % 2147483647)::integer',
 };
 
 /** The list columns the quick filter matches with ILIKE '%text%' (enums match by value, numbers by equality). */
@@ -93,14 +97,23 @@ const OID_INT8 = 20;
 const OID_NUMERIC = 1700;
 const OID_DATE = 1082;
 const OID_TIMESTAMPTZ = 1184;
+const OID_TIMESTAMP = 1114;
+const OID_JSON = 114;
+const OID_JSONB = 3802;
+const asUtc = (value: string) => {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+};
 const TEXT_PARSERS: ReadonlyMap<number, (value: string) => unknown> = new Map<number, (value: string) => unknown>([
   [OID_INT8, (value) => Number(value)],
   [OID_NUMERIC, (value) => value],
   [OID_DATE, (value) => value],
-  [OID_TIMESTAMPTZ, (value) => {
-    const time = Date.parse(value);
-    return Number.isNaN(time) ? value : new Date(time).toISOString();
-  }],
+  [OID_TIMESTAMPTZ, asUtc],
+  // A timestamp without zone (the person's tables) counts as UTC, like the session's time zone.
+  [OID_TIMESTAMP, (value) => asUtc(`${value.replace(' ', 'T')}Z`)],
+  // json stays its text: XOS shows it, read-only.
+  [OID_JSON, (value) => value],
+  [OID_JSONB, (value) => value],
 ]);
 
 const canonicalTypes = {
@@ -113,6 +126,8 @@ export class PostgresStorage implements Storage {
   readonly description: string;
   readonly #pool: pg.Pool;
   #builder: SqlBuilder | undefined;
+  #audit = true;
+  #auditPlace: AuditPlace = OWN_AUDIT;
 
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
@@ -131,11 +146,20 @@ export class PostgresStorage implements Storage {
     const addedColumns: string[] = [];
     const createdIndexes: string[] = [];
     const createdSearchIndexes: string[] = [];
+    // Over the person's own tables XOS keeps its one table in a schema of its own.
+    this.#auditPlace = model.owned ? OWN_AUDIT : SCHEMA_AUDIT;
+    let audit: AuditState = { kept: false };
     await this.#transaction(async (client) => {
       await query(client, { text: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] });
       const existing = await existingColumns(client);
       const newRefs: Array<{ table: Table; column: Column }> = [];
       for (const table of model.tables.values()) {
+        if (!table.owned) {
+          // The person's own table: checked, never created, altered or indexed.
+          const missing = missingColumns(table, await columnsOf(client, table));
+          if (missing) throw new Error(missing);
+          continue;
+        }
         const columns = existing.get(table.name);
         if (!columns) {
           const definitions = table.columns.map((c) => `${quoteIdentifier(c.name)} ${postgresColumnType(c)}`);
@@ -160,6 +184,7 @@ export class PostgresStorage implements Storage {
       }
       const indexes = new Set((await query(client, { text: 'SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()', params: [] })).map((row) => String(row.indexname)));
       for (const table of model.tables.values()) {
+        if (!table.owned) continue;
         for (const column of table.columns) {
           if (column.type !== 'ref') continue;
           const index = quoteIdentifier(`${table.name}_${column.name}_idx`);
@@ -173,11 +198,11 @@ export class PostgresStorage implements Storage {
         }
       }
       createdSearchIndexes.push(...await createSearchIndexes(client, model, indexes));
-      await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'), params: [] });
-      await query(client, { text: auditIndexSql(), params: [] });
+      audit = model.audit ? await createAuditTable(client, this.#auditPlace) : { kept: false, reason: AUDIT_OFF };
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
-    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes };
+    this.#audit = audit.kept;
+    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes, audit };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
@@ -204,7 +229,7 @@ export class PostgresStorage implements Storage {
     return this.#transaction(async (client) => {
       const [raw] = await query(client, statement);
       const row = sql.decodeRow(table, raw);
-      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'create', null, row, audit)));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'create', null, row, audit));
       return row;
     });
   }
@@ -248,7 +273,7 @@ export class PostgresStorage implements Storage {
       const [raw] = await query(client, statement);
       if (!raw) return { status: 'conflict', current: before };
       const row = sql.decodeRow(table, raw);
-      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'update', before, row, audit)));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit));
       return { status: 'ok', row };
     });
   }
@@ -260,22 +285,30 @@ export class PostgresStorage implements Storage {
       const before = await this.#lockRow(client, table, id);
       if (!before) return { status: 'missing' };
       if ((await query(client, statement)).length === 0) return { status: 'conflict', current: before };
-      await query(client, insertAuditSql(postgresDialect, writeEntry(sql.table(table), 'delete', before, null, audit)));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'delete', before, null, audit));
       return { status: 'ok' };
     });
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
-    const [raw] = await query(this.#pool, insertAuditSql(postgresDialect, entry, { returning: true }));
+    if (!this.#audit) return unrecordedEntry(entry);
+    const [raw] = await query(this.#pool, insertAuditSql(postgresDialect, entry, { returning: true, place: this.#auditPlace }));
     return decodeAuditRow(raw);
   }
 
   async auditEntries(filter: AuditFilter): Promise<AuditEntry[]> {
-    return (await query(this.#pool, selectAuditSql(postgresDialect, filter))).map(decodeAuditRow);
+    if (!this.#audit) return [];
+    return (await query(this.#pool, selectAuditSql(postgresDialect, filter, this.#auditPlace))).map(decodeAuditRow);
   }
 
   async auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number> {
-    return Number((await query(this.#pool, countAuditSql(postgresDialect, filter)))[0].count);
+    if (!this.#audit) return 0;
+    return Number((await query(this.#pool, countAuditSql(postgresDialect, filter, this.#auditPlace)))[0].count);
+  }
+
+  /** Inside the write's transaction; nothing when the app keeps no audit trail. */
+  async #writeAudit(client: PoolClient, entry: NewAuditEntry): Promise<void> {
+    if (this.#audit) await query(client, insertAuditSql(postgresDialect, entry, { place: this.#auditPlace }));
   }
 
   /** The row as it is before a write, locked until the transaction ends (the audit's "before"). */
@@ -337,6 +370,34 @@ async function query(target: Queryable, statement: Statement): Promise<Record<st
   } catch (error) {
     throw translatePostgresError(error);
   }
+}
+
+/**
+ * The audit table, and its schema where it has one. A role that may not create them goes on
+ * without an audit trail and says why (in a savepoint: the refusal must not undo the migration).
+ */
+async function createAuditTable(client: Queryable, place: AuditPlace): Promise<AuditState> {
+  await query(client, { text: 'SAVEPOINT xos_audit', params: [] });
+  try {
+    if (place.schema !== undefined) await query(client, { text: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(place.schema)}`, params: [] });
+    await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', place), params: [] });
+    await query(client, { text: auditIndexSql(place), params: [] });
+    await query(client, { text: 'RELEASE SAVEPOINT xos_audit', params: [] });
+    return { kept: true };
+  } catch (error) {
+    await query(client, { text: 'ROLLBACK TO SAVEPOINT xos_audit', params: [] });
+    const reason = error instanceof Error ? error.message : String(error);
+    return { kept: false, reason: `the database role may not create XOS's audit table ${place.table} (${reason}): grant it CREATE on the database, or set "audit": false` };
+  }
+}
+
+/** The columns of one of the person's tables or views (none: there is no such table). */
+async function columnsOf(client: Queryable, table: Table): Promise<string[]> {
+  const rows = await query(client, {
+    text: `SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
+    params: [tableSql(table)],
+  });
+  return rows.map((row) => String(row.attname));
 }
 
 async function existingColumns(client: PoolClient): Promise<Map<string, Set<string>>> {

@@ -32,10 +32,23 @@ export interface Dialect {
    * parameter limit is reached.
    */
   inList(column: Column, expression: string, values: readonly (string | number | boolean | null)[], params: { add(value: SqlParam): string }, negate: boolean): string;
+  /**
+   * The version of a row of the person's own table, which has no version column: an integer that
+   * changes whenever the row does (PostgreSQL: the row's transaction id; SQLite: a digest of the
+   * given column expressions). A save compares it like a stored version.
+   */
+  rowVersion(columns: readonly string[]): string;
+  /** A datetime (ISO 8601 UTC) as a column of the person's own table stores it; absent: as it is. */
+  foreignDatetime?(iso: string): string;
 }
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A table as SQL names it: `"schema"."name"` or `"name"`. */
+export function tableSql(table: Table): string {
+  return table.sql.schema === undefined ? quoteIdentifier(table.sql.name) : `${quoteIdentifier(table.sql.schema)}.${quoteIdentifier(table.sql.name)}`;
 }
 
 const INTEGER_TYPES = new Set(['id', 'ref', 'int', 'version']);
@@ -83,7 +96,7 @@ export class SqlBuilder {
     const names = [ID_COLUMN, ...spec.columns, VERSION_COLUMN];
     const columns = [...new Set(names)].map((name) => this.column(table, name));
     const params = new Params(this.dialect);
-    let text = `SELECT ${columns.map((c) => quoteIdentifier(c.name)).join(', ')} FROM ${quoteIdentifier(table.name)}`;
+    let text = `SELECT ${this.#selectList(table, columns)} FROM ${tableSql(table)}`;
     if (spec.where) text += ` WHERE ${this.#condition(table, spec.where, params)}`;
     text += ` ORDER BY ${this.#orderBy(table, spec.orderBy ?? [])}`;
     text += this.#paging(spec.limit, spec.offset, params);
@@ -97,10 +110,11 @@ export class SqlBuilder {
   keys(spec: SelectSpec, every: number, max: number): Statement {
     const table = this.table(spec.table);
     const terms = orderTerms(spec.orderBy);
-    const columns = terms.map((t) => quoteIdentifier(this.column(table, t.column).name)).join(', ');
+    const termColumns = terms.map((t) => this.column(table, t.column));
+    const columns = termColumns.map((c) => quoteIdentifier(c.name)).join(', ');
     const params = new Params(this.dialect);
     const where = spec.where ? ` WHERE ${this.#condition(table, spec.where, params)}` : '';
-    const numbered = `SELECT ${columns}, ROW_NUMBER() OVER (ORDER BY ${this.#orderBy(table, terms)}) AS "xos_n" FROM ${quoteIdentifier(table.name)}${where}`;
+    const numbered = `SELECT ${this.#selectList(table, termColumns)}, ROW_NUMBER() OVER (ORDER BY ${this.#orderBy(table, terms)}) AS "xos_n" FROM ${tableSql(table)}${where}`;
     const text = `SELECT ${columns}, "xos_n" FROM (${numbered}) AS "xos_keys" WHERE "xos_n" % ${params.add(checkCount('every', every))} = 0 ORDER BY "xos_n" LIMIT ${params.add(checkCount('max', max))}`;
     return { text, params: params.values };
   }
@@ -117,26 +131,27 @@ export class SqlBuilder {
   selectById(tableName: string, id: number): Statement {
     const table = this.table(tableName);
     const params = new Params(this.dialect);
-    const text = `SELECT ${this.#allColumns(table)} FROM ${quoteIdentifier(table.name)} WHERE "id" = ${params.add(this.#encode(table.byName.get(ID_COLUMN)!, id))}`;
+    const idColumn = this.column(table, ID_COLUMN);
+    const text = `SELECT ${this.#allColumns(table)} FROM ${tableSql(table)} WHERE ${this.#ref(table, idColumn)} = ${params.add(this.#encode(idColumn, id))}`;
     return { text, params: params.values };
   }
 
   count(tableName: string, where?: Condition): Statement {
     const table = this.table(tableName);
     const params = new Params(this.dialect);
-    let text = `SELECT COUNT(*) AS "count" FROM ${quoteIdentifier(table.name)}`;
+    let text = `SELECT COUNT(*) AS "count" FROM ${tableSql(table)}`;
     if (where) text += ` WHERE ${this.#condition(table, where, params)}`;
     return { text, params: params.values };
   }
 
   /** One INSERT of one or more rows that all set the same columns; returns the stored rows. */
   insert(tableName: string, rows: readonly Row[]): Statement {
-    const table = this.table(tableName);
+    const table = this.writable(tableName);
     if (rows.length === 0) throw new Error('insert needs at least one row');
     const columns = this.#insertColumns(table, rows[0]);
     const signature = insertSignature(columns.map((c) => c.name));
     const params = new Params(this.dialect);
-    const target = quoteIdentifier(table.name);
+    const target = tableSql(table);
     const returning = ` RETURNING ${this.#allColumns(table)}`;
     if (columns.length === 0) {
       if (rows.length !== 1) throw new Error('only one row can be inserted with default values');
@@ -147,7 +162,7 @@ export class SqlBuilder {
       if (insertSignature(names) !== signature) throw new Error(`rows of one INSERT into "${table.name}" must set the same columns`);
       return `(${columns.map((c) => params.add(this.#encode(c, row[c.name] ?? null))).join(', ')})`;
     });
-    const text = `INSERT INTO ${target} (${columns.map((c) => quoteIdentifier(c.name)).join(', ')}) VALUES ${tuples.join(', ')}${returning}`;
+    const text = `INSERT INTO ${target} (${columns.map((c) => quoteIdentifier(c.sql)).join(', ')}) VALUES ${tuples.join(', ')}${returning}`;
     return { text, params: params.values };
   }
 
@@ -156,25 +171,39 @@ export class SqlBuilder {
     return this.#insertColumns(this.table(tableName), row).map((c) => c.name);
   }
 
-  update(tableName: string, id: number, version: number, set: Row): Statement {
+  /** The table, when its records may be written; a read-only one is refused with its reason. */
+  writable(tableName: string): Table {
     const table = this.table(tableName);
+    if (table.readOnly !== undefined) throw new Error(`${table.name} can only be read: ${table.readOnly}`);
+    return table;
+  }
+
+  update(tableName: string, id: number, version: number, set: Row): Statement {
+    const table = this.writable(tableName);
     const params = new Params(this.dialect);
     const assignments: string[] = [];
     for (const [name, value] of Object.entries(set)) {
       const column = this.column(table, name);
-      if (column.type === 'id' || column.type === 'version') throw new Error(`column "${name}" cannot be set`);
-      assignments.push(`${quoteIdentifier(column.name)} = ${params.add(this.#encode(column, value))}`);
+      if (column.type === 'id' || column.type === 'version' || column.readOnly) throw new Error(`column "${name}" cannot be set`);
+      assignments.push(`${quoteIdentifier(column.sql)} = ${params.add(this.#encode(column, value))}`);
     }
-    assignments.push('"version" = "version" + 1');
+    // The person's own tables have no version column: their version follows the row by itself.
+    if (table.owned) assignments.push('"version" = "version" + 1');
+    if (assignments.length === 0) {
+      // Nothing to set: a no-op that still checks the version and returns the row.
+      const idColumn = this.column(table, ID_COLUMN);
+      assignments.push(`${quoteIdentifier(idColumn.sql)} = ${quoteIdentifier(idColumn.sql)}`);
+    }
     const where = this.#idAndVersion(table, id, version, params);
-    const text = `UPDATE ${quoteIdentifier(table.name)} SET ${assignments.join(', ')} WHERE ${where} RETURNING ${this.#allColumns(table)}`;
+    const text = `UPDATE ${tableSql(table)} SET ${assignments.join(', ')} WHERE ${where} RETURNING ${this.#allColumns(table)}`;
     return { text, params: params.values };
   }
 
   delete(tableName: string, id: number, version: number): Statement {
-    const table = this.table(tableName);
+    const table = this.writable(tableName);
     const params = new Params(this.dialect);
-    const text = `DELETE FROM ${quoteIdentifier(table.name)} WHERE ${this.#idAndVersion(table, id, version, params)} RETURNING "id"`;
+    const idColumn = this.column(table, ID_COLUMN);
+    const text = `DELETE FROM ${tableSql(table)} WHERE ${this.#idAndVersion(table, id, version, params)} RETURNING ${this.#ref(table, idColumn)} AS "id"`;
     return { text, params: params.values };
   }
 
@@ -190,24 +219,46 @@ export class SqlBuilder {
       const column = table.byName.get(name);
       if (!column) continue;
       const value = raw[name];
-      row[name] = value === null || typeof value === CANONICAL_TYPEOF[column.type] ? value as Scalar : decodeValue(column, value);
+      // The person's tables hold their own forms (a datetime as `2009-01-01 00:00:00`): always decoded.
+      row[name] = value === null || (column.owned && typeof value === CANONICAL_TYPEOF[column.type]) ? value as Scalar : decodeValue(column, value);
     }
     return row;
   }
 
   #allColumns(table: Table): string {
-    return table.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+    return this.#selectList(table, table.columns);
+  }
+
+  /** Columns as a select list: the real name, named as rows name it where the two differ. */
+  #selectList(table: Table, columns: readonly Column[]): string {
+    return columns.map((c) => {
+      const ref = this.#ref(table, c);
+      return c.sql === c.name ? ref : `${ref} AS ${quoteIdentifier(c.name)}`;
+    }).join(', ');
+  }
+
+  /** A column in SQL: its real name, or, for the version of the person's own table, the row's state. */
+  #ref(table: Table, column: Column): string {
+    if (column.type !== 'version' || table.owned) return quoteIdentifier(column.sql);
+    // A view or a table without one key is never written: its rows need no version.
+    if (table.readOnly !== undefined) return '0';
+    return this.dialect.rowVersion(table.columns.filter((c) => c.type !== 'version').map((c) => quoteIdentifier(c.sql)));
   }
 
   #insertColumns(table: Table, row: Row): Column[] {
-    for (const name of Object.keys(row)) this.column(table, name);
+    for (const name of Object.keys(row)) {
+      const column = this.column(table, name);
+      if (column.readOnly) throw new Error(`column "${name}" cannot be set`);
+    }
     return table.columns.filter((c) => c.type !== 'version' && Object.hasOwn(row, c.name));
   }
 
   #idAndVersion(table: Table, id: number, version: number, params: Params): string {
-    const idParam = params.add(this.#encode(this.column(table, ID_COLUMN), id));
-    const versionParam = params.add(this.#encode(this.column(table, VERSION_COLUMN), version));
-    return `"id" = ${idParam} AND "version" = ${versionParam}`;
+    const idColumn = this.column(table, ID_COLUMN);
+    const versionColumn = this.column(table, VERSION_COLUMN);
+    const idParam = params.add(this.#encode(idColumn, id));
+    const versionParam = params.add(this.#encode(versionColumn, version));
+    return `${this.#ref(table, idColumn)} = ${idParam} AND ${this.#ref(table, versionColumn)} = ${versionParam}`;
   }
 
   #condition(table: Table, condition: Condition, params: Params): string {
@@ -225,13 +276,13 @@ export class SqlBuilder {
       case 'in': {
         const column = this.column(table, condition.column);
         if (condition.values.length === 0) return condition.negate ? '1 = 1' : '1 = 0';
-        const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
+        const expression = this.dialect.comparable(column, this.#ref(table, column));
         const values = condition.values.map((v) => this.#encode(column, v) as string | number | boolean | null);
         return this.dialect.inList(column, expression, values, params, condition.negate);
       }
       case 'is_null': {
         const column = this.column(table, condition.column);
-        return `${quoteIdentifier(column.name)} ${condition.isNull ? 'IS NULL' : 'IS NOT NULL'}`;
+        return `${this.#ref(table, column)} ${condition.isNull ? 'IS NULL' : 'IS NOT NULL'}`;
       }
       case 'ref': {
         const column = this.column(table, condition.column);
@@ -240,7 +291,7 @@ export class SqlBuilder {
           throw new Error(`column "${column.name}" on table "${table.name}" does not reference table "${target.name}"`);
         }
         const inner = this.#condition(target, condition.where, params);
-        return `${quoteIdentifier(column.name)} IN (SELECT "id" FROM ${quoteIdentifier(target.name)} WHERE ${inner})`;
+        return `${this.#ref(table, column)} IN (SELECT ${this.#ref(target, this.column(target, ID_COLUMN))} FROM ${tableSql(target)} WHERE ${inner})`;
       }
       case 'inverse': {
         const source = this.table(condition.table);
@@ -249,14 +300,14 @@ export class SqlBuilder {
           throw new Error(`column "${column.name}" on table "${source.name}" does not reference table "${table.name}"`);
         }
         const inner = this.#condition(source, condition.where, params);
-        return `"id" IN (SELECT ${quoteIdentifier(column.name)} FROM ${quoteIdentifier(source.name)} WHERE ${inner})`;
+        return `${this.#ref(table, this.column(table, ID_COLUMN))} IN (SELECT ${this.#ref(source, column)} FROM ${tableSql(source)} WHERE ${inner})`;
       }
     }
   }
 
   #compare(table: Table, columnName: string, op: string, value: Scalar, params: Params): string {
     const column = this.column(table, columnName);
-    const quoted = quoteIdentifier(column.name);
+    const quoted = this.#ref(table, column);
     // "equals null" is the useful reading of eq/neq with null; SQL's `= NULL` matches nothing.
     if (value === null && op === 'eq') return `${quoted} IS NULL`;
     if (value === null && op === 'neq') return `${quoted} IS NOT NULL`;
@@ -276,9 +327,9 @@ export class SqlBuilder {
     return orderTerms(orderBy).map(({ column: name, desc }) => {
       // The id is unique and never null: it ends the order as it is (no null placement, nothing
       // after it), so an index on (column, id) serves the whole ORDER BY, either way round.
-      if (name === ID_COLUMN) return `"id" ${desc ? 'DESC' : 'ASC'}`;
+      if (name === ID_COLUMN) return `${this.#ref(table, this.column(table, ID_COLUMN))} ${desc ? 'DESC' : 'ASC'}`;
       const column = this.column(table, name);
-      const expression = this.dialect.comparable(column, quoteIdentifier(column.name));
+      const expression = this.dialect.comparable(column, this.#ref(table, column));
       // One null placement on both databases: nulls count as the largest value.
       return `${expression} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
     }).join(', ');
@@ -296,7 +347,10 @@ export class SqlBuilder {
 
   #encode(column: Column, value: Scalar): SqlParam {
     const canonical = encodeValue(column, value);
-    return typeof canonical === 'boolean' ? this.dialect.boolParam(canonical) : canonical;
+    if (typeof canonical === 'boolean') return this.dialect.boolParam(canonical);
+    // The person's table keeps its own datetime form, so their other programs read what XOS writes.
+    if (column.type === 'datetime' && !column.owned && typeof canonical === 'string' && this.dialect.foreignDatetime) return this.dialect.foreignDatetime(canonical);
+    return canonical;
   }
 }
 
@@ -373,15 +427,23 @@ export function decodeValue(column: Column, value: unknown): Scalar {
     case 'bool':
       return value === true || value === 1 || value === 1n || value === '1' || value === 't' || value === 'true';
     case 'datetime': {
-      const time = value instanceof Date ? value.getTime() : Date.parse(String(value));
+      // A datetime without a zone (SQLite's `2009-01-01 00:00:00`, PostgreSQL's timestamp) is UTC.
+      const text = value instanceof Date ? '' : String(value);
+      const time = value instanceof Date ? value.getTime() : Date.parse(ZONELESS_DATETIME.test(text) ? `${text.replace(' ', 'T')}Z` : text);
       return Number.isNaN(time) ? String(value) : new Date(time).toISOString();
     }
     case 'date':
       return value instanceof Date ? formatDate(value) : String(value);
+    case 'decimal':
+      // A number column of the person's SQLite table (REAL): shown with the field's scale, as PostgreSQL's numeric is.
+      return typeof value === 'number' && column.def?.scale !== undefined ? value.toFixed(column.def.scale) : String(value);
     default:
-      return String(value);
+      // A json column of the person's table (read-only text here) arrives parsed.
+      return typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
   }
 }
+
+const ZONELESS_DATETIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 function formatDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');

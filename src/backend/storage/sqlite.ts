@@ -2,7 +2,7 @@
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
 import {
-  auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, writeEntry,
+  AUDIT_OFF, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
   type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
@@ -12,6 +12,7 @@ import type { Column, Model, Table } from '../model.ts';
 import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
+import { missingColumns } from './ownTables.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
   Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -40,7 +41,28 @@ export const sqliteDialect: Dialect = {
     const item = column.type === 'decimal' ? 'CAST(value AS REAL)' : 'value';
     return `${expression} ${negate ? 'NOT IN' : 'IN'} (SELECT ${item} FROM json_each(${params.add(JSON.stringify(values))}))`;
   },
+  rowVersion: (columns) => `xos_row_version(${columns.join(', ')})`,
+  // SQLite's own form (its datetime() function's), which text comparison orders like the rest.
+  foreignDatetime: (iso) => iso.replace('T', ' ').replace(/(\.000)?Z$/, ''),
 };
+
+/**
+ * The version of a row of the person's own table: a 31-bit FNV-1a digest of its values, so any
+ * change to a column XOS shows (by XOS or any other writer) changes it. Never 0 (a view's rows).
+ */
+export function rowVersion(...values: readonly unknown[]): number {
+  let hash = 0x811c9dc5;
+  for (const value of values) {
+    const text = value === null ? '\u0001' : value instanceof Uint8Array ? `b${Buffer.from(value).toString('base64')}` : `${typeof value}${String(value)}`;
+    for (let i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193);
+    }
+    // A separator, so ("ab", "c") and ("a", "bc") differ.
+    hash = Math.imul(hash ^ 0xff, 0x01000193);
+  }
+  return (hash & 0x7fffffff) || 1;
+}
 
 export function sqliteColumnType(column: Column): string {
   switch (column.type) {
@@ -59,6 +81,7 @@ export class SqliteStorage implements Storage {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
   #builder: SqlBuilder | undefined;
+  #audit = true;
 
   /** `location` is a file path or `:memory:`. */
   constructor(location: string, description: string, options: StorageOptions = {}) {
@@ -76,6 +99,7 @@ export class SqliteStorage implements Storage {
     this.#db.exec('PRAGMA case_sensitive_like = ON');
     // SQLite's LOWER folds ASCII only; ilike must fold Ü, Ö, É as well.
     this.#db.function('xos_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+    this.#db.function('xos_row_version', { deterministic: true, varargs: true }, rowVersion);
   }
 
   async migrate(model: Model): Promise<MigrationReport> {
@@ -86,6 +110,12 @@ export class SqliteStorage implements Storage {
       const existing = this.#existingColumns();
       const indexes = new Set(this.#all({ text: "SELECT name FROM sqlite_schema WHERE type = 'index'", params: [] }).map((row) => String(row.name)));
       for (const table of model.tables.values()) {
+        if (!table.owned) {
+          // The person's own table: checked, never created, altered or indexed.
+          const missing = missingColumns(table, this.#all({ text: 'SELECT name FROM pragma_table_xinfo(?)', params: [table.sql.name] }).map((row) => String(row.name)));
+          if (missing) throw new Error(missing);
+          continue;
+        }
         const columns = existing.get(table.name);
         if (!columns) {
           this.#db.exec(createTableSql(table));
@@ -108,11 +138,14 @@ export class SqliteStorage implements Storage {
           createdIndexes.push(`${table.name}.${index.column}`);
         }
       }
-      this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
-      this.#db.exec(auditIndexSql());
+      if (model.audit) {
+        this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
+        this.#db.exec(auditIndexSql());
+      }
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
-    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [] };
+    this.#audit = model.audit;
+    return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [], audit: model.audit ? { kept: true } : { kept: false, reason: AUDIT_OFF } };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
@@ -136,7 +169,7 @@ export class SqliteStorage implements Storage {
     const statement = sql.insert(table, [values]);
     return this.#transaction(() => {
       const row = sql.decodeRow(table, this.#all(statement)[0]);
-      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'create', null, row, audit)));
+      this.#writeAudit(writeEntry(sql.table(table), 'create', null, row, audit));
       return row;
     });
   }
@@ -163,7 +196,7 @@ export class SqliteStorage implements Storage {
       const [raw] = this.#all(statement);
       if (!raw) return { status: 'conflict', current: sql.decodeRow(table, before) };
       const row = sql.decodeRow(table, raw);
-      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit)));
+      this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit));
       return { status: 'ok', row };
     });
   }
@@ -175,21 +208,29 @@ export class SqliteStorage implements Storage {
       const [before] = this.#all(sql.selectById(table, id));
       if (!before) return { status: 'missing' };
       if (this.#all(statement).length === 0) return { status: 'conflict', current: sql.decodeRow(table, before) };
-      this.#run(insertAuditSql(sqliteDialect, writeEntry(sql.table(table), 'delete', sql.decodeRow(table, before), null, audit)));
+      this.#writeAudit(writeEntry(sql.table(table), 'delete', sql.decodeRow(table, before), null, audit));
       return { status: 'ok' };
     });
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    if (!this.#audit) return unrecordedEntry(entry);
     return this.#transaction(() => decodeAuditRow(this.#all(insertAuditSql(sqliteDialect, entry, { returning: true }))[0]));
   }
 
   async auditEntries(filter: AuditFilter): Promise<AuditEntry[]> {
+    if (!this.#audit) return [];
     return this.#all(selectAuditSql(sqliteDialect, filter)).map(decodeAuditRow);
   }
 
   async auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number> {
+    if (!this.#audit) return 0;
     return Number(this.#all(countAuditSql(sqliteDialect, filter))[0].count);
+  }
+
+  /** Inside the write's transaction; nothing when the app keeps no audit trail. */
+  #writeAudit(entry: NewAuditEntry): void {
+    if (this.#audit) this.#run(insertAuditSql(sqliteDialect, entry));
   }
 
   async ping(): Promise<number> {

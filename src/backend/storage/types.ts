@@ -89,13 +89,24 @@ export interface MigrationReport {
    * on PostgreSQL where pg_trgm is installed or may be installed; none on SQLite.
    */
   readonly createdSearchIndexes: readonly string[];
+  /** Whether the audit trail (History, Undo) is kept, and if not, why. */
+  readonly audit: AuditState;
+}
+
+export interface AuditState {
+  readonly kept: boolean;
+  readonly reason?: string;
 }
 
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   /** DSN with any password masked, for status output. */
   readonly description: string;
-  /** Creates missing tables, columns and sort indexes for the model; never drops anything. */
+  /**
+   * Creates missing tables, columns and sort indexes for the model's own tables; never drops
+   * anything. The person's own tables are only checked: a missing one or a missing column fails
+   * with a message naming them.
+   */
   migrate(model: Model): Promise<MigrationReport>;
   select(spec: SelectSpec): Promise<Row[]>;
   count(table: string, where?: Condition): Promise<number>;
