@@ -9,12 +9,15 @@
 // against folding in JavaScript (xos_lower), as raw SQL on the same file; on PostgreSQL the same
 // filter with its trigram indexes against without them (index scans off), on the same table; and
 // PostGraphile 5 (a devDependency used only here) on the same PostgreSQL table in the same run,
-// paging by its own cursors, as the peer.
+// paging by its own cursors, as the peer. On PostgreSQL also the person's own table: the same rows
+// in a table XOS did not create (other names, a bigint key, only the person's own index on the
+// city), mapped by the AST's `table`/`column`, read the same ways.
 //   npm run bench:depth            (1,000,000 people; XOS_BENCH_ROWS=200000 for less,
 //                                   XOS_BENCH_STORES=sqlite for one store)
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { join } from 'node:path';
+import type { Ast } from '../src/ast/schema.ts';
 import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
 import { KEY_MAP_MIN_STEP, KEY_MAP_SIZE } from '../src/core/listSource.ts';
@@ -69,7 +72,7 @@ async function measureStore(store: string, backend: Backend, peer?: Peer): Promi
   // PostGraphile offers orderBy only on indexed columns: no peer for the column without an index.
   const orders: Array<[string, unknown[], string[] | undefined]> = [
     ['id', [{ id: 'asc' }], ['PRIMARY_KEY_ASC']],
-    ['city (sort index)', [{ city: 'asc' }], ['CITY_ASC', 'PRIMARY_KEY_ASC']],
+    ['city (indexed)', [{ city: 'asc' }], ['CITY_ASC', 'PRIMARY_KEY_ASC']],
     ['zip (no index)', [{ zip: 'asc' }], undefined],
   ];
   for (const [name, order, peerOrder] of orders) {
@@ -186,6 +189,36 @@ async function searchOnPostgres(dsn: string): Promise<{ indexed: number; scan: n
   }
 }
 
+/** The same people in a table of the person's own, and the AST that maps it (entity and field names as the demo's). */
+async function ownTable(dsn: string): Promise<Ast> {
+  const client = new pg.Client({ connectionString: dsn });
+  await client.connect();
+  try {
+    await client.query(`CREATE TABLE "People" ("PersonId" bigint PRIMARY KEY, "First" text NOT NULL, "Last" text, "City" varchar(80), "Zip" text);
+      INSERT INTO "People" SELECT id, firstname, lastname, city, zip FROM person;
+      CREATE INDEX "People_City" ON "People" ("City");
+      ANALYZE "People";`);
+  } finally {
+    await client.end();
+  }
+  return {
+    xos: '1', app: 'people', locales: ['en'],
+    entities: {
+      person: {
+        table: 'People',
+        fields: {
+          id: { type: 'id', column: 'PersonId' },
+          firstname: { type: 'string', required: true, column: 'First' },
+          lastname: { type: 'string', column: 'Last' },
+          city: { type: 'string', column: 'City' },
+          zip: { type: 'string', column: 'Zip' },
+        },
+      },
+    },
+    contexts: { person_list: { kind: 'list', entity: 'person', list_fields: ['id', 'firstname', 'lastname', 'city', 'zip'] } },
+  };
+}
+
 async function main() {
   const dir = await tempDir('xos-bench-depth');
   const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
@@ -210,7 +243,15 @@ async function main() {
       }
       await backend.close();
       if (store === 'sqlite') folding = foldingOnSqlite(file);
-      else search = await searchOnPostgres(dsn);
+      else {
+        search = await searchOnPostgres(dsn);
+        const own = await startBackend({ ast: await ownTable(dsn), dsn });
+        try {
+          lines.push(...await measureStore('postgres (own table)', own));
+        } finally {
+          await own.close();
+        }
+      }
     }
   } finally {
     await postgres?.stop();
