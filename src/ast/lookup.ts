@@ -9,6 +9,14 @@ export function findContext(ast: Ast, name: string): ContextDef | undefined {
   return Object.hasOwn(ast.contexts, name) ? ast.contexts[name] : undefined;
 }
 
+/**
+ * Whether the app keeps its audit trail (History, Undo): as its AST says, else yes unless it
+ * works on the database's own tables (there XOS creates its table only when allowed).
+ */
+export function keepsAudit(ast: Ast): boolean {
+  return ast.audit ?? Object.values(ast.entities).every((entity) => entity.table === undefined);
+}
+
 export function fieldDef(ast: Ast, entity: string, field: string): FieldDef | undefined {
   const fields = ast.entities[entity].fields;
   return Object.hasOwn(fields, field) ? fields[field] : undefined;

@@ -1,4 +1,5 @@
-// xos-server: serves an XOS app over HTTP (DESIGN §4).
+// xos-server: serves an XOS app over HTTP (DESIGN §4); `xos-server init` writes an AST for a
+// database the person already has (docs/own-database.md).
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import type { Ast } from '../ast/schema.ts';
@@ -7,6 +8,7 @@ import { startBackend, type Backend } from './backend.ts';
 import { demoApp } from './demo.ts';
 import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
 import { redactDsn } from './dsn.ts';
+import { runInit } from './introspect/init.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
                   [--token T] [--frontend-token F] [--seed[=N]] [--max-body BYTES]
@@ -30,6 +32,16 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   --seed=N    instead generate N plausible records per entity
   --max-body  largest accepted request body in bytes (default ${DEFAULT_MAX_BODY})
   --statement-timeout  per-statement limit in ms (default 10000; on SQLite: lock wait)
+
+       xos-server init --from <dsn> [--schema public] [--out xos.json]
+
+  Reads the tables of a database you already have and writes an AST for them
+  (docs/own-database.md); the database is only read. When the --out file exists
+  it is not overwritten: init says what the database has that the file lacks.
+  --from      sqlite:<path> | postgres://user@host:port/db (password in the DSN
+              or in PGPASSWORD)
+  --schema    PostgreSQL schema to read (default public)
+  --out       the AST file to write (default ./xos.json)
 `;
 
 export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
@@ -43,7 +55,20 @@ function intOption(name: string, value: string | undefined, fallback: number): n
   return n;
 }
 
+async function init(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { from: { type: 'string' }, schema: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help) { process.stdout.write(USAGE); return; }
+  if (!values.from) throw new UsageError('init needs --from <dsn>: the database to read');
+  if (values.schema !== undefined && values.from.startsWith('sqlite:')) throw new UsageError('--schema is for PostgreSQL; a SQLite file has one schema');
+  await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json' }, (...lines) => console.log(lines.join('\n')));
+}
+
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'init') return init(argv.slice(1));
   // `--seed` may stand alone or carry a number.
   const args = argv.map((a) => (a === '--seed' ? '--seed=data' : a));
   const { values } = parseArgs({
@@ -143,7 +168,8 @@ main(process.argv.slice(2)).catch((e: unknown) => {
     console.error(e.message);
     process.exit(2);
   }
-  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+  const code = (e as { code?: string }).code;
+  if (e instanceof UsageError || code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     console.error(`xos-server: ${(e as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

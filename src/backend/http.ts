@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { XosApi, GraphQLRequest } from './graphql/api.ts';
+import type { AuditState } from './storage/types.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -28,6 +29,8 @@ export interface HttpOptions {
   readonly insecureNoToken?: boolean;
   readonly maxBodyBytes?: number;
   readonly log?: (line: string) => void;
+  /** Whether the backend keeps its audit trail, for /healthz (front ends show it in the status). */
+  readonly audit?: AuditState;
 }
 
 export interface RunningHttpServer {
@@ -183,7 +186,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       const started = Date.now();
       try {
         const latency = await api.storage.ping();
-        send(res, 200, { ok: true, app: api.ast.app, dsn: { kind: api.storage.kind, ok: true, latency_ms: Math.round(latency * 100) / 100 } });
+        send(res, 200, { ok: true, app: api.ast.app, dsn: { kind: api.storage.kind, ok: true, latency_ms: Math.round(latency * 100) / 100 }, ...(options.audit ? { audit: options.audit } : {}) });
       } catch {
         send(res, 503, { ok: false, app: api.ast.app, dsn: { kind: api.storage.kind, ok: false, latency_ms: Date.now() - started } });
       }

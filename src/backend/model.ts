@@ -5,7 +5,7 @@
 // SQL uses the real ones, which differ on the person's own tables (`table`,
 // `column` in the AST): there the version is the row's state, not a column.
 import type { Ast, FieldDef, FieldType } from '../ast/schema.ts';
-import { refColumnName } from '../ast/lookup.ts';
+import { keepsAudit, refColumnName } from '../ast/lookup.ts';
 
 export type ColumnType = Exclude<FieldType, 'ref'> | 'ref' | 'version';
 
@@ -147,7 +147,7 @@ export function buildModel(ast: Ast): Model {
   const owned = [...tables.values()].every((t) => t.owned);
   return {
     tables,
-    audit: ast.audit ?? owned,
+    audit: keepsAudit(ast),
     owned,
     table(name: string): Table {
       const t = tables.get(name);

@@ -11,6 +11,7 @@ import type { BoardOutcome, Saved } from '../core/outcomes.ts';
 import { deleteShown } from '../core/records.ts';
 import { saveForm } from '../core/save.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
+import { keepsAudit } from '../ast/lookup.ts';
 import * as protocol from './protocol.ts';
 import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
 import { errorText, runAction, type BoardActionHost } from './runAction.ts';
@@ -71,6 +72,11 @@ export class RecordActions {
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
   savedNotice(saved: SavedRecord, outcome: Saved): void {
     const { host } = this;
+    // Without an audit trail there is no save to undo: the notice offers none.
+    if (!keepsAudit(host.ast())) {
+      void host.ui.tell('info', host.told(outcome));
+      return;
+    }
     const undo = host.ui.t('Undo');
     void host.ui.tell('info', host.told(outcome), undo).then(async (choice) => {
       if (choice !== undo) return;

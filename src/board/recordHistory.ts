@@ -4,6 +4,7 @@
 import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry } from '../backend/storage/audit.ts';
 import { fieldKind } from '../ast/fieldKinds.ts';
+import { keepsAudit } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
 import { boardTexts } from './texts.ts';
 
@@ -30,6 +31,8 @@ export interface RecordHistoryView {
   /** The record (`person_detail:12`) the entries belong to. */
   readonly key: string;
   readonly entries: readonly HistoryEntryView[];
+  /** The app keeps no audit trail (its AST does not allow XOS its table in the database's own): no entries, ever. */
+  readonly off?: boolean;
 }
 
 /** `names`: the referenced records' names by `entity:id` (see referencedNames); a ref without one shows its id. */
@@ -42,6 +45,7 @@ export function recordHistoryView(ast: Ast, locale: string, contextName: string,
   const what = { create: texts.created, update: texts.changed, delete: texts.deleted, mail: texts.mail } as const;
   return {
     key,
+    ...(keepsAudit(ast) ? {} : { off: true }),
     entries: entries.map((entry) => ({
       id: entry.id,
       at: entry.at,

@@ -71,6 +71,7 @@ export interface BoardTexts {
   /** A record's history (the audit trail): who changed what, and Undo of a save. */
   readonly history: string;
   readonly historyEmpty: string;
+  readonly historyOff: string;
   readonly historyLoading: string;
   readonly historyFailed: string;
   readonly byAgent: string;
@@ -167,6 +168,7 @@ export function textsThrough(t: Translate): BoardTexts {
     hiddenFromAgent: t('Not shown to the agent'),
     history: t('History'),
     historyEmpty: t('No changes of this record are recorded yet.'),
+    historyOff: t('XOS records no history here: the app works on the database\'s own tables, and its AST does not allow XOS its own audit table ("audit": true allows it).'),
     historyLoading: t('Loading the history…'),
     historyFailed: t('The history cannot be read right now.'),
     byAgent: t('The agent'),

@@ -25,7 +25,7 @@ export function embeddedClient(backend: Backend): XosClient {
     ast: () => api.ast,
     async status(): Promise<DsnStatus> {
       // The agent sees this: never user info, whatever the storage put in its description.
-      const base = { kind: api.storage.kind, description: redactDsn(api.storage.description) };
+      const base = { kind: api.storage.kind, description: redactDsn(api.storage.description), audit: backend.migration.audit };
       try {
         const latency = await api.storage.ping();
         return { ...base, ok: true, latency_ms: Math.round(latency * 100) / 100 };
@@ -137,12 +137,16 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
       const started = performance.now();
       try {
         const response = await doFetch(`${base}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
-        const body = await response.json() as { ok?: boolean; dsn?: { kind?: string; ok?: boolean; latency_ms?: number } };
+        const body = await response.json() as { ok?: boolean; dsn?: { kind?: string; ok?: boolean; latency_ms?: number }; audit?: { kept?: unknown; reason?: unknown } };
+        const audit = typeof body.audit?.kept === 'boolean'
+          ? { kept: body.audit.kept, ...(typeof body.audit.reason === 'string' ? { reason: body.audit.reason } : {}) }
+          : undefined;
         return {
           kind: body.dsn?.kind ?? 'remote',
           description: base,
           ok: response.ok && body.ok === true && body.dsn?.ok !== false,
           latency_ms: body.dsn?.latency_ms ?? Math.round(performance.now() - started),
+          ...(audit ? { audit } : {}),
         };
       } catch {
         return { kind: 'remote', description: base, ok: false, latency_ms: null };

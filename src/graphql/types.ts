@@ -18,6 +18,13 @@ export interface DsnStatus {
   readonly description: string;
   readonly ok: boolean;
   readonly latency_ms: number | null;
+  /** Whether the backend keeps the audit trail (History, Undo), and if not, why; absent: not known. */
+  readonly audit?: AuditState;
+}
+
+export interface AuditState {
+  readonly kept: boolean;
+  readonly reason?: string;
 }
 
 /** The XOS backend, embedded or remote. */

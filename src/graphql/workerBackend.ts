@@ -119,7 +119,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
     ast: () => ast,
     async status(): Promise<DsnStatus> {
       // The agent sees this: never user info, whatever the storage put in its description.
-      const base = { kind: info.storage, description };
+      const base = { kind: info.storage, description, audit: info.audit };
       try {
         const answer = await ask({ kind: 'ping', id: nextId++ });
         if (failed(answer)) throw revive(answer.error);

@@ -32,7 +32,9 @@ export class XosStatusBar implements vscode.Disposable {
       : info.mode === 'embedded' ? vscode.l10n.t('Embedded backend: {0}', info.where ?? '') : vscode.l10n.t('No backend');
     const state = info.dsn ? (reachable ? vscode.l10n.t('reachable ({0} ms)', String(info.dsn.latency_ms ?? '?')) : vscode.l10n.t('not reachable')) : '';
     const mcp = info.mcpPort === undefined ? vscode.l10n.t('MCP server: not running') : vscode.l10n.t('MCP server: 127.0.0.1:{0}', info.mcpPort);
-    this.item.tooltip = [`${backend}${state ? ` — ${state}` : ''}`, mcp, vscode.l10n.t('XOS: click to show the output')].join('\n');
+    // The reason stays in the output and the system status; the tooltip says what it means for the person.
+    const audit = info.dsn?.audit?.kept === false ? [vscode.l10n.t('No history and no Undo: XOS keeps no audit trail in this database')] : [];
+    this.item.tooltip = [`${backend}${state ? ` — ${state}` : ''}`, ...audit, mcp, vscode.l10n.t('XOS: click to show the output')].join('\n');
   }
 
   dispose(): void {

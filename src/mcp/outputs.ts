@@ -50,7 +50,11 @@ export const systemStatusOutput = {
   active_context: z.string().nullable(),
   board: z.enum(['list', 'detail', 'mail']).nullable(),
   tools: z.array(z.string()).describe('The tools the current settings allow.'),
-  dsn: z.object({ kind: z.string(), description: z.string(), ok: z.boolean(), latency_ms: z.number().nullable() }),
+  dsn: z.object({
+    kind: z.string(), description: z.string(), ok: z.boolean(), latency_ms: z.number().nullable(),
+    audit: z.object({ kept: z.boolean(), reason: z.string().optional() }).optional()
+      .describe('Whether changes are recorded (History, Undo); when not, why (e.g. an app on the database\'s own tables that does not allow XOS its audit table).'),
+  }),
   app: z.object({ name: z.string(), version: z.string().nullable() }),
   schema_loaded: z.boolean(),
   sessions: z.number().int(),

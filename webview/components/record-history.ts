@@ -65,6 +65,7 @@ export class XosRecordHistory extends LitElement {
       <summary>${texts.history}</summary>
       ${this.failed ? html`<p class="note" role="alert">${texts.historyFailed}</p>`
         : !this.view ? html`<p class="note" aria-busy="true">${texts.historyLoading}</p>`
+        : this.view.off ? html`<p class="note">${texts.historyOff}</p>`
         : this.view.entries.length === 0 ? html`<p class="note">${texts.historyEmpty}</p>`
         : html`<ol aria-label=${texts.history}>${this.view.entries.map((entry) => this.entry(entry, texts.undo, texts.undoHint))}</ol>`}
     </details>`;

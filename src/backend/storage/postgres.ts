@@ -386,8 +386,10 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
     return { kept: true };
   } catch (error) {
     await query(client, { text: 'ROLLBACK TO SAVEPOINT xos_audit', params: [] });
-    const reason = error instanceof Error ? error.message : String(error);
-    return { kept: false, reason: `the database role may not create XOS's audit table ${place.table} (${reason}): grant it CREATE on the database, or set "audit": false` };
+    // Said without the database's own words (they may name the role or the database): this reaches /healthz.
+    const refused = error instanceof Error && /permission denied|must be owner/i.test(error.message);
+    const why = refused ? 'the database role may not create' : 'the database refused to create';
+    return { kept: false, reason: `${why} XOS's audit table ${place.table}: grant the role CREATE on the database, or set "audit": false in the AST` };
   }
 }
 

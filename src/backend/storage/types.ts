@@ -93,10 +93,8 @@ export interface MigrationReport {
   readonly audit: AuditState;
 }
 
-export interface AuditState {
-  readonly kept: boolean;
-  readonly reason?: string;
-}
+import type { AuditState } from '../../graphql/types.ts';
+export type { AuditState };
 
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';

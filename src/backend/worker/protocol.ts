@@ -3,6 +3,7 @@
 // GraphQL requests and their JSON results go back and forth.
 import type { Ast } from '../../ast/schema.ts';
 import type { AuditMeta } from '../storage/audit.ts';
+import type { AuditState } from '../storage/types.ts';
 
 /** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
 export const CANCEL_SLOTS = 1024;
@@ -41,7 +42,7 @@ export interface ErrorData {
 }
 
 export type FromWorker =
-  | { readonly kind: 'started'; readonly storage: 'sqlite' | 'postgres'; readonly description: string; readonly seeded: Record<string, number>; readonly threadId: number }
+  | { readonly kind: 'started'; readonly storage: 'sqlite' | 'postgres'; readonly description: string; readonly seeded: Record<string, number>; readonly threadId: number; readonly audit: AuditState }
   | { readonly kind: 'start_failed'; readonly error: ErrorData }
   /** A GraphQL result as JSON text: parsed on the front end's side into plain objects. */
   | { readonly kind: 'result'; readonly id: number; readonly json: string }

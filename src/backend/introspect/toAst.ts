@@ -1,0 +1,541 @@
+// A database's catalog as an XOS AST (docs/own-database.md): an entity per table XOS can serve,
+// a field per column it has a type for, refs from foreign keys, a list and a detail context per
+// entity. What is left out is said in `notes`, with the reason. Pure: the same catalog gives the
+// same AST, byte for byte once written.
+import type { Ast, ContextDef, EntityDef, FieldDef, NavigateDef } from '../../ast/schema.ts';
+import { checkAst, formatPath } from '../../ast/validate.ts';
+import type { Catalog, CatalogColumn, CatalogDialect, CatalogForeignKey, CatalogTable } from './catalog.ts';
+import { plural, readable, readablePlural, snakeAscii } from './names.ts';
+
+export interface LeftOut {
+  readonly table: string;
+  readonly column?: string;
+  readonly reason: string;
+}
+
+export interface Introspection {
+  readonly ast: Ast;
+  /** Tables and views without an entity, and why. */
+  readonly leftOutTables: readonly LeftOut[];
+  /** Columns of served tables without a field, and why. */
+  readonly leftOutColumns: readonly LeftOut[];
+}
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const RESERVED_ENUM_VALUES = new Set(['true', 'false', 'null']);
+/** Field names XOS gives a meaning of its own; a column of that name becomes `<name>_no`. */
+const RESERVED_FIELDS = new Set(['id', 'version', '_and', '_or', '_not']);
+const RESERVED_SUFFIX = '_no';
+/** How many fields besides `id` a list context shows. */
+const LIST_COLUMNS = 5;
+/** A comment longer than this (or of several lines) is a description; the label is made from the name. */
+const LABEL_LENGTH = 60;
+
+// ---------------------------------------------------------------- which tables are served
+
+/**
+ * Why a table or view gets no entity, or undefined when XOS serves it. One place, so that
+ * tables with other keys and views can become read-only contexts by changing only this.
+ */
+export function whyNotServed(table: CatalogTable, dialect: CatalogDialect): string | undefined {
+  if (table.kind === 'view') return 'a view';
+  if (table.kind === 'materialized view') return 'a materialized view';
+  if (table.kind === 'virtual table') return 'a virtual table';
+  if (table.primaryKey.length === 0) return 'no primary key';
+  if (table.primaryKey.length > 1) return `composite key (${table.primaryKey.join(', ')})`;
+  const key = table.columns.find((c) => c.name === table.primaryKey[0]);
+  if (key && baseType(key, dialect) === 'int') return undefined;
+  return `its key is ${key ? keyKind(key, dialect) : 'unknown'}; XOS serves integer keys`;
+}
+
+function keyKind(column: CatalogColumn, dialect: CatalogDialect): string {
+  const base = baseType(column, dialect);
+  if (base === 'string' || base === 'text') return 'text';
+  return base === 'uuid' ? 'uuid' : column.type || 'untyped';
+}
+
+// ---------------------------------------------------------------- column types
+
+type BaseType = 'int' | 'decimal' | 'text' | 'string' | 'bool' | 'date' | 'datetime' | 'time' | 'uuid' | 'json';
+
+const POSTGRES_TYPES: Record<string, BaseType> = {
+  int2: 'int', int4: 'int', int8: 'int',
+  numeric: 'decimal', float4: 'decimal', float8: 'decimal',
+  text: 'text', citext: 'text',
+  varchar: 'string', bpchar: 'string', char: 'string', name: 'string',
+  bool: 'bool', date: 'date', timestamp: 'datetime', timestamptz: 'datetime',
+  time: 'time', timetz: 'time', uuid: 'uuid', json: 'json', jsonb: 'json',
+};
+
+/** What a column holds, as far as XOS has a field type for it; undefined: nothing XOS can show. */
+export function baseType(column: CatalogColumn, dialect: CatalogDialect): BaseType | undefined {
+  if (column.array) return undefined;
+  return dialect === 'postgres' ? POSTGRES_TYPES[column.typeName] : sqliteType(column.typeName);
+}
+
+/** SQLite's declared type names are free text: the common names first, then SQLite's own affinity rules. */
+function sqliteType(name: string): BaseType | undefined {
+  if (/^bool(ean)?$/.test(name)) return 'bool';
+  if (/^(datetime|timestamp)\b/.test(name)) return 'datetime';
+  if (name === 'date') return 'date';
+  if (/^time\b/.test(name)) return 'time';
+  if (/^jsonb?$/.test(name)) return 'json';
+  if (/^(uuid|guid)$/.test(name)) return 'uuid';
+  // https://sqlite.org/datatype3.html#determination_of_column_affinity, in its order.
+  if (name.includes('int')) return 'int';
+  if (/char|clob|text/.test(name)) return name.includes('char') ? 'string' : 'text';
+  if (name === '' || name.includes('blob')) return undefined;
+  if (/real|floa|doub/.test(name)) return 'decimal';
+  if (/^(decimal|numeric)$/.test(name)) return 'decimal';
+  return undefined;
+}
+
+function isBigint(column: CatalogColumn, dialect: CatalogDialect): boolean {
+  return dialect === 'postgres' ? column.typeName === 'int8' : /big ?int|int8/.test(column.typeName);
+}
+
+interface MappedColumn {
+  readonly def: FieldDef;
+  readonly notes: string[];
+}
+
+/** The field for a (non-key, non-ref) column, without label; undefined when XOS has no type for it. */
+function mapColumn(column: CatalogColumn, dialect: CatalogDialect): MappedColumn | undefined {
+  const base = baseType(column, dialect);
+  if (base === undefined && !column.enumValues) return undefined;
+  const notes: string[] = [];
+  let def: FieldDef;
+  const listed = column.enumValues ?? (base === 'string' || base === 'text' ? column.checkValues : undefined);
+  if (listed) {
+    def = enumOrString(column, listed, notes);
+  } else if (base === 'int') {
+    def = { type: 'int' };
+    if (isBigint(column, dialect)) notes.push(bigintNote(column));
+  } else if (base === 'decimal') {
+    def = { type: 'decimal', ...decimalScale(column, notes) };
+  } else if (base === 'string') {
+    def = { type: 'string', ...(column.maxLength ? { max: column.maxLength } : {}) };
+  } else if (base === 'json') {
+    def = { type: 'text' };
+  } else if (base === 'time' || base === 'uuid') {
+    def = { type: 'string' };
+  } else {
+    def = { type: base! };
+  }
+  return { def, notes };
+}
+
+function enumOrString(column: CatalogColumn, listed: readonly string[], notes: string[]): FieldDef {
+  const values = [...new Set(listed)];
+  const bad = values.filter((v) => !GRAPHQL_NAME.test(v) || v.startsWith('__') || RESERVED_ENUM_VALUES.has(v));
+  if (bad.length === 0) return { type: 'enum', values };
+  const shown = bad.slice(0, 3).map((v) => JSON.stringify(v)).join(', ') + (bad.length > 3 ? ', …' : '');
+  notes.push(`column "${column.name}" is a string, not an enum: its values ${shown} are no GraphQL names (the database still checks them)`);
+  return { type: 'string', ...(column.maxLength ? { max: column.maxLength } : {}) };
+}
+
+function decimalScale(column: CatalogColumn, notes: string[]): { scale?: number } {
+  if (column.scale === undefined) return {};
+  if (column.scale <= 18) return { scale: column.scale };
+  notes.push(`column "${column.name}" (${column.type}) keeps ${column.scale} digits after the point; XOS's scale goes to 18, so the field has none`);
+  return {};
+}
+
+function bigintNote(column: CatalogColumn): string {
+  return `column "${column.name}" (${column.type}): values beyond 2^53 (9007199254740992) are not exact in XOS`;
+}
+
+/** The database fills it in: a generated or identity column, a serial, or one with a default. */
+function filledByDatabase(column: CatalogColumn): boolean {
+  return column.default !== undefined || column.generated === true || column.identity !== undefined || column.autoincrement === true;
+}
+
+function isReadOnly(column: CatalogColumn, dialect: CatalogDialect): boolean {
+  return column.generated === true || column.identity === 'always' || baseType(column, dialect) === 'json';
+}
+
+// ---------------------------------------------------------------- GraphQL names
+
+/** The names the generated API declares per entity (DESIGN §4): no two entities' may meet. */
+class GraphqlNames {
+  private readonly types = new Set(['order_by']);
+  private readonly rootFields = new Set<string>();
+
+  /** `wanted`, or `wanted_2`, `wanted_3`… whose API names are all free; taken for it. */
+  takeEntity(wanted: string): string {
+    let name = wanted;
+    for (let n = 2; !this.entityFree(name); n++) name = `${wanted}_${n}`;
+    for (const type of entityTypes(name)) this.types.add(type);
+    for (const field of entityRootFields(name)) this.rootFields.add(field);
+    return name;
+  }
+
+  enumFree(entity: string, field: string): boolean {
+    return !this.types.has(`${entity}_${field}`) && !this.types.has(`${entity}_${field}_comparison_exp`);
+  }
+
+  takeEnum(entity: string, field: string): void {
+    this.types.add(`${entity}_${field}`);
+    this.types.add(`${entity}_${field}_comparison_exp`);
+  }
+
+  private entityFree(name: string): boolean {
+    return entityTypes(name).every((t) => !this.types.has(t)) && entityRootFields(name).every((f) => !this.rootFields.has(f));
+  }
+}
+
+function entityTypes(entity: string): string[] {
+  return ['', '_bool_exp', '_order_by', '_insert_input', '_set_input'].map((suffix) => `${entity}${suffix}`);
+}
+
+function entityRootFields(entity: string): string[] {
+  const list = listContextName(entity);
+  return [list, `${list}_count`, `${list}_cursors`, detailContextName(entity), ...['insert', 'update', 'delete'].map((verb) => `${verb}_${entity}`)];
+}
+
+export function listContextName(entity: string): string {
+  return `${entity}_list`;
+}
+
+export function detailContextName(entity: string): string {
+  return `${entity}_detail`;
+}
+
+/** `Order` -> `order`, `2019_sales` -> `t_2019_sales`, `xos_log` -> `db_xos_log`. */
+function entityBaseName(table: string): string {
+  const name = snakeAscii(table) || 'table';
+  if (/^[0-9]/.test(name)) return `t_${name}`;
+  return /^xos/.test(name) ? `db_${name}` : name;
+}
+
+/** `CustomerName` -> `customer_name`, `2nd_phone` -> `c_2nd_phone`. */
+function fieldBaseName(column: string): string {
+  const name = snakeAscii(column) || 'column';
+  return /^[0-9]/.test(name) ? `c_${name}` : name;
+}
+
+/** `SupportRepId` -> `support_rep`, `manager_id` -> `manager`, `parent` -> `parent`. */
+function refBaseName(column: string): string {
+  const name = fieldBaseName(column);
+  return name.endsWith('_id') && name.length > 3 ? name.slice(0, -3) : name;
+}
+
+/** `SupportRepId` -> "Support rep": a ref's label leaves the key suffix off. */
+function refLabelSource(column: string): string {
+  const stripped = column.replace(/[_\s-]?(id|Id|ID)$/, '');
+  return stripped === '' ? column : stripped;
+}
+
+/** The field names of one entity: `id` is the key's; a ref `x` and a scalar `x_id` never meet. */
+class FieldNames {
+  private readonly taken = new Set(['id']);
+  private readonly refs = new Set<string>();
+
+  take(wanted: string, isRef: boolean, free: (name: string) => boolean = () => true): string {
+    const base = RESERVED_FIELDS.has(wanted) ? `${wanted}${RESERVED_SUFFIX}` : wanted;
+    let name = base;
+    for (let n = 2; !this.free(name, isRef) || !free(name); n++) name = `${base}_${n}`;
+    this.taken.add(name);
+    if (isRef) this.refs.add(name);
+    return name;
+  }
+
+  private free(name: string, isRef: boolean): boolean {
+    if (this.taken.has(name) || RESERVED_FIELDS.has(name)) return false;
+    if (isRef) return !this.taken.has(`${name}_id`);
+    return !(name.endsWith('_id') && this.refs.has(name.slice(0, -3)));
+  }
+}
+
+// ---------------------------------------------------------------- labels
+
+function labelled(identifier: string, comment: string | undefined): { label: string; description?: string } {
+  const text = comment?.trim();
+  if (!text) return { label: readable(identifier) };
+  if (text.length <= LABEL_LENGTH && !text.includes('\n')) return { label: text };
+  return { label: readable(identifier), description: text };
+}
+
+// ---------------------------------------------------------------- entities
+
+interface PlannedRef {
+  readonly field: string;
+  readonly target: string;
+}
+
+interface EntityPlan {
+  readonly table: CatalogTable;
+  readonly name: string;
+  readonly fields: Record<string, FieldDef>;
+  readonly notes: string[];
+  readonly refs: PlannedRef[];
+  /** Why the detail context cannot create records; empty: it can. */
+  readonly noCreate: string[];
+}
+
+interface Served {
+  readonly table: CatalogTable;
+  readonly entity: string;
+}
+
+function planEntity(
+  table: CatalogTable, name: string, catalog: Catalog, served: readonly Served[], graphql: GraphqlNames, leftOut: LeftOut[],
+): EntityPlan {
+  const dialect = catalog.dialect;
+  const names = new FieldNames();
+  const key = table.columns.find((c) => c.name === table.primaryKey[0])!;
+  const fields: Record<string, FieldDef> = { id: withColumn({ type: 'id', ...labelled(key.name, key.comment) }, key.name, 'id') };
+  const plan: EntityPlan = { table, name, fields, notes: [], refs: [], noCreate: [] };
+  if (isBigint(key, dialect)) plan.notes.push(bigintNote(key));
+  if (!key.autoincrement) plan.noCreate.push(`the database does not number new records (the key "${key.name}" has no default)`);
+  const refs = refColumns(table, catalog, served, plan.notes);
+  for (const column of table.columns) {
+    if (column === key) continue;
+    const target = refs.get(column.name);
+    if (target !== undefined) {
+      addRef(plan, names, column, target);
+      continue;
+    }
+    const mapped = mapColumn(column, dialect);
+    const blocks = column.notNull && !filledByDatabase(column);
+    if (!mapped) {
+      const reason = `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
+      plan.notes.push(reason);
+      leftOut.push({ table: table.name, column: column.name, reason });
+      if (blocks) plan.noCreate.push(`the column "${column.name}" needs a value and is left out`);
+      continue;
+    }
+    plan.notes.push(...mapped.notes);
+    const readOnly = isReadOnly(column, dialect);
+    if (readOnly && blocks) plan.noCreate.push(`the column "${column.name}" needs a value and is read-only here`);
+    const isEnum = mapped.def.type === 'enum';
+    const field = names.take(fieldBaseName(column.name), false, (f) => !isEnum || graphql.enumFree(name, f));
+    if (isEnum) graphql.takeEnum(name, field);
+    fields[field] = withColumn({
+      type: mapped.def.type,
+      ...labelled(column.name, column.comment),
+      ...(blocks && !readOnly ? { required: true } : {}),
+      ...withoutType(mapped.def),
+      ...(readOnly ? { read_only: true } : {}),
+    }, column.name, field);
+  }
+  return plan;
+}
+
+function addRef(plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string): void {
+  const field = names.take(refBaseName(column.name), true);
+  const def: FieldDef = {
+    type: 'ref',
+    ...labelled(refLabelSource(column.name), column.comment),
+    ...(column.notNull && !filledByDatabase(column) ? { required: true } : {}),
+    entity: target,
+  };
+  // A ref's column is `<field>_id` unless named otherwise.
+  if (column.name !== `${field}_id`) def.column = column.name;
+  plan.fields[field] = def;
+  plan.refs.push({ field, target });
+}
+
+/** `column` only where the real name differs from the field's. */
+function withColumn(def: FieldDef, column: string, field: string): FieldDef {
+  return column === field ? def : { ...def, column };
+}
+
+function withoutType(def: FieldDef): Omit<FieldDef, 'type'> {
+  const { type: _type, ...rest } = def;
+  return rest;
+}
+
+/** Column -> target entity, for each single-column foreign key to a served table's key; the rest noted. */
+function refColumns(table: CatalogTable, catalog: Catalog, served: readonly Served[], notes: string[]): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const key of table.foreignKeys) {
+    const target = servedTarget(key, table, catalog, served);
+    const column = key.columns[0];
+    if (typeof target !== 'string') notes.push(target.note);
+    else if (refs.has(column)) notes.push(`column "${column}" has a second foreign key (to "${key.targetTable}"): only the first is a ref`);
+    else refs.set(column, target);
+  }
+  return refs;
+}
+
+function servedTarget(key: CatalogForeignKey, table: CatalogTable, catalog: Catalog, served: readonly Served[]): string | { note: string } {
+  const to = `"${key.targetTable}" (${key.targetColumns.join(', ')})`;
+  if (key.columns.length > 1) return { note: `left out the foreign key (${key.columns.join(', ')}) -> ${to}: a ref has one column` };
+  const column = key.columns[0];
+  if (key.targetSchema !== undefined && key.targetSchema !== catalog.schema) {
+    return { note: `column "${column}" points at "${key.targetSchema}"."${key.targetTable}" in another schema: it is a plain value` };
+  }
+  if (table.primaryKey.includes(column)) return { note: `the key "${column}" also points at ${to}: it is the id, without a ref` };
+  const target = served.find((s) => s.table.name === key.targetTable);
+  if (!target) return { note: `column "${column}" points at "${key.targetTable}", which XOS does not serve (see the app's notes): it is a plain value` };
+  if (key.targetColumns.length !== 1 || key.targetColumns[0] !== target.table.primaryKey[0]) {
+    return { note: `column "${column}" points at ${to}, not at its key: it is a plain value` };
+  }
+  return target.entity;
+}
+
+/** Each ref's list on its target: the source in plural (`invoices`), `invoices_by_<field>` when that is taken or ambiguous. */
+function addInverses(plans: readonly EntityPlan[]): void {
+  const byEntity = new Map(plans.map((p) => [p.name, p]));
+  const declared = new Map<string, Set<string>>();
+  for (const plan of plans) {
+    for (const ref of plan.refs) {
+      const target = byEntity.get(ref.target)!;
+      const taken = declared.get(ref.target) ?? new Set<string>();
+      declared.set(ref.target, taken);
+      const free = (name: string) => !taken.has(name) && !Object.hasOwn(target.fields, name) && name !== 'version';
+      const base = plural(plan.name);
+      const several = plan.refs.filter((r) => r.target === ref.target).length > 1;
+      let inverse = several || !free(base) ? `${base}_by_${ref.field}` : base;
+      for (let n = 2; !free(inverse); n++) inverse = `${base}_by_${ref.field}_${n}`;
+      taken.add(inverse);
+      plan.fields[ref.field] = insertAfter(plan.fields[ref.field], 'entity', { inverse });
+    }
+  }
+}
+
+/** `def` with `extra` right after its key `after`: the written JSON keeps a readable order. */
+function insertAfter(def: FieldDef, after: keyof FieldDef, extra: Partial<FieldDef>): FieldDef {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(def)) {
+    out[key] = value;
+    if (key === after) Object.assign(out, extra);
+  }
+  return out as FieldDef;
+}
+
+// ---------------------------------------------------------------- contexts
+
+// Columns that name a record, most telling first (a column named like its table, `city.city`, too).
+const NAME_LIKE = [
+  /^name$/, /^title$/, /^(first|given|fore)_?name$/, /^(last|family|sur)_?name$/, /name$/, /title$/,
+  /^(company|organi[sz]ation)$/, /(^|_)e_?mail$/, /^(label|subject|code)$/,
+];
+// Texts that are long by their name: never a list column.
+const LONG_TEXT = /(^|_)(description|notes?|comments?|remarks?|body|content|bio|summary|details?|text|html|markdown|message)$/;
+
+function nameRank(field: string, def: FieldDef, entity: string): number {
+  if (!['string', 'text', 'enum'].includes(def.type) || def.read_only) return -1;
+  if (field === entity) return 0;
+  return NAME_LIKE.findIndex((pattern) => pattern.test(field));
+}
+
+/**
+ * Kinds taken in turn after the names, so a list shows a bit of each; texts last, as PostgreSQL
+ * and SQLite schemas often keep short strings in `text` too.
+ */
+const TIERS: ReadonlyArray<(def: FieldDef, field: string) => boolean> = [
+  (d) => ['string', 'email', 'phone', 'url', 'enum'].includes(d.type),
+  (d) => d.type === 'ref',
+  (d) => d.type === 'date' || d.type === 'datetime',
+  (d) => d.type === 'int' || d.type === 'decimal',
+  (d) => d.type === 'bool',
+  (d, field) => d.type === 'text' && d.read_only !== true && !LONG_TEXT.test(field),
+];
+
+/**
+ * `id` and up to five telling fields of `entity`, in the table's order: names first, then one of
+ * each kind in turn (short strings, refs, dates, numbers, yes/no, texts); no long texts and no JSON.
+ */
+export function listFieldsOf(entity: string, fields: Record<string, FieldDef>): string[] {
+  const candidates = Object.entries(fields).filter(([name]) => name !== 'id');
+  const chosen = new Set(candidates
+    .map(([name, def]) => ({ name, rank: nameRank(name, def, entity) }))
+    .filter((c) => c.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, LIST_COLUMNS)
+    .map((c) => c.name));
+  const queues = TIERS.map((fits) => candidates.filter(([name, def]) => !chosen.has(name) && fits(def, name)).map(([name]) => name));
+  while (chosen.size < LIST_COLUMNS && queues.some((q) => q.length > 0)) {
+    for (const queue of queues) {
+      const next = queue.shift();
+      if (next !== undefined && chosen.size < LIST_COLUMNS) chosen.add(next);
+    }
+  }
+  return ['id', ...Object.keys(fields).filter((name) => chosen.has(name))];
+}
+
+function contextsOf(plan: EntityPlan, label: string): Record<string, ContextDef> {
+  const { name, fields } = plan;
+  const detail = detailContextName(name);
+  const others = Object.keys(fields).filter((f) => f !== 'id');
+  const navigate: Record<string, NavigateDef> = {};
+  for (const ref of plan.refs) navigate[ref.field] = { context: detailContextName(ref.target), params: { id: `${ref.field}.id` } };
+  const editable = others.filter((f) => fields[f].read_only !== true);
+  return {
+    [listContextName(name)]: {
+      kind: 'list', entity: name, label: readablePlural(plan.table.name),
+      list_fields: listFieldsOf(name, fields),
+      navigate: { row: { context: detail, params: { id: 'id' } } },
+    },
+    [detail]: {
+      kind: 'detail', entity: name, label,
+      list_fields: ['id', ...others],
+      ...(editable.length ? { editable } : {}),
+      ...(plan.noCreate.length === 0 ? { create: true } : {}),
+      delete: true,
+      ...(plan.refs.length ? { navigate } : {}),
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the AST
+
+/** The AST for `catalog`; throws (a bug) when it would not validate. */
+export function catalogToAst(catalog: Catalog): Introspection {
+  const tables = [...catalog.tables].sort((a, b) => compareText(a.name.toLowerCase(), b.name.toLowerCase()) || compareText(a.name, b.name));
+  const leftOutTables: LeftOut[] = [];
+  const leftOutColumns: LeftOut[] = [];
+  const graphql = new GraphqlNames();
+  const served: Served[] = [];
+  for (const table of tables) {
+    const reason = whyNotServed(table, catalog.dialect);
+    if (reason) leftOutTables.push({ table: table.name, reason });
+    else served.push({ table, entity: graphql.takeEntity(entityBaseName(table.name)) });
+  }
+  const plans = served.map((s) => planEntity(s.table, s.entity, catalog, served, graphql, leftOutColumns));
+  addInverses(plans);
+
+  const entities: Record<string, EntityDef> = {};
+  const contexts: Record<string, ContextDef> = {};
+  for (const plan of plans) {
+    const { table, name } = plan;
+    const text = labelled(table.name, table.comment);
+    const notes = [...plan.notes];
+    if (plan.noCreate.length) notes.push(`new records cannot be created here: ${plan.noCreate.join('; ')}`);
+    entities[name] = {
+      ...text,
+      table: table.name,
+      ...(table.schema !== undefined && table.schema !== 'public' ? { schema: table.schema } : {}),
+      ...(notes.length ? { notes } : {}),
+      fields: plan.fields,
+    };
+    Object.assign(contexts, contextsOf(plan, text.label));
+  }
+  const ast: Ast = {
+    xos: '1',
+    app: snakeAscii(catalog.database) || 'app',
+    label: readable(catalog.database),
+    locales: ['en'],
+    audit: false,
+    notes: [...leftOutTables.map((t) => `table "${t.table}": ${t.reason}`), auditNote(catalog.dialect)],
+    entities,
+    contexts,
+  };
+  const { problems } = checkAst(ast);
+  if (problems.length) {
+    throw new Error(`the AST made from the database does not validate (a bug in xos-server init):\n${problems.map((p) => `  ${formatPath(p.segments)}: ${p.message}`).join('\n')}`);
+  }
+  return { ast, leftOutTables, leftOutColumns };
+}
+
+function auditNote(dialect: CatalogDialect): string {
+  const where = dialect === 'postgres' ? 'its own schema xos (the table xos.audit)' : 'its own table xos_audit';
+  return `"audit" is false: XOS keeps no History or Undo over these tables. With "audit": true it keeps them in ${where} and changes nothing else in the database.`;
+}
+
+/** Code-point order: the same on every machine, unlike a locale's. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
