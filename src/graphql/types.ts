@@ -1,6 +1,7 @@
 // What the client offers the floors above (the use cases, contacts, the tools, the hosts):
 // the XOS backend, embedded or remote, run through one interface. Types only, browser-safe.
 import type { AuditMeta } from '../backend/storage/audit.ts';
+import type { AuditState } from '../backend/storage/types.ts';
 import type { Ast } from '../ast/schema.ts';
 
 export interface GraphQLErrorShape {
@@ -22,10 +23,6 @@ export interface DsnStatus {
   readonly audit?: AuditState;
 }
 
-export interface AuditState {
-  readonly kept: boolean;
-  readonly reason?: string;
-}
 
 /** The XOS backend, embedded or remote. */
 export interface XosClient {

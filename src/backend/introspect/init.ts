@@ -69,7 +69,7 @@ function tableLine(t: LeftOut): string {
 }
 
 function columnLine(c: LeftOut): string {
-  return `"${c.table}"."${c.column}": ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
+  return `"${c.table}"."${c.column}" ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
 }
 
 function limited(lines: readonly string[], indent: string): string[] {

@@ -93,8 +93,10 @@ export interface MigrationReport {
   readonly audit: AuditState;
 }
 
-import type { AuditState } from '../../graphql/types.ts';
-export type { AuditState };
+export interface AuditState {
+  readonly kept: boolean;
+  readonly reason?: string;
+}
 
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
