@@ -7,6 +7,8 @@ import { openStorage } from './storage/open.ts';
 import type { MigrationReport } from './storage/types.ts';
 import { generateRecords } from './seed/generate.ts';
 import { seedStorage } from './seed/seed.ts';
+import { buildModel } from './model.ts';
+import { withRights } from './rights.ts';
 
 export interface BackendOptions {
   readonly ast: Ast;
@@ -29,7 +31,9 @@ export interface Backend {
 export async function startBackend(options: BackendOptions): Promise<Backend> {
   const storage = await openStorage(options.dsn, { statementTimeoutMs: options.statementTimeoutMs });
   try {
-    const api = createXosApi(options.ast, storage, { maxDepth: options.maxDepth, onInternalError: options.onInternalError });
+    // On the person's own tables, what the role may not do is read-only before anyone is served.
+    const ast = withRights(options.ast, await storage.rights(buildModel(options.ast)));
+    const api = createXosApi(ast, storage, { maxDepth: options.maxDepth, onInternalError: options.onInternalError });
     const migration = await storage.migrate(api.model);
     let seeded: Record<string, number> = {};
     if (options.seed !== undefined && options.seed !== false) {

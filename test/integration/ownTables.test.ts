@@ -263,7 +263,7 @@ describe('XOS on the person\'s own tables', () => {
   });
 
   test('PostgreSQL: the same, and with "audit": true XOS keeps its trail in its own schema only', async () => {
-    server = await startPostgres();
+    server ??= await startPostgres();
     const dsn = await server.createDatabase('xos_own_tables');
     const outside = await postgresOutside(dsn);
     try {
@@ -284,6 +284,44 @@ describe('XOS on the person\'s own tables', () => {
         await backend.close();
       }
       assert.equal(await outside.ddl(), ddl, 'the public schema is byte-identical after the session');
+    } finally {
+      await outside.close();
+    }
+  });
+
+  test('PostgreSQL: a role that may only read makes XOS read-only and says why; one without CREATE keeps no audit trail', async () => {
+    server ??= await startPostgres();
+    const dsn = await server.createDatabase('xos_own_reader');
+    const outside = await postgresOutside(dsn);
+    try {
+      await outside.run(POSTGRES_DDL);
+      for (const statement of ROWS) await outside.run(statement);
+      await outside.run(`DROP ROLE IF EXISTS xos_reader; CREATE ROLE xos_reader LOGIN PASSWORD 'reader';
+        GRANT SELECT ON ALL TABLES IN SCHEMA public TO xos_reader; GRANT UPDATE ON "Auftrag" TO xos_reader;
+        REVOKE CREATE ON SCHEMA public FROM PUBLIC; REVOKE CREATE ON DATABASE xos_own_reader FROM PUBLIC;`);
+      const ddl = await outside.ddl();
+      const url = new URL(dsn);
+      url.username = 'xos_reader';
+      url.password = 'reader';
+      const backend = await startBackend({ ast: app(true), dsn: url.toString() });
+      try {
+        assert.equal(backend.migration.audit.kept, false);
+        assert.match(backend.migration.audit.reason ?? '', /may not create XOS's audit table "xos"\."audit": grant the role CREATE/);
+        const served = backend.api.ast;
+        assert.match(served.entities.kunde.read_only ?? '', /may not change "Kunde" \(it has no UPDATE right\)/);
+        assert.equal(served.contexts.kunde_detail.editable, undefined);
+        assert.equal(served.contexts.kunde_detail.create, undefined);
+        assert.equal(served.entities.auftrag.read_only, undefined, 'Auftrag may be updated');
+        const refused = await gql(backend, 'mutation { update_kunde(id: "1", version: 1, set: { name: "x" }) { id } }');
+        assert.match(refused.errors?.[0]?.message ?? '', /update_kunde/);
+        const order = (await ok(backend, '{ auftrag_list(order_by: [{ id: asc }], limit: 1) { id version } }')).auftrag_list[0];
+        const written = await ok(backend, 'mutation ($v: Int!) { update_auftrag(id: "10", version: $v, set: { betrag: "100.00" }) { betrag } }', { v: order.version });
+        assert.equal(written.update_auftrag.betrag, '100.00');
+        assert.equal((await ok(backend, '{ kunde_list_count }')).kunde_list_count, 4);
+      } finally {
+        await backend.close();
+      }
+      assert.equal(await outside.ddl(), ddl);
     } finally {
       await outside.close();
     }

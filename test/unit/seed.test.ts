@@ -6,7 +6,7 @@ import { AstSchema } from '../../src/ast/schema.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Model } from '../../src/backend/model.ts';
-import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, WriteResult } from '../../src/backend/storage/types.ts';
+import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, TableRights, WriteResult } from '../../src/backend/storage/types.ts';
 import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/ast/values.ts';
 import { generateRecords } from '../../src/backend/seed/generate.ts';
 import { seedStorage } from '../../src/backend/seed/seed.ts';
@@ -218,6 +218,8 @@ class MemoryStorage implements Storage {
   readonly description = 'memory';
   readonly tables = new Map<string, Row[]>();
   readonly inserts: string[] = [];
+
+  async rights(): Promise<Map<string, TableRights>> { return new Map(); }
 
   async count(table: string, _where?: Condition): Promise<number> {
     return this.tables.get(table)?.length ?? 0;

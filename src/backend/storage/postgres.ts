@@ -15,7 +15,7 @@ import { missingColumns } from './ownTables.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  AuditState, Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  AuditState, Condition, DeleteResult, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -203,6 +203,28 @@ export class PostgresStorage implements Storage {
     this.#builder = new SqlBuilder(model, postgresDialect);
     this.#audit = audit.kept;
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes, audit };
+  }
+
+  async rights(model: Model): Promise<Map<string, TableRights>> {
+    const own = [...model.tables.values()].filter((t) => !t.owned);
+    const rights = new Map<string, TableRights>();
+    if (own.length === 0) return rights;
+    const [{ read_only: readOnlyDatabase }] = await query(this.#pool, { text: "SELECT current_setting('transaction_read_only') = 'on' AS read_only", params: [] });
+    for (const table of own) {
+      const [row] = await query(this.#pool, {
+        text: `SELECT to_regclass($1) IS NOT NULL AS found, has_table_privilege(to_regclass($1), 'UPDATE') AS u,
+                      has_table_privilege(to_regclass($1), 'INSERT') AS i, has_table_privilege(to_regclass($1), 'DELETE') AS d,
+                      (SELECT relkind FROM pg_class WHERE oid = to_regclass($1)) AS kind`,
+        params: [tableSql(table)],
+      });
+      // A missing table is migrate's to report, with what to do.
+      if (row.found !== true) continue;
+      const view = row.kind === 'v' || row.kind === 'm';
+      const readOnlyReason = readOnlyDatabase === true ? 'the database is read-only (a standby, or default_transaction_read_only is on)'
+        : row.u !== true && !view ? `the database role may not change ${tableSql(table)} (it has no UPDATE right)` : undefined;
+      rights.set(table.name, { insert: row.i === true, delete: row.d === true, ...(readOnlyReason ? { readOnlyReason } : {}) });
+    }
+    return rights;
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

@@ -15,7 +15,7 @@ import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -146,6 +146,11 @@ export class SqliteStorage implements Storage {
     this.#builder = new SqlBuilder(model, sqliteDialect);
     this.#audit = model.audit;
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [], audit: model.audit ? { kept: true } : { kept: false, reason: AUDIT_OFF } };
+  }
+
+  async rights(): Promise<Map<string, TableRights>> {
+    // SQLite has no grants; a file XOS may not write fails to open for writing, as it says.
+    return new Map();
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

@@ -93,6 +93,14 @@ export interface MigrationReport {
   readonly audit: AuditState;
 }
 
+/** What the database role may do on one of the person's tables (PostgreSQL grants). */
+export interface TableRights {
+  readonly insert: boolean;
+  readonly delete: boolean;
+  /** Why its records can only be read (no UPDATE right, a read-only database); absent: they can be changed. */
+  readonly readOnlyReason?: string;
+}
+
 export interface AuditState {
   readonly kept: boolean;
   readonly reason?: string;
@@ -134,6 +142,11 @@ export interface Storage {
   /** The audit trail, newest first, of one record, one entity or everything. */
   auditEntries(filter: AuditFilter): Promise<AuditEntry[]>;
   auditCount(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<number>;
+  /**
+   * What the role may do on the model's own-database tables, by entity, read before anything is
+   * migrated; stores without grants (SQLite) return nothing.
+   */
+  rights(model: Model): Promise<Map<string, TableRights>>;
   /** Round trip to the database in milliseconds. */
   ping(): Promise<number>;
   close(): Promise<void>;
