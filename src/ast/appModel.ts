@@ -65,6 +65,10 @@ export interface ContextModel {
   readonly rowTarget?: RowTarget;
   /** The form's sections (the layout's, then the fields it left out); one untitled section without a layout. */
   readonly sections: readonly SectionModel[];
+  /** Why the entity's records can only be read (the AST's `read_only`, or the database role's rights). */
+  readonly readOnly?: string;
+  /** The entity lives in the database's own table: its version is the row's state, a number that means nothing to people. */
+  readonly ownTable: boolean;
 }
 
 export interface AppModel {
@@ -150,6 +154,8 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       editable: new Set(context.editable ?? []),
       rowTarget,
       sections,
+      ...(entity.read_only !== undefined ? { readOnly: entity.read_only } : {}),
+      ownTable: entity.table !== undefined,
     });
   }
   return { locale, locales: ast.locales, context: (name) => contexts.get(name) };

@@ -27,11 +27,18 @@ export function fieldLabel(ast: Ast, entity: string, field: string, locale: stri
   return resolveText(def?.label, locale ?? ast.locales[0], ast.locales) ?? field;
 }
 
-/** The field that names a record: the first required string field, else the first string field, else `id`. */
+/**
+ * The field that names a record: the first required string field, else the first string field,
+ * else the same of text fields (databases that use text for names), else `id`.
+ */
 export function displayField(ast: Ast, entityName: string): string {
   const fields = Object.entries(ast.entities[entityName]?.fields ?? {});
-  const strings = fields.filter(([, def]) => def.type === 'string');
-  return strings.find(([, def]) => def.required)?.[0] ?? strings[0]?.[0] ?? 'id';
+  for (const type of ['string', 'text']) {
+    const named = fields.filter(([, def]) => def.type === type);
+    const field = named.find(([, def]) => def.required)?.[0] ?? named[0]?.[0];
+    if (field !== undefined) return field;
+  }
+  return 'id';
 }
 
 /** The ref that an inverse list name on `entityName` stands for. */

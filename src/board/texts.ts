@@ -47,6 +47,7 @@ export interface BoardTexts {
   readonly yes: string;
   readonly no: string;
   readonly version: (version: number) => string;
+  readonly readOnly: (reason: string) => string;
   /** Grid: the quick filter's accessible name and placeholder. */
   readonly filter: string;
   readonly filterPlaceholder: string;
@@ -201,6 +202,7 @@ export function textsThrough(t: Translate): BoardTexts {
     saving: t('Saving…'),
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
     version: (version) => t('Version {0}', version),
+    readOnly: (reason) => t('Read only: {0}', reason),
     problem: (p) => {
       switch (p.code) {
         case 'required': return t('Required.');

@@ -16,7 +16,7 @@ import { boardTexts } from './texts.ts';
 import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, WebviewTexts } from './viewTypes.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
-  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, ...texts } = boardTexts(locale);
+  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, ...texts } = boardTexts(locale);
   return texts;
 }
 
@@ -143,13 +143,14 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const id = detail.record.id;
   const def = ast.contexts[context.name];
   const summary = detail.isNew ? texts.newRecord
-    : [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
+    : [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined || context.ownTable ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
   const proposals = fields.filter((f) => f.pending).length;
   return {
     context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
     canSave: context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
     isNew: detail.isNew === true,
     canDelete: !detail.isNew && detail.version !== undefined && def?.delete === true,
+    ...(context.readOnly !== undefined ? { readOnly: texts.readOnly(context.readOnly) } : {}),
     sections: context.sections.map((section) => (section.label ? { label: section.label, fields: section.fields } : { fields: section.fields })),
     dirty: proposals > 0 || fields.some((f) => f.edited), proposals, conflicts: fields.filter((f) => f.conflict).length,
   };

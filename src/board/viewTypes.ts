@@ -97,6 +97,8 @@ export interface DetailBlock {
   readonly isNew: boolean;
   /** The AST lets the person delete the shown record here. */
   readonly canDelete: boolean;
+  /** Why the record can only be read, said to the person ("Read only: a view"). */
+  readonly readOnly?: string;
   /** The form's sections in order (the context's layout, or one untitled section). */
   readonly sections: readonly { readonly label?: string; readonly fields: readonly string[] }[];
 }
@@ -117,5 +119,5 @@ export interface MailBlock {
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut'>;
+export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut' | 'readOnly'>;
 

@@ -254,6 +254,16 @@ describe('refs and inverses', () => {
   });
 });
 
+test('a key that also points at another table stays the id', () => {
+  const base = table('person', [serial()]);
+  const extra = table('person_extra', [col('id', 'int4', { notNull: true }), col('note', 'text')], {
+    foreignKeys: [{ columns: ['id'], targetTable: 'person', targetColumns: ['id'] }],
+  });
+  const e = entity(pg(base, extra), 'person_extra');
+  assert.deepEqual(e.fields.id, { type: 'id', label: 'ID' });
+  assert.equal(e.notes![0], 'the key "id" also points at "person" (id): it is the id, without a ref');
+});
+
 describe('keys', () => {
   test('tables without a single integer key and views are left out, each with its reason', () => {
     const result = catalogToAst(pg(

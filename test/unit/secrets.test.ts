@@ -135,7 +135,10 @@ describe('DSNs shown to the agent or logged', () => {
   });
 
   test('the status the agent reads never carries user info', async () => {
-    const backend = { api: { ast: {}, storage: { kind: 'postgres', description: 'postgres://alice:s3cret@db.example:5432/crm', ping: async () => 1 } } } as unknown as Backend;
+    const backend = {
+      api: { ast: {}, storage: { kind: 'postgres', description: 'postgres://alice:s3cret@db.example:5432/crm', ping: async () => 1 } },
+      migration: { audit: { kept: true } },
+    } as unknown as Backend;
     const status = await embeddedClient(backend).status();
     assert.equal(status.description, 'postgres://db.example:5432/crm');
   });

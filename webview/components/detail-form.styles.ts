@@ -5,6 +5,7 @@ export const detailFormStyles = css`
   :host { display: block; }
   h1 { font-size: 1.3em; font-weight: 600; margin: 1rem 0 0.25rem; }
   .summary { color: var(--vscode-descriptionForeground); }
+  .read-only { color: var(--vscode-descriptionForeground); font-style: italic; margin: 4px 0 0; }
   form { margin-top: 0.75rem; display: flex; flex-direction: column; gap: 0.75rem; }
   .fields { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 6px 12px; align-items: start; }
   fieldset.section { border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent)); border-radius: 3px; padding: 0.5rem 0.75rem 0.75rem; margin: 0; }

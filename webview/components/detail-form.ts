@@ -19,6 +19,7 @@ export class XosDetailForm extends LitElement {
     return html`
       <h1>${detail.label}</h1>
       <div class="summary">${detail.summary}${store.dirty ? html` · <span class="unsaved">${texts.unsaved}</span>` : nothing}</div>
+      ${detail.readOnly ? html`<p class="read-only" role="note">${detail.readOnly}</p>` : nothing}
       ${detail.proposals > 1 ? html`<div class="bulk">
         <vscode-button secondary class="accept-all" @click=${() => store.formAction('acceptAll')}>${texts.acceptAll}</vscode-button>
         <vscode-button secondary class="revert-all" @click=${() => store.formAction('revertAll')}>${texts.revertAll}</vscode-button>

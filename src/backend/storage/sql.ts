@@ -436,7 +436,11 @@ export function decodeValue(column: Column, value: unknown): Scalar {
       return value instanceof Date ? formatDate(value) : String(value);
     case 'decimal':
       // A number column of the person's SQLite table (REAL): shown with the field's scale, as PostgreSQL's numeric is.
-      return typeof value === 'number' && column.def?.scale !== undefined ? value.toFixed(column.def.scale) : String(value);
+      if (column.def?.scale === undefined) return String(value);
+      if (typeof value === 'number') return value.toFixed(column.def.scale);
+      // A whole number kept as an integer (NUMERIC affinity), read exactly.
+      if (typeof value === 'bigint') return column.def.scale > 0 ? `${value}.${'0'.repeat(column.def.scale)}` : String(value);
+      return String(value);
     default:
       // A json column of the person's table (read-only text here) arrives parsed.
       return typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);

@@ -82,6 +82,7 @@ export class SqliteStorage implements Storage {
   readonly #statements = new Map<string, StatementSync>();
   #builder: SqlBuilder | undefined;
   #audit = true;
+  #bigInts = false;
 
   /** `location` is a file path or `:memory:`. */
   constructor(location: string, description: string, options: StorageOptions = {}) {
@@ -99,7 +100,7 @@ export class SqliteStorage implements Storage {
     this.#db.exec('PRAGMA case_sensitive_like = ON');
     // SQLite's LOWER folds ASCII only; ilike must fold Ü, Ö, É as well.
     this.#db.function('xos_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
-    this.#db.function('xos_row_version', { deterministic: true, varargs: true }, rowVersion);
+    this.#db.function('xos_row_version', { deterministic: true, varargs: true, useBigIntArguments: true }, rowVersion);
   }
 
   async migrate(model: Model): Promise<MigrationReport> {
@@ -145,6 +146,10 @@ export class SqliteStorage implements Storage {
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
     this.#audit = model.audit;
+    if (!model.owned && !this.#bigInts) {
+      this.#bigInts = true;
+      this.#statements.clear();
+    }
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [], audit: model.audit ? { kept: true } : { kept: false, reason: AUDIT_OFF } };
   }
 
@@ -271,6 +276,8 @@ export class SqliteStorage implements Storage {
       this.#statements.delete(text);
     } else {
       statement = this.#db.prepare(text);
+      // The person's tables may hold integers beyond 2^53, which node:sqlite refuses to read as numbers.
+      if (this.#bigInts) statement.setReadBigInts(true);
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
     }
     this.#statements.set(text, statement);
