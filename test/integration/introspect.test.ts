@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -19,6 +19,7 @@ import { readPostgresCatalog } from '../../src/backend/introspect/postgresCatalo
 import { readSqliteCatalog } from '../../src/backend/introspect/sqliteCatalog.ts';
 import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { postgresDdl } from '../support/databaseDumps.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const run = promisify(execFile);
@@ -134,27 +135,6 @@ describe('init on SQLite', () => {
 });
 
 // ---------------------------------------------------------------- PostgreSQL
-
-function pgDump(): string {
-  const candidates: string[] = [];
-  try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-  } catch {
-    // no pg_config on PATH
-  }
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    candidates.push(...readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)).map((v) => join(root, v, 'bin')));
-  }
-  const found = candidates.find((bin) => existsSync(join(bin, 'pg_dump')));
-  return found ? join(found, 'pg_dump') : 'pg_dump';
-}
-
-/** The database's DDL as pg_dump writes it (comments, types, constraints and all), without its random \restrict key. */
-async function postgresDdl(dsn: string): Promise<string> {
-  const { stdout } = await run(pgDump(), ['--schema-only', '--no-owner', dsn], { maxBuffer: 16 * 1024 * 1024 });
-  return stdout.replace(/^\\(un)?restrict .*$/gm, '');
-}
 
 describe('init on PostgreSQL', () => {
   let server: PostgresServer;

@@ -137,7 +137,8 @@ export async function createDatabase(serverDsn: string, name: string): Promise<s
   return `${base}/${name}`;
 }
 
-function findBinDir(): string {
+/** The folders PostgreSQL's programs may be in: pg_config's, then Debian's, newest first. */
+function binDirs(): string[] {
   const candidates: string[] = [];
   try {
     candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
@@ -149,7 +150,17 @@ function findBinDir(): string {
     const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(root, v, 'bin')));
   }
-  const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  return candidates;
+}
+
+/** A PostgreSQL client program (psql, pg_dump) by its full path, or its bare name for PATH. */
+export function postgresTool(name: string): string {
+  const dir = binDirs().find((candidate) => existsSync(join(candidate, name)));
+  return dir ? join(dir, name) : name;
+}
+
+function findBinDir(): string {
+  const found = binDirs().find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (!found) throw new Error(`PostgreSQL server binaries (initdb, pg_ctl) not found; ${INSTALL_HINT}`);
   return found;
 }

@@ -1,15 +1,14 @@
 // Public sample databases this project did not write, built from the SQL vendored unchanged
 // under test/fixtures/samples/ (see each folder's SOURCE.md): Chinook as a SQLite file and
 // Pagila as a PostgreSQL database, so tests can run XOS on schemas and data shaped by others.
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import type { PostgresServer } from './postgres.ts';
+import { postgresTool, type PostgresServer } from './postgres.ts';
 
 const run = promisify(execFile);
 
@@ -126,7 +125,7 @@ async function psql(dsn: string, files: string[]): Promise<void> {
   delete env.PGSERVICE;
   delete env.PGOPTIONS;
   try {
-    await run(findPsql(), args, { env, timeout: PSQL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    await run(postgresTool('psql'), args, { env, timeout: PSQL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
     throw new Error(`psql could not load ${files.join(', ')}: ${(stderr || message).slice(-2000)}`);
@@ -143,27 +142,8 @@ async function withClient<T>(dsn: string, use: (client: pg.Client) => Promise<T>
   }
 }
 
-let psqlPath: string | undefined;
 
 /** psql next to the server binaries startPostgres() uses (same search), else the one on PATH. */
-function findPsql(): string {
-  if (psqlPath) return psqlPath;
-  const candidates: string[] = [];
-  try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-  } catch {
-    // no pg_config on PATH
-  }
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    candidates.push(...versions.map((v) => join(root, v, 'bin')));
-  }
-  const dir = candidates.find((candidate) => existsSync(join(candidate, 'psql')));
-  psqlPath = dir ? join(dir, 'psql') : 'psql';
-  return psqlPath;
-}
-
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

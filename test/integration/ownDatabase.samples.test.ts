@@ -1,0 +1,185 @@
+// XOS over databases this project did not write: Chinook (SQLite) and Pagila (PostgreSQL), loaded
+// from their published scripts. `init` makes the app (a golden file each); then the seed's
+// workflow runs through the real MCP tools: schema, a list, a record, a proposal, the person's
+// confirmed save, read back — and a full dump of every table before and after shows exactly the
+// confirmed cells changed (and what the database's own triggers change with them). Another writer
+// between load and save is a conflict that writes nothing; the DDL is byte-identical afterwards.
+//   XOS_UPDATE_GOLDEN=1 node --test test/integration/ownDatabase.samples.test.ts   (rewrite the goldens)
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import type { Ast } from '../../src/ast/schema.ts';
+import { exampleQuery } from '../../src/ast/view.ts';
+import { validateAst } from '../../src/ast/validate.ts';
+import { startBackend } from '../../src/backend/backend.ts';
+import { readCatalog } from '../../src/backend/introspect/init.ts';
+import { formatJson } from '../../src/backend/introspect/json.ts';
+import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
+import { BoardState } from '../../src/board/state.ts';
+import type { Confirmer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { changedCells, postgresDdl, postgresRows, sqliteDdl, sqliteRows, type TableRows } from '../support/databaseDumps.ts';
+import { connectInMemory } from '../support/mcpClient.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { createChinookSqlite, createSamplePostgres } from '../support/sampleDatabases.ts';
+import { tempDir } from '../support/tmp.ts';
+
+const SAMPLES = join(import.meta.dirname, '..', 'fixtures', 'samples');
+const updateGolden = process.env.XOS_UPDATE_GOLDEN === '1';
+
+/** The person: says Save to every question, and counts them. */
+class SayingSave implements Confirmer {
+  asked = 0;
+  whileAsked: (() => Promise<void>) | undefined;
+  async confirmSave(): Promise<SaveAnswer> {
+    this.asked++;
+    await this.whileAsked?.();
+    return 'save';
+  }
+  async confirmSend(): Promise<SendAnswer> {
+    return 'cancel';
+  }
+}
+
+interface Sample {
+  readonly dsn: string;
+  readonly golden: string;
+  ddl(): Promise<string>;
+  rows(): Promise<TableRows>;
+  /** Another program's write, in its own connection. */
+  write(sql: string): Promise<void>;
+  /** The record the agent changes, the change, and the cells the database shows changed after it. */
+  readonly change: { context: string; id: string; changes: Record<string, unknown>; cells: string[] };
+  /** The record another program changes between the agent's load and its save. */
+  readonly race: { context: string; id: string; mine: Record<string, unknown>; theirs: string; check: string[] };
+}
+
+function assertGolden(ast: Ast, file: string): void {
+  const text = formatJson(ast);
+  if (updateGolden || !existsSync(file)) {
+    writeFileSync(file, text);
+    return;
+  }
+  assert.equal(text, readFileSync(file, 'utf8'), `${file} differs from what init makes now; review, then XOS_UPDATE_GOLDEN=1`);
+}
+
+async function workflow(sample: Sample): Promise<void> {
+  const { ast } = catalogToAst(await readCatalog(sample.dsn));
+  const validation = validateAst(ast);
+  assert.ok(validation.ok, JSON.stringify(validation));
+  assertGolden(ast, sample.golden);
+  const ddl = await sample.ddl();
+  const before = await sample.rows();
+
+  const backend = await startBackend({ ast, dsn: sample.dsn });
+  try {
+    assert.deepEqual([backend.migration.createdTables, backend.migration.addedColumns, backend.migration.createdIndexes], [[], [], []]);
+    assert.equal(backend.migration.audit.kept, false);
+    const confirmer = new SayingSave();
+    const board = new BoardState();
+    const { call } = await connectInMemory({ client: embeddedClient(backend), board, confirmer }, 'samples');
+
+    // Schema first, then a list as the seed's example asks for it.
+    const schema = await call('xos_schema');
+    assert.equal(schema.isError, false, schema.text);
+    const { context, id, changes, cells } = sample.change;
+    const listContext = context.replace(/_detail$/, '_list');
+    const list = await call('xos_query', { context: listContext, query: exampleQuery(ast, listContext) });
+    assert.equal(list.isError, false, list.text);
+    assert.equal(board.list()?.context, listContext, 'the Board shows the table');
+    assert.match(list.text, /\((59|599) records of customer_list\.\)/);
+
+    // A record, a proposal, the person's Save, read back.
+    const detailQuery = exampleQuery(ast, context).replace('(id: "1")', `(id: "${id}")`);
+    const loaded = await call('xos_query', { context, query: detailQuery });
+    assert.equal(loaded.isError, false, loaded.text);
+    const proposed = await call('xos_ui_change_required', { context, changes });
+    assert.equal(proposed.isError, false, proposed.text);
+    const saved = await call('xos_ui_save');
+    assert.equal(saved.isError, false, saved.text);
+    assert.match(saved.text, /^Saved /);
+    assert.equal(confirmer.asked, 1);
+    const reread = await call('xos_query', { context, query: detailQuery });
+    assert.equal(reread.isError, false, reread.text);
+    const record = board.snapshot().detail!.record;
+    for (const [field, value] of Object.entries(changes)) assert.equal(record[field], value, `${field} reads back`);
+    assert.deepEqual(changedCells(before, await sample.rows()), cells, 'exactly the confirmed cells changed');
+
+    // Another program writes the record between the agent's load and the person's Save.
+    const race = sample.race;
+    const raceQuery = exampleQuery(ast, race.context).replace('(id: "1")', `(id: "${race.id}")`);
+    assert.equal((await call('xos_query', { context: race.context, query: raceQuery })).isError, false);
+    assert.equal((await call('xos_ui_change_required', { context: race.context, changes: race.mine })).isError, false);
+    const beforeRace = await sample.rows();
+    confirmer.whileAsked = () => sample.write(race.theirs);
+    const conflict = await call('xos_ui_save');
+    confirmer.whileAsked = undefined;
+    assert.equal(conflict.isError, true, conflict.text);
+    assert.match(conflict.text, /changed by someone else .*nothing was written/s);
+    const afterRace = await sample.rows();
+    assert.deepEqual(changedCells(beforeRace, afterRace), race.check, 'only the other program\'s write landed');
+  } finally {
+    await backend.close();
+  }
+  assert.equal(await sample.ddl(), ddl, 'the DDL is byte-identical after the session');
+}
+
+describe('XOS over public sample databases', () => {
+  let server: PostgresServer | undefined;
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('Chinook on SQLite: init, the seed workflow through the tools, a foreign write caught, the schema untouched', async () => {
+    await using dir = await tempDir('xos-chinook-app');
+    const file = join(dir.path, 'chinook.db');
+    await createChinookSqlite(file);
+    await workflow({
+      dsn: `sqlite:${file}`,
+      golden: join(SAMPLES, 'chinook', 'chinook.xos.json'),
+      ddl: async () => sqliteDdl(file),
+      rows: async () => sqliteRows(file),
+      write: async (sql) => {
+        const db = new DatabaseSync(file);
+        try {
+          db.exec(sql);
+        } finally {
+          db.close();
+        }
+      },
+      change: { context: 'customer_detail', id: '5', changes: { city: 'Lübeck', company: 'Übersee GmbH' }, cells: ['Customer[5].City', 'Customer[5].Company'] },
+      race: {
+        context: 'customer_detail', id: '7', mine: { city: 'Agentstadt' },
+        theirs: 'UPDATE "Customer" SET "Phone" = \'+43 1 234\' WHERE "CustomerId" = 7', check: ['Customer[7].Phone'],
+      },
+    });
+  });
+
+  test('Pagila on PostgreSQL: the same; its trigger\'s last_update is the only other cell that moves', async () => {
+    server = await startPostgres();
+    const dsn = await createSamplePostgres(server, 'pagila_app');
+    await workflow({
+      dsn,
+      golden: join(SAMPLES, 'pagila', 'pagila.xos.json'),
+      ddl: () => postgresDdl(dsn),
+      rows: () => postgresRows(dsn),
+      write: async (sql) => {
+        const client = new pg.Client({ connectionString: dsn });
+        await client.connect();
+        try {
+          await client.query(sql);
+        } finally {
+          await client.end();
+        }
+      },
+      change: { context: 'customer_detail', id: '5', changes: { email: 'elizabeth.brown@example.org' }, cells: ['customer[5].email', 'customer[5].last_update'] },
+      race: {
+        context: 'customer_detail', id: '7', mine: { last_name: 'AGENT' },
+        theirs: 'UPDATE customer SET first_name = \'MARIAH\' WHERE customer_id = 7', check: ['customer[7].first_name', 'customer[7].last_update'],
+      },
+    });
+  });
+});
