@@ -112,7 +112,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     http = await startHttpServer(backend.api, {
       host, port: intOption('port', values.port, 4000), token, frontendToken, insecureNoToken: open,
-      maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY),
+      maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY), audit: backend.migration.audit,
     });
   } catch (e) {
     await backend.close();
@@ -133,7 +133,8 @@ async function main(argv: string[]): Promise<void> {
   if (backend.migration.createdSearchIndexes.length) lines.push(`  created search indexes: ${backend.migration.createdSearchIndexes.join(', ')}`);
   if (seeded) lines.push(`  seeded: ${seeded}`);
   if (token) lines.push('  requests need: Authorization: Bearer <token>');
-  lines.push(frontendToken
+  if (!backend.migration.audit.kept) lines.push(`  audit trail: off — ${backend.migration.audit.reason ?? 'not kept'}`);
+  else lines.push(frontendToken
     ? '  audit trail: agent and board writes only from XOS front ends with the front-end token; all others are recorded as api'
     : '  audit trail: every write through HTTP is recorded as api (start with --frontend-token for XOS front ends)');
   if (open) {

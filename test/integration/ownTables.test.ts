@@ -11,6 +11,8 @@ import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import type { Ast } from '../../src/ast/schema.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { startHttpServer } from '../../src/backend/http.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -252,6 +254,15 @@ describe('XOS on the person\'s own tables', () => {
         assert.equal(backend.migration.audit.kept, false);
         assert.match(backend.migration.audit.reason ?? '', /"audit": true/);
         assert.deepEqual([backend.migration.createdTables, backend.migration.createdIndexes], [[], []]);
+        // Every front end's status says that nothing is recorded, and why.
+        assert.deepEqual((await embeddedClient(backend).status()).audit, backend.migration.audit);
+        const http = await startHttpServer(backend.api, { port: 0, audit: backend.migration.audit });
+        try {
+          const health = await (await fetch(`${http.url}/healthz`)).json() as { audit?: unknown };
+          assert.deepEqual(health.audit, backend.migration.audit);
+        } finally {
+          await http.close();
+        }
         await session(backend, outside);
       } finally {
         await backend.close();
