@@ -45,6 +45,11 @@ export const FieldSchema = z.strictObject({
   column: z.string().min(1).optional(),
   /** The database computes or guards the value (a generated or identity column): shown, never written. */
   read_only: z.boolean().optional(),
+  /**
+   * id: what keys the entity's records — `int` (the default), `text` or `uuid` (the database's own
+   * tables). ref: the key of the entity it points at, the same as that entity's id says.
+   */
+  key: z.enum(['int', 'text', 'uuid']).optional(),
 });
 export type FieldDef = z.infer<typeof FieldSchema>;
 

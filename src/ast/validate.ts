@@ -286,8 +286,23 @@ class SemanticCheck {
     if (name === 'id' && Object.hasOwn(def, 'agent')) this.add([...at, 'agent'], 'the agent names records by their id, so "id" cannot be hidden or masked: remove "agent"');
     if (type === undefined) return;
     this.checkRefField(type, def, at);
+    this.checkKey(type, def, at);
     this.checkEnumField(type, def, at);
     this.checkBounds(type, def, at);
+  }
+
+  /** `key` on an id says how records are keyed; on a ref it must say the same as the target's id. */
+  private checkKey(type: FieldType, def: Raw, at: readonly PathSegment[]): void {
+    if (!Object.hasOwn(def, 'key')) {
+      if (type !== 'ref' || typeof def.entity !== 'string') return;
+    } else if (type !== 'id' && type !== 'ref') {
+      this.add([...at, 'key'], '"key" is only allowed on the id and on ref fields');
+      return;
+    }
+    if (type !== 'ref' || typeof def.entity !== 'string' || !this.entities.has(def.entity)) return;
+    const target = this.entities.get(def.entity)!.get('id')?.key ?? 'int';
+    const own = def.key ?? 'int';
+    if (target !== own) this.add([...at, 'key'], `${def.entity} is keyed by ${String(target)}: ${target === 'int' ? 'remove "key"' : `add "key": "${String(target)}"`}`);
   }
 
   private checkRefField(type: FieldType, def: Raw, at: readonly PathSegment[]): void {

@@ -98,7 +98,7 @@ function coerce(def: FieldDef, value: unknown): Scalar {
   switch (def.type) {
     case 'id':
     case 'ref':
-      return coerceId(value);
+      return coerceId(def, value);
     case 'int':
       return coerceInt(def, value);
     case 'decimal':
@@ -121,7 +121,21 @@ function coerce(def: FieldDef, value: unknown): Scalar {
   }
 }
 
-function coerceId(value: unknown): number {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Longest text key accepted: a key is a name, not a document. */
+export const MAX_TEXT_KEY = 500;
+
+/** A record's key as the field's `key` says: a positive integer (the default), a text or a uuid. */
+function coerceId(def: FieldDef, value: unknown): Scalar {
+  if (def.key === 'text') {
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+    if (typeof text === 'string' && text !== '' && text.length <= MAX_TEXT_KEY) return text;
+    return reject(`must be a key (a text of 1 to ${MAX_TEXT_KEY} characters) ${got(value)}`);
+  }
+  if (def.key === 'uuid') {
+    if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase();
+    return reject(`must be a uuid (like 123e4567-e89b-12d3-a456-426614174000) ${got(value)}`);
+  }
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
   if (typeof value === 'string' && /^[1-9][0-9]*$/.test(value)) {
     const n = Number(value);

@@ -8,6 +8,7 @@ import type { Ast, FieldDef, FieldType } from '../ast/schema.ts';
 import { keepsAudit, refColumnName } from '../ast/lookup.ts';
 
 export type ColumnType = Exclude<FieldType, 'ref'> | 'ref' | 'version';
+export type KeyKind = 'int' | 'text' | 'uuid';
 
 export interface Column {
   /** The column's name in rows and requests: the field name, `<field>_id` for refs, `id`, `version`. */
@@ -18,6 +19,8 @@ export interface Column {
   readonly readOnly: boolean;
   /** In XOS's own table (its types are XOS's); false in the person's, whose types are their own. */
   readonly owned: boolean;
+  /** id and ref columns: what keys the records (the id's `key` in the AST); XOS's own tables: int. */
+  readonly key?: KeyKind;
   /** The AST field this column stores (`company` for `company_id`). */
   readonly field: string;
   readonly type: ColumnType;
@@ -89,7 +92,7 @@ export function buildModel(ast: Ast): Model {
   for (const [entityName, entity] of Object.entries(ast.entities)) {
     const owned = entity.table === undefined;
     const idDef = entity.fields.id;
-    const columns: Column[] = [{ name: ID_COLUMN, sql: idDef?.column ?? ID_COLUMN, field: ID_COLUMN, type: 'id', required: true, readOnly: false, owned }];
+    const columns: Column[] = [{ name: ID_COLUMN, sql: idDef?.column ?? ID_COLUMN, field: ID_COLUMN, type: 'id', required: true, readOnly: false, owned, key: idDef?.key ?? 'int' }];
     const refs: Relation[] = [];
     for (const [fieldName, def] of Object.entries(entity.fields)) {
       if (def.type === 'id') continue;
@@ -98,7 +101,7 @@ export function buildModel(ast: Ast): Model {
         const column = refColumnName(fieldName);
         const relation: Relation = { field: fieldName, column, from: entityName, to: def.entity!, inverse: def.inverse };
         refs.push(relation);
-        columns.push({ name: column, sql: def.column ?? column, field: fieldName, type: 'ref', required: def.required ?? false, readOnly, owned, references: def.entity, def });
+        columns.push({ name: column, sql: def.column ?? column, field: fieldName, type: 'ref', required: def.required ?? false, readOnly, owned, key: def.key ?? 'int', references: def.entity, def });
         if (def.inverse) {
           let inv = inversesByTarget.get(def.entity!);
           if (!inv) inversesByTarget.set(def.entity!, (inv = new Map()));

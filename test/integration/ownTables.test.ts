@@ -13,6 +13,11 @@ import type { Ast } from '../../src/ast/schema.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
+import { exampleQuery } from '../../src/ast/view.ts';
+import { readCatalog } from '../../src/backend/introspect/init.ts';
+import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
+import { BoardState } from '../../src/board/state.ts';
+import { connectInMemory } from '../support/mcpClient.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -352,6 +357,106 @@ describe('XOS on the person\'s own tables', () => {
       missing.entities.auftrag.table = 'Bestellung';
       await assert.rejects(startBackend({ ast: missing, dsn: `sqlite:${file}` }), /no table "Bestellung" \(entity auftrag\)/);
       assert.equal(await outside.ddl(), ddl);
+    } finally {
+      await outside.close();
+    }
+  });
+});
+
+describe('records keyed by text and by uuid', () => {
+  let server: PostgresServer | undefined;
+  after(async () => {
+    await server?.stop();
+  });
+
+  const SQLITE = `
+    CREATE TABLE "Land" ("Code" TEXT PRIMARY KEY, "Name" TEXT NOT NULL);
+    CREATE TABLE "Gerät" ("Id" TEXT PRIMARY KEY, "Name" TEXT NOT NULL, "Land" TEXT REFERENCES "Land"("Code"));`;
+  const POSTGRES = `
+    CREATE TABLE "Land" ("Code" varchar(3) PRIMARY KEY, "Name" text NOT NULL);
+    CREATE TABLE "Gerät" ("Id" uuid PRIMARY KEY DEFAULT gen_random_uuid(), "Name" text NOT NULL, "Land" varchar(3) REFERENCES "Land"("Code"));`;
+  const ROWS_BY_KEY = [
+    `INSERT INTO "Land" VALUES ('DE', 'Deutschland'), ('AT', 'Österreich'), ('CH', 'Schweiz')`,
+    `INSERT INTO "Gerät" VALUES ('6f1c0e3a-8d7e-4b7a-9a55-0b1f2c3d4e5f', 'Drucker', 'DE'), ('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', 'Bohrer', 'AT'),
+      ('ffffffff-0000-4000-8000-000000000001', 'Säge', NULL)`,
+  ];
+
+  async function keyed(dsn: string, outside: Outside, store: 'sqlite' | 'postgres'): Promise<void> {
+    const { ast } = catalogToAst(await readCatalog(dsn));
+    assert.deepEqual(ast.entities.land.fields.id, { type: 'id', label: 'Code', key: 'text', column: 'Code' });
+    assert.equal(ast.entities.geraet.fields.id.key, store === 'postgres' ? 'uuid' : 'text');
+    assert.equal(ast.entities.geraet.fields.land.key, 'text');
+    const ddl = await outside.ddl();
+    const backend = await startBackend({ ast, dsn });
+    try {
+      // Read by key, through a ref, by an inverse list, and page by key over text ids.
+      const detail = (await ok(backend, '{ geraet_detail(id: "6F1C0E3A-8D7E-4B7A-9A55-0B1F2C3D4E5F") { id name version land { id name } } }')).geraet_detail;
+      if (store === 'postgres') assert.deepEqual([detail.id, detail.land], ['6f1c0e3a-8d7e-4b7a-9a55-0b1f2c3d4e5f', { id: 'DE', name: 'Deutschland' }]);
+      else assert.equal(detail, null, 'SQLite keeps the text as written: another case is another key');
+      const austrian = await ok(backend, '{ land_list(where: { geraets: { name: { _eq: "Bohrer" } } }) { id } }');
+      assert.deepEqual(austrian.land_list, [{ id: 'AT' }]);
+      const first = await ok(backend, '{ land_list(order_by: [{ id: asc }], limit: 1) { id _cursor } }');
+      const next = await ok(backend, 'query ($after: String) { land_list(order_by: [{ id: asc }], after: $after) { id } }', { after: first.land_list[0]._cursor });
+      assert.deepEqual([first.land_list[0].id, ...next.land_list.map((l: { id: string }) => l.id)], ['AT', 'CH', 'DE']);
+      const refused = await gql(backend, '{ geraet_list(where: { land_id: { _eq: "" } }) { id } }');
+      assert.match(refused.errors?.[0]?.message ?? '', /must be a key of 1 to 500 characters/);
+      if (store === 'postgres') {
+        const bad = await gql(backend, '{ geraet_detail(id: "not-a-uuid") { id } }');
+        assert.match(bad.errors?.[0]?.message ?? '', /must be a uuid/);
+      }
+
+      // The seed workflow on a text key, through the tools: load, propose, confirm, save, a foreign write caught.
+      const board = new BoardState();
+      const confirmer = { confirmSave: async () => 'save' as const, confirmSend: async () => 'cancel' as const };
+      const { call } = await connectInMemory({ client: embeddedClient(backend), board, confirmer }, 'keys');
+      assert.equal((await call('xos_schema')).isError, false);
+      const query = exampleQuery(ast, 'land_detail').replace('(id: "1")', '(id: "CH")');
+      assert.equal((await call('xos_query', { context: 'land_detail', query })).isError, false);
+      assert.equal((await call('xos_ui_change_required', { context: 'land_detail', changes: { name: 'Confoederatio Helvetica' } })).isError, false);
+      const saved = await call('xos_ui_save');
+      assert.match(saved.text, /^Saved land CH/);
+      assert.equal((await outside.run('SELECT "Name" FROM "Land" WHERE "Code" = \'CH\''))[0].Name, 'Confoederatio Helvetica');
+      assert.equal((await call('xos_query', { context: 'land_detail', query })).isError, false);
+      assert.equal((await call('xos_ui_change_required', { context: 'land_detail', changes: { name: 'Schweiz' } })).isError, false);
+      await outside.run('UPDATE "Land" SET "Name" = \'Suisse\' WHERE "Code" = \'CH\'');
+      const conflict = await call('xos_ui_save');
+      assert.equal(conflict.isError, true);
+      assert.equal((await outside.run('SELECT "Name" FROM "Land" WHERE "Code" = \'CH\''))[0].Name, 'Suisse');
+
+      // A new record where the database makes the uuid; none where it does not.
+      if (store === 'postgres') {
+        const created = (await ok(backend, 'mutation { insert_geraet(object: { name: "Hobel", land_id: "CH" }) { id land { name } } }')).insert_geraet;
+        assert.match(created.id, /^[0-9a-f]{8}-[0-9a-f]{4}-/);
+      } else {
+        assert.equal(ast.contexts.geraet_detail.create, undefined);
+      }
+    } finally {
+      await backend.close();
+    }
+    assert.equal(await outside.ddl(), ddl);
+  }
+
+  test('SQLite', async () => {
+    await using dir = await tempDir('xos-own-keys');
+    const file = join(dir.path, 'keys.db');
+    const outside = await sqliteOutside(file);
+    try {
+      for (const statement of SQLITE.split(';').map((s) => s.trim()).filter(Boolean)) await outside.run(statement);
+      for (const statement of ROWS_BY_KEY) await outside.run(statement);
+      await keyed(`sqlite:${file}`, outside, 'sqlite');
+    } finally {
+      await outside.close();
+    }
+  });
+
+  test('PostgreSQL', async () => {
+    server = await startPostgres();
+    const dsn = await server.createDatabase('xos_own_keys');
+    const outside = await postgresOutside(dsn);
+    try {
+      await outside.run(POSTGRES);
+      for (const statement of ROWS_BY_KEY) await outside.run(statement);
+      await keyed(dsn, outside, 'postgres');
     } finally {
       await outside.close();
     }

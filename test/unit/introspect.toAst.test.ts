@@ -244,10 +244,11 @@ describe('refs and inverses', () => {
       ],
     });
     const e = entity(pg(customer, code, line, item), 'item');
-    assert.deepEqual(Object.values(e.fields).map((f) => f.type), ['id', 'int', 'int', 'text', 'text', 'int']);
+    assert.deepEqual(Object.values(e.fields).map((f) => f.type), ['id', 'int', 'int', 'ref', 'text', 'int']);
+    // A table keyed by text is served: a ref to it says so.
+    assert.deepEqual(e.fields.code, { type: 'ref', label: 'Code', entity: 'code', inverse: 'items', key: 'text', column: 'code' });
     assert.deepEqual(e.notes, [
       'left out the foreign key (order_id, no) -> "line" (order_id, no): a ref has one column',
-      'column "code" points at "code", which XOS does not serve (see the app\'s notes): it is a plain value',
       'column "name" points at "Customer" (Name), not at its key: it is a plain value',
       'column "region_id" points at "geo"."region" in another schema: it is a plain value',
     ]);
@@ -265,7 +266,7 @@ test('a key that also points at another table stays the id', () => {
 });
 
 describe('keys', () => {
-  test('tables without a single integer key and views are left out, each with its reason', () => {
+  test('tables without a single integer, text or uuid key and views are left out, each with its reason', () => {
     const result = catalogToAst(pg(
       table('ok', [serial()]),
       table('Straße', [col('code', 'varchar', { type: 'character varying(10)' })]),
@@ -275,19 +276,20 @@ describe('keys', () => {
       table('open_ok', [col('id', 'int4')], { kind: 'view', primaryKey: [] }),
       table('ok_totals', [col('id', 'int4')], { kind: 'materialized view', primaryKey: [] }),
     ));
-    assert.deepEqual(Object.keys(result.ast.entities), ['ok']);
+    assert.deepEqual(Object.keys(result.ast.entities), ['ok', 'strasse', 'token']);
+    assert.deepEqual(result.ast.entities.strasse.fields.id, { type: 'id', label: 'Code', key: 'text', column: 'code' });
+    assert.deepEqual(result.ast.entities.token.fields.id, { type: 'id', label: 'ID', key: 'uuid' });
+    assert.match(result.ast.entities.token.notes!.at(-1)!, /gives new records no key \(the uuid key "id" has no default\)/);
     assert.deepEqual(result.ast.notes!.slice(0, -1), [
       'table "log": no primary key',
       'table "ok_totals": a materialized view',
       'table "open_ok": a view',
       'table "pair": composite key (a, b)',
-      'table "Straße": its key is text; XOS serves integer keys',
-      'table "token": its key is uuid; XOS serves integer keys',
     ]);
-    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['log', 'ok_totals', 'open_ok', 'pair', 'Straße', 'token']);
+    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['log', 'ok_totals', 'open_ok', 'pair']);
     assert.match(result.ast.notes!.at(-1)!, /^"audit" is false: .*"audit": true .*xos\.audit/);
     assert.equal(result.ast.audit, false);
-    assert.equal(whyNotServed(table('n', [col('n', 'numeric')]), 'postgres'), 'its key is numeric; XOS serves integer keys');
+    assert.equal(whyNotServed(table('n', [col('n', 'numeric')]), 'postgres'), 'its key is numeric; XOS serves integer, text and uuid keys');
     assert.equal(whyNotServed(table('s', [col('id', 'int', { type: 'INT' })]), 'sqlite'), undefined);
   });
 
@@ -416,12 +418,12 @@ describe('compare with an existing file', () => {
     assert.deepEqual(compareAst(before, structuredClone(before)), { additions: [], removals: [] });
     const now = catalogToAst(pg(
       table('customer', [serial(), col('name', 'text'), col('old', 'bytea')]),
-      table('gone', [col('id', 'uuid')]),
+      table('gone', [col('id', 'numeric')]),
       table('order', [serial(), col('customer_id', 'int4')]),
     ));
     assert.deepEqual(compareAst(now.ast, before, { tables: now.leftOutTables, columns: now.leftOutColumns }).removals, [
       'field customer.old: the column "old" is left out now (left out column "old" (type bytea): XOS has no field type for it)',
-      'entity gone: XOS no longer serves the table "gone" (its key is uuid; XOS serves integer keys)',
+      'entity gone: XOS no longer serves the table "gone" (its key is numeric; XOS serves integer, text and uuid keys)',
     ]);
   });
 

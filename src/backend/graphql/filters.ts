@@ -1,7 +1,8 @@
 // Turns the GraphQL `where` and `order_by` arguments (already coerced by
 // graphql-js) into the storage layer's Condition and OrderBy.
-import type { Model, Table } from '../model.ts';
-import type { CompareOp, Condition, OrderBy, Scalar } from '../storage/types.ts';
+import type { Column, Model, Table } from '../model.ts';
+import type { CompareOp, Condition, OrderBy, RecordId, Scalar } from '../storage/types.ts';
+import { MAX_TEXT_KEY } from '../../ast/values.ts';
 import { badInput } from './errors.ts';
 
 type WhereInput = Record<string, unknown>;
@@ -13,17 +14,30 @@ const COMPARE: Record<string, CompareOp> = {
 /** Longest _like/_ilike pattern: SQLite refuses patterns over 50,000 bytes, and no search needs more. */
 export const MAX_LIKE_PATTERN = 1000;
 
-/** `id`, ref and version columns hold integers; the API speaks of them as ID strings. */
-export function toIdNumber(value: unknown, what: string): number {
+/**
+ * A record's key as the API gives it (an ID string) in the form its column stores: a positive
+ * integer in XOS's own tables, a text or a uuid where the person's table is keyed so.
+ */
+export function toRecordId(column: Column, value: unknown, what: string): RecordId {
+  if (column.key === 'text') {
+    if (typeof value === 'string' && value !== '' && value.length <= MAX_TEXT_KEY) return value;
+    throw badInput(`${what} must be a key of 1 to ${MAX_TEXT_KEY} characters (got ${JSON.stringify(value)})`, what);
+  }
+  if (column.key === 'uuid') {
+    if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase();
+    throw badInput(`${what} must be a uuid like 123e4567-e89b-12d3-a456-426614174000 (got ${JSON.stringify(value)})`, what);
+  }
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 0) throw badInput(`${what} must be a positive integer id (got ${JSON.stringify(value)})`, what);
   return n;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function columnValue(table: Table, column: string, value: unknown): Scalar {
   const col = table.byName.get(column)!;
   if (value === null || value === undefined) return null;
-  if (col.type === 'id' || col.type === 'ref') return toIdNumber(value, `${table.name}.${column}`);
+  if (col.type === 'id' || col.type === 'ref') return toRecordId(col, value, `${table.name}.${column}`);
   return value as Scalar;
 }
 

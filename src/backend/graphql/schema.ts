@@ -9,12 +9,12 @@ import {
 } from 'graphql';
 import type { Ast, FieldDef } from '../../ast/schema.ts';
 import type { Model, Relation, Table } from '../model.ts';
-import type { Row, Storage } from '../storage/types.ts';
+import type { RecordId, Row, Storage } from '../storage/types.ts';
 import { StorageError } from '../storage/errors.ts';
 import { coerceFieldValue, checkRequired, FieldValueError } from '../../ast/values.ts';
 import { BatcherCache, Batcher } from './batch.ts';
 import { apiError, badInput } from './errors.ts';
-import { orderByToSpec, toIdNumber, whereToCondition } from './filters.ts';
+import { orderByToSpec, toRecordId, whereToCondition } from './filters.ts';
 import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
@@ -297,7 +297,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
         resolve: async (_root, args, ctx, info) => {
           const rows = await guard(() => ctx.storage.select({
             table: table.name, columns: selectedColumns(table, info),
-            where: { kind: 'compare', column: 'id', op: 'eq', value: toIdNumber(args.id, 'id') }, limit: 1,
+            where: { kind: 'compare', column: 'id', op: 'eq', value: toRecordId(table.byName.get('id')!, args.id, 'id') }, limit: 1,
           }));
           return rows[0] ?? null;
         },
@@ -344,7 +344,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
       description: `Changes fields of one ${entityName}; fails with CONFLICT when version is not the stored one.`,
       args: { id: idArg, version, set: { type: new GraphQLNonNull(setInput) } },
       resolve: async (_root, args, ctx) => {
-        const id = toIdNumber(args.id, 'id');
+        const id = toRecordId(table.byName.get('id')!, args.id, 'id');
         const set = inputToRow(table, args.set as Args);
         if (Object.keys(set).length === 0) throw badInput('set must name at least one field', 'set');
         await checkRefsExist(ctx, table, set);
@@ -359,7 +359,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
       description: `Deletes one ${entityName}; fails with CONFLICT when version is not the stored one.`,
       args: { id: idArg, version },
       resolve: async (_root, args, ctx) => {
-        const id = toIdNumber(args.id, 'id');
+        const id = toRecordId(table.byName.get('id')!, args.id, 'id');
         const result = await guard(() => ctx.storage.delete(table.name, id, args.version as number, ctx.audit));
         if (result.status === 'ok') return true;
         if (result.status === 'conflict') throw conflict(table, result.current, args.version as number);
@@ -432,7 +432,7 @@ function conflict(table: Table, current: Row, given: number) {
     { current: rowToApi(table, current) });
 }
 
-function notFound(entity: string, id: number) {
+function notFound(entity: string, id: RecordId) {
   return apiError('NOT_FOUND', `${entity} ${id} does not exist (it may have been deleted).`);
 }
 

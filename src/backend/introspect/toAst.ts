@@ -44,8 +44,21 @@ export function whyNotServed(table: CatalogTable, dialect: CatalogDialect): stri
   if (table.primaryKey.length === 0) return 'no primary key';
   if (table.primaryKey.length > 1) return `composite key (${table.primaryKey.join(', ')})`;
   const key = table.columns.find((c) => c.name === table.primaryKey[0]);
-  if (key && baseType(key, dialect) === 'int') return undefined;
-  return `its key is ${key ? keyKind(key, dialect) : 'unknown'}; XOS serves integer keys`;
+  if (key && keyOf(key, dialect) !== undefined) return undefined;
+  return `its key is ${key ? keyKind(key, dialect) : 'unknown'}; XOS serves integer, text and uuid keys`;
+}
+
+/** How a key column keys records, as the AST's `key` says; undefined: XOS cannot key by it. */
+export function keyOf(column: CatalogColumn, dialect: CatalogDialect): 'int' | 'text' | 'uuid' | undefined {
+  const base = baseType(column, dialect);
+  if (base === 'int') return 'int';
+  if (base === 'string' || base === 'text') return 'text';
+  return base === 'uuid' ? 'uuid' : undefined;
+}
+
+/** The `key` an id or ref field says: absent for integer keys (the default). */
+function keyField(kind: 'int' | 'text' | 'uuid' | undefined): { key?: 'text' | 'uuid' } {
+  return kind === 'text' || kind === 'uuid' ? { key: kind } : {};
 }
 
 function keyKind(column: CatalogColumn, dialect: CatalogDialect): string {
@@ -284,16 +297,23 @@ function planEntity(
   const dialect = catalog.dialect;
   const names = new FieldNames();
   const key = table.columns.find((c) => c.name === table.primaryKey[0])!;
-  const fields: Record<string, FieldDef> = { id: withColumn({ type: 'id', ...labelled(key.name, key.comment) }, key.name, 'id') };
+  const kind = keyOf(key, dialect);
+  const fields: Record<string, FieldDef> = { id: withColumn({ type: 'id', ...labelled(key.name, key.comment), ...keyField(kind) }, key.name, 'id') };
   const plan: EntityPlan = { table, name, fields, notes: [], refs: [], noCreate: [] };
   if (isBigint(key, dialect)) plan.notes.push(bigintNote(key));
-  if (!key.autoincrement) plan.noCreate.push(`the database does not number new records (the key "${key.name}" has no default)`);
+  // An integer key numbered by the database (identity, serial, rowid); a uuid or text key it fills by a default.
+  const numbered = kind === 'int' ? key.autoincrement === true : filledByDatabase(key);
+  if (!numbered) {
+    plan.noCreate.push(kind === 'int'
+      ? `the database does not number new records (the key "${key.name}" has no default)`
+      : `the database gives new records no key (the ${kind} key "${key.name}" has no default), and XOS does not make one up`);
+  }
   const refs = refColumns(table, catalog, served, plan.notes);
   for (const column of table.columns) {
     if (column === key) continue;
     const target = refs.get(column.name);
     if (target !== undefined) {
-      addRef(plan, names, column, target);
+      addRef(plan, names, column, target, keyOfEntity(served, target, dialect));
       continue;
     }
     const mapped = mapColumn(column, dialect);
@@ -322,13 +342,21 @@ function planEntity(
   return plan;
 }
 
-function addRef(plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string): void {
+/** The key kind of a served entity (its table's one key column). */
+function keyOfEntity(served: readonly Served[], entity: string, dialect: CatalogDialect): 'int' | 'text' | 'uuid' | undefined {
+  const table = served.find((s) => s.entity === entity)?.table;
+  const key = table?.columns.find((c) => c.name === table.primaryKey[0]);
+  return key ? keyOf(key, dialect) : undefined;
+}
+
+function addRef(plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string, kind: 'int' | 'text' | 'uuid' | undefined): void {
   const field = names.take(refBaseName(column.name), true);
   const def: FieldDef = {
     type: 'ref',
     ...labelled(refLabelSource(column.name), column.comment),
     ...(column.notNull && !filledByDatabase(column) ? { required: true } : {}),
     entity: target,
+    ...keyField(kind),
   };
   // A ref's column is `<field>_id` unless named otherwise.
   if (column.name !== `${field}_id`) def.column = column.name;

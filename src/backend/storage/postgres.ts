@@ -15,7 +15,7 @@ import { missingColumns } from './ownTables.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  AuditState, Condition, DeleteResult, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  AuditState, Condition, DeleteResult, RecordId, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -286,7 +286,7 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
+  async update(table: string, id: RecordId, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
     const sql = this.#sql();
     const statement = sql.update(table, id, version, set);
     return this.#transaction(async (client): Promise<WriteResult> => {
@@ -300,7 +300,7 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult> {
+  async delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult> {
     const sql = this.#sql();
     const statement = sql.delete(table, id, version);
     return this.#transaction(async (client): Promise<DeleteResult> => {
@@ -334,7 +334,7 @@ export class PostgresStorage implements Storage {
   }
 
   /** The row as it is before a write, locked until the transaction ends (the audit's "before"). */
-  async #lockRow(client: PoolClient, table: string, id: number): Promise<Row | undefined> {
+  async #lockRow(client: PoolClient, table: string, id: RecordId): Promise<Row | undefined> {
     const sql = this.#sql();
     const statement = sql.selectById(table, id);
     const [raw] = await query(client, { ...statement, text: `${statement.text} FOR UPDATE` });

@@ -5,7 +5,7 @@
 // Model and double-quoted, so nothing from a request is ever spliced into SQL.
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
-import type { Condition, ListKey, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
+import type { Condition, ListKey, OrderBy, RecordId, Row, Scalar, SelectSpec } from './types.ts';
 import { orderTerms } from './seek.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
@@ -128,7 +128,7 @@ export class SqlBuilder {
     });
   }
 
-  selectById(tableName: string, id: number): Statement {
+  selectById(tableName: string, id: RecordId): Statement {
     const table = this.table(tableName);
     const params = new Params(this.dialect);
     const idColumn = this.column(table, ID_COLUMN);
@@ -178,7 +178,7 @@ export class SqlBuilder {
     return table;
   }
 
-  update(tableName: string, id: number, version: number, set: Row): Statement {
+  update(tableName: string, id: RecordId, version: number, set: Row): Statement {
     const table = this.writable(tableName);
     const params = new Params(this.dialect);
     const assignments: string[] = [];
@@ -199,7 +199,7 @@ export class SqlBuilder {
     return { text, params: params.values };
   }
 
-  delete(tableName: string, id: number, version: number): Statement {
+  delete(tableName: string, id: RecordId, version: number): Statement {
     const table = this.writable(tableName);
     const params = new Params(this.dialect);
     const idColumn = this.column(table, ID_COLUMN);
@@ -253,7 +253,7 @@ export class SqlBuilder {
     return table.columns.filter((c) => c.type !== 'version' && Object.hasOwn(row, c.name));
   }
 
-  #idAndVersion(table: Table, id: number, version: number, params: Params): string {
+  #idAndVersion(table: Table, id: RecordId, version: number, params: Params): string {
     const idColumn = this.column(table, ID_COLUMN);
     const versionColumn = this.column(table, VERSION_COLUMN);
     const idParam = params.add(this.#encode(idColumn, id));
@@ -387,6 +387,11 @@ function checkCount(what: string, value: number): number {
 /** A canonical value (types.ts) as the parameter both databases accept. */
 export function encodeValue(column: Column, value: Scalar): SqlParam {
   if (value === null || value === undefined) return null;
+  if (isTextKey(column)) {
+    if (typeof value !== 'string' || value === '') throw new Error(`column "${column.name}" expects a ${column.key} key, got ${JSON.stringify(value)}`);
+    if (column.key === 'uuid' && !UUID.test(value)) throw new Error(`column "${column.name}" expects a uuid, got ${JSON.stringify(value)}`);
+    return column.key === 'uuid' ? value.toLowerCase() : value;
+  }
   if (INTEGER_TYPES.has(column.type)) {
     const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
     if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`column "${column.name}" expects an integer, got ${JSON.stringify(value)}`);
@@ -422,6 +427,7 @@ const CANONICAL_TYPEOF: Record<Column['type'], string> = {
 /** A value read from either database in canonical form. */
 export function decodeValue(column: Column, value: unknown): Scalar {
   if (value === null || value === undefined) return null;
+  if (isTextKey(column)) return String(value);
   if (INTEGER_TYPES.has(column.type)) return Number(value);
   switch (column.type) {
     case 'bool':
@@ -445,6 +451,13 @@ export function decodeValue(column: Column, value: unknown): Scalar {
       // A json column of the person's table (read-only text here) arrives parsed.
       return typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id or ref column whose records are keyed by text or uuid (the person's own tables). */
+export function isTextKey(column: Column): boolean {
+  return (column.type === 'id' || column.type === 'ref') && column.key !== undefined && column.key !== 'int';
 }
 
 const ZONELESS_DATETIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;

@@ -15,7 +15,7 @@ import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  Condition, DeleteResult, RecordId, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -197,7 +197,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
+  async update(table: string, id: RecordId, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult> {
     const sql = this.#sql();
     const statement = sql.update(table, id, version, set);
     return this.#transaction((): WriteResult => {
@@ -211,7 +211,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult> {
+  async delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult> {
     const sql = this.#sql();
     const statement = sql.delete(table, id, version);
     return this.#transaction((): DeleteResult => {

@@ -10,6 +10,8 @@ import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.
 
 export type { Scalar };
 export type Row = Record<string, Scalar>;
+/** A record's key: a number in XOS's own tables, a number or a text (text and uuid keys) in the person's. */
+export type RecordId = number | string;
 
 export type CompareOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'ilike';
 
@@ -135,8 +137,8 @@ export interface Storage {
    */
   insertMany(batches: readonly InsertBatch[], options?: InsertManyOptions): Promise<boolean>;
   /** Sets `set` and bumps the version, only if the stored version equals `version`. */
-  update(table: string, id: number, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult>;
-  delete(table: string, id: number, version: number, audit?: AuditMeta): Promise<DeleteResult>;
+  update(table: string, id: RecordId, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult>;
+  delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult>;
   /** Records what is not a row write (a sent mail). */
   recordAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** The audit trail, newest first, of one record, one entity or everything. */
