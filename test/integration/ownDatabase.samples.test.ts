@@ -55,6 +55,8 @@ interface Sample {
   readonly change: { context: string; id: string; changes: Record<string, unknown>; cells: string[] };
   /** The record another program changes between the agent's load and its save. */
   readonly race: { context: string; id: string; mine: Record<string, unknown>; theirs: string; check: string[] };
+  /** A view served read-only: its list context and how many rows it shows. */
+  readonly view?: { context: string; rows: number };
 }
 
 function assertGolden(ast: Ast, file: string): void {
@@ -121,6 +123,16 @@ async function workflow(sample: Sample): Promise<void> {
     assert.match(conflict.text, /changed by someone else .*nothing was written/s);
     const afterRace = await sample.rows();
     assert.deepEqual(changedCells(beforeRace, afterRace), race.check, 'only the other program\'s write landed');
+
+    if (sample.view) {
+      // A view is read like a table, and offers nothing to change.
+      const shown = await call('xos_query', { context: sample.view.context, query: exampleQuery(ast, sample.view.context) });
+      assert.equal(shown.isError, false, shown.text);
+      assert.match(shown.text, new RegExp(`\\(${sample.view.rows} records of ${sample.view.context}\\.\\)`));
+      const detail = sample.view.context.replace(/_list$/, '_detail');
+      const refused = await call('xos_ui_change_required', { context: detail, changes: { title: 'x' } });
+      assert.equal(refused.isError, true, refused.text);
+    }
   } finally {
     await backend.close();
   }
@@ -180,6 +192,7 @@ describe('XOS over public sample databases', () => {
         context: 'customer_detail', id: '7', mine: { last_name: 'AGENT' },
         theirs: 'UPDATE customer SET first_name = \'MARIAH\' WHERE customer_id = 7', check: ['customer[7].first_name', 'customer[7].last_update'],
       },
+      view: { context: 'film_list_list', rows: 997 },
     });
   });
 });

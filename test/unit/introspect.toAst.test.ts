@@ -266,27 +266,31 @@ test('a key that also points at another table stays the id', () => {
 });
 
 describe('keys', () => {
-  test('tables without a single integer, text or uuid key and views are left out, each with its reason', () => {
+  test('tables without a single integer, text or uuid key, and views without a key column, are left out, each with its reason', () => {
     const result = catalogToAst(pg(
       table('ok', [serial()]),
       table('Straße', [col('code', 'varchar', { type: 'character varying(10)' })]),
       table('token', [col('id', 'uuid')]),
       table('pair', [col('a', 'int4'), col('b', 'int4')], { primaryKey: ['a', 'b'] }),
       table('log', [col('message', 'text')], { primaryKey: [] }),
-      table('open_ok', [col('id', 'int4')], { kind: 'view', primaryKey: [] }),
+      table('open_ok', [col('id', 'int4'), col('total', 'numeric')], { kind: 'view', primaryKey: [] }),
+      table('totals', [col('region', 'text'), col('total', 'numeric')], { kind: 'view', primaryKey: [] }),
       table('ok_totals', [col('id', 'int4')], { kind: 'materialized view', primaryKey: [] }),
     ));
-    assert.deepEqual(Object.keys(result.ast.entities), ['ok', 'strasse', 'token']);
+    assert.deepEqual(Object.keys(result.ast.entities), ['ok', 'open_ok', 'strasse', 'token']);
+    // A view whose first column names its rows is read, never written.
+    assert.match(result.ast.entities.open_ok.read_only ?? '', /^a view: the database computes its rows; XOS reads them by "id"/);
+    assert.deepEqual(Object.keys(result.ast.contexts.open_ok_detail).sort(), ['entity', 'kind', 'label', 'list_fields']);
     assert.deepEqual(result.ast.entities.strasse.fields.id, { type: 'id', label: 'Code', key: 'text', column: 'code' });
     assert.deepEqual(result.ast.entities.token.fields.id, { type: 'id', label: 'ID', key: 'uuid' });
     assert.match(result.ast.entities.token.notes!.at(-1)!, /gives new records no key \(the uuid key "id" has no default\)/);
     assert.deepEqual(result.ast.notes!.slice(0, -1), [
       'table "log": no primary key',
       'table "ok_totals": a materialized view',
-      'table "open_ok": a view',
       'table "pair": composite key (a, b)',
+      'table "totals": a view without a first column that names its rows (like "id" or "film_id")',
     ]);
-    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['log', 'ok_totals', 'open_ok', 'pair']);
+    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['log', 'ok_totals', 'pair', 'totals']);
     assert.match(result.ast.notes!.at(-1)!, /^"audit" is false: .*"audit": true .*xos\.audit/);
     assert.equal(result.ast.audit, false);
     assert.equal(whyNotServed(table('n', [col('n', 'numeric')]), 'postgres'), 'its key is numeric; XOS serves integer, text and uuid keys');

@@ -38,7 +38,7 @@ const LABEL_LENGTH = 60;
  * tables with other keys and views can become read-only contexts by changing only this.
  */
 export function whyNotServed(table: CatalogTable, dialect: CatalogDialect): string | undefined {
-  if (table.kind === 'view') return 'a view';
+  if (table.kind === 'view') return viewKey(table, dialect) ? undefined : 'a view without a first column that names its rows (like "id" or "film_id")';
   if (table.kind === 'materialized view') return 'a materialized view';
   if (table.kind === 'virtual table') return 'a virtual table';
   if (table.primaryKey.length === 0) return 'no primary key';
@@ -46,6 +46,21 @@ export function whyNotServed(table: CatalogTable, dialect: CatalogDialect): stri
   const key = table.columns.find((c) => c.name === table.primaryKey[0]);
   if (key && keyOf(key, dialect) !== undefined) return undefined;
   return `its key is ${key ? keyKind(key, dialect) : 'unknown'}; XOS serves integer, text and uuid keys`;
+}
+
+/**
+ * A view is read as a read-only entity when its first column looks like its rows' key (`id`,
+ * `fid`, `actor_id`, `CustomerId`) and has a type XOS keys by; XOS takes it to be unique.
+ */
+export function viewKey(table: CatalogTable, dialect: CatalogDialect): CatalogColumn | undefined {
+  const first = table.columns[0];
+  if (table.kind !== 'view' || !first || !/id$/i.test(first.name)) return undefined;
+  return keyOf(first, dialect) ? first : undefined;
+}
+
+/** The column that keys the table's records: its primary key, or a view's first column. */
+function keyColumn(table: CatalogTable, dialect: CatalogDialect): CatalogColumn {
+  return viewKey(table, dialect) ?? table.columns.find((c) => c.name === table.primaryKey[0])!;
 }
 
 /** How a key column keys records, as the AST's `key` says; undefined: XOS cannot key by it. */
@@ -284,6 +299,8 @@ interface EntityPlan {
   readonly refs: PlannedRef[];
   /** Why the detail context cannot create records; empty: it can. */
   readonly noCreate: string[];
+  /** Why its records can only be read (a view); absent: they can be written. */
+  readonly readOnly?: string;
 }
 
 interface Served {
@@ -296,14 +313,18 @@ function planEntity(
 ): EntityPlan {
   const dialect = catalog.dialect;
   const names = new FieldNames();
-  const key = table.columns.find((c) => c.name === table.primaryKey[0])!;
+  const key = keyColumn(table, dialect);
   const kind = keyOf(key, dialect);
   const fields: Record<string, FieldDef> = { id: withColumn({ type: 'id', ...labelled(key.name, key.comment), ...keyField(kind) }, key.name, 'id') };
-  const plan: EntityPlan = { table, name, fields, notes: [], refs: [], noCreate: [] };
+  const view = table.kind === 'view';
+  const plan: EntityPlan = {
+    table, name, fields, notes: [], refs: [], noCreate: [],
+    ...(view ? { readOnly: `a view: the database computes its rows; XOS reads them by "${key.name}", taken to be unique` } : {}),
+  };
   if (isBigint(key, dialect)) plan.notes.push(bigintNote(key));
   // An integer key numbered by the database (identity, serial, rowid); a uuid or text key it fills by a default.
   const numbered = kind === 'int' ? key.autoincrement === true : filledByDatabase(key);
-  if (!numbered) {
+  if (!numbered && !view) {
     plan.noCreate.push(kind === 'int'
       ? `the database does not number new records (the key "${key.name}" has no default)`
       : `the database gives new records no key (the ${kind} key "${key.name}" has no default), and XOS does not make one up`);
@@ -334,7 +355,7 @@ function planEntity(
     fields[field] = withColumn({
       type: mapped.def.type,
       ...labelled(column.name, column.comment),
-      ...(blocks && !readOnly ? { required: true } : {}),
+      ...(blocks && !readOnly && !view ? { required: true } : {}),
       ...withoutType(mapped.def),
       ...(readOnly ? { read_only: true } : {}),
     }, column.name, field);
@@ -490,7 +511,7 @@ function contextsOf(plan: EntityPlan, label: string): Record<string, ContextDef>
   const others = Object.keys(fields).filter((f) => f !== 'id');
   const navigate: Record<string, NavigateDef> = {};
   for (const ref of plan.refs) navigate[ref.field] = { context: detailContextName(ref.target), params: { id: `${ref.field}.id` } };
-  const editable = others.filter((f) => fields[f].read_only !== true);
+  const editable = plan.readOnly !== undefined ? [] : others.filter((f) => fields[f].read_only !== true);
   return {
     [listContextName(name)]: {
       kind: 'list', entity: name, label: readablePlural(plan.table.name),
@@ -501,8 +522,8 @@ function contextsOf(plan: EntityPlan, label: string): Record<string, ContextDef>
       kind: 'detail', entity: name, label,
       list_fields: ['id', ...others],
       ...(editable.length ? { editable } : {}),
-      ...(plan.noCreate.length === 0 ? { create: true } : {}),
-      delete: true,
+      ...(plan.noCreate.length === 0 && plan.readOnly === undefined ? { create: true } : {}),
+      ...(plan.readOnly === undefined ? { delete: true } : {}),
       ...(plan.refs.length ? { navigate } : {}),
     },
   };
@@ -536,6 +557,7 @@ export function catalogToAst(catalog: Catalog): Introspection {
       ...text,
       table: table.name,
       ...(table.schema !== undefined && table.schema !== 'public' ? { schema: table.schema } : {}),
+      ...(plan.readOnly !== undefined ? { read_only: plan.readOnly } : {}),
       ...(notes.length ? { notes } : {}),
       fields: plan.fields,
     };
