@@ -104,7 +104,8 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
     });
   };
   const failed = (answer: FromWorker): answer is Extract<FromWorker, { kind: 'failed' }> => answer.kind === 'failed';
-  const ast = start.ast;
+  // As the backend serves it: the database role's rights applied (a table it may not change is read-only).
+  const ast = info.ast;
   const description = redactDsn(info.description);
 
   const client: XosClient = {

@@ -21,7 +21,7 @@ try {
     onInternalError: (error) => send({ kind: 'internal_error', text: error instanceof Error ? error.stack ?? error.message : String(error) }),
   });
   const { storage } = backend.api;
-  send({ kind: 'started', storage: storage.kind, description: storage.description, seeded: backend.seeded, threadId, audit: backend.migration.audit });
+  send({ kind: 'started', storage: storage.kind, description: storage.description, seeded: backend.seeded, threadId, audit: backend.migration.audit, ast: backend.api.ast });
 } catch (error) {
   send({ kind: 'start_failed', error: errorData(error) });
   port.close();

@@ -42,7 +42,7 @@ export interface ErrorData {
 }
 
 export type FromWorker =
-  | { readonly kind: 'started'; readonly storage: 'sqlite' | 'postgres'; readonly description: string; readonly seeded: Record<string, number>; readonly threadId: number; readonly audit: AuditState }
+  | { readonly kind: 'started'; readonly storage: 'sqlite' | 'postgres'; readonly description: string; readonly seeded: Record<string, number>; readonly threadId: number; readonly audit: AuditState; readonly ast: Ast }
   | { readonly kind: 'start_failed'; readonly error: ErrorData }
   /** A GraphQL result as JSON text: parsed on the front end's side into plain objects. */
   | { readonly kind: 'result'; readonly id: number; readonly json: string }
