@@ -47,6 +47,8 @@ export class BackendService implements vscode.Disposable {
   private readonly options: BackendServiceOptions;
   private active: ActiveBackend | undefined;
   private starting: Promise<boolean> = Promise.resolve(false);
+  /** Set while restartAfter's change runs: restarts wait for its end. */
+  private hold: { requested: boolean; readonly done: Promise<boolean> } | undefined;
   private readonly changed = new vscode.EventEmitter<ActiveBackend>();
   readonly onDidChange = this.changed.event;
 
@@ -73,8 +75,38 @@ export class BackendService implements vscode.Disposable {
 
   /** (Re)starts from the current settings, one start at a time; resolves whether it worked. */
   restart(): Promise<boolean> {
+    if (this.hold) {
+      this.hold.requested = true;
+      return this.hold.done;
+    }
     this.starting = this.starting.then(() => this.startNow(readSettings()));
     return this.starting;
+  }
+
+  /**
+   * Runs `change` (which writes what the backend starts from: the AST file, settings, the
+   * password) with restarts held back, so no start sees half of it; then starts once, when
+   * `change` resolved true or a restart was asked for meanwhile. Resolves whether that start
+   * worked (false when there was none).
+   */
+  async restartAfter(change: () => Promise<boolean>): Promise<boolean> {
+    while (this.hold) await this.hold.done;
+    let settle!: (started: Promise<boolean>) => void;
+    const done = new Promise<boolean>((resolve) => {
+      settle = (started) => void started.then(resolve, () => resolve(false));
+    });
+    const hold = { requested: false, done };
+    this.hold = hold;
+    let wanted = false;
+    try {
+      // A start under way reads the settings as they were before the change.
+      await this.starting;
+      wanted = await change();
+    } finally {
+      this.hold = undefined;
+      settle(wanted || hold.requested ? this.restart() : Promise.resolve(false));
+    }
+    return done;
   }
 
   private current(): ActiveBackend {

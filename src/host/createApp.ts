@@ -18,11 +18,11 @@ const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 export interface CreateAppOptions {
   readonly context: vscode.ExtensionContext;
   readonly output: vscode.LogOutputChannel;
-  /** Starts the embedded backend on the current settings; resolves whether it started. */
-  readonly restartBackend: () => Promise<boolean>;
+  /** BackendService.restartAfter: the change made while the backend waits, then one start. */
+  readonly applyToBackend: (change: () => Promise<boolean>) => Promise<boolean>;
 }
 
-export function registerCreateApp({ context, output, restartBackend }: CreateAppOptions): vscode.Disposable {
+export function registerCreateApp({ context, output, applyToBackend }: CreateAppOptions): vscode.Disposable {
   return vscode.commands.registerCommand(createAppCommand, async () => {
     // In Restricted Mode VS Code ignores the workspace's xos.dsn and xos.ast (package.json: restrictedConfigurations).
     if (!vscode.workspace.isTrusted) {
@@ -44,7 +44,7 @@ export function registerCreateApp({ context, output, restartBackend }: CreateApp
         update: (change) => updateSettings(change),
       },
       firstRoot: () => fileFolders()[0]?.uri.fsPath,
-      restartBackend,
+      applyToBackend,
     });
   });
 }
@@ -65,12 +65,12 @@ function vscodeUi(output: vscode.LogOutputChannel): CreateAppUi {
   const door = personDoor(t);
   return {
     pickKind: async () => {
-      const items: Array<vscode.QuickPickItem & { kind: DatabaseKind }> = [
-        { label: vscode.l10n.t('SQLite file'), description: '.db, .sqlite, .sqlite3', kind: 'sqlite' },
-        { label: vscode.l10n.t('PostgreSQL'), description: 'postgres://user@host:port/database', kind: 'postgres' },
+      const items: Array<vscode.QuickPickItem & { database: DatabaseKind }> = [
+        { label: vscode.l10n.t('SQLite file'), description: '.db, .sqlite, .sqlite3', database: 'sqlite' },
+        { label: vscode.l10n.t('PostgreSQL'), description: 'postgres://user@host:port/database', database: 'postgres' },
       ];
       const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Create App from Database'), placeHolder: vscode.l10n.t('Which database holds your tables?'), ignoreFocusOut: true });
-      return picked?.kind;
+      return picked?.database;
     },
     pickSqliteFile: async () => {
       const picked = await vscode.window.showOpenDialog({
@@ -123,7 +123,7 @@ function vscodeUi(output: vscode.LogOutputChannel): CreateAppUi {
     },
     progress: (title, work) => vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: door.text(title, TITLE_BUDGET), cancellable: false },
-      (progress) => work((step) => progress.report({ message: door.text(step, TITLE_BUDGET) })),
+      () => work(),
     ),
     notify: (kind, text, actions) => notify(kind, text, actions),
     openFile: async (path) => {

@@ -26,20 +26,20 @@ export type AstTarget = { readonly kind: 'folder'; readonly folder: string } | {
 
 /** The questions and notices of the command; each question resolves to undefined when the person cancels. */
 export interface CreateAppUi {
-  pickKind(): Promise<DatabaseKind | undefined>;
+  pickKind(): PromiseLike<DatabaseKind | undefined>;
   /** A SQLite file's path. */
-  pickSqliteFile(): Promise<string | undefined>;
+  pickSqliteFile(): PromiseLike<string | undefined>;
   /** The DSN without password; `validate` says what is wrong with a text (undefined: fine). */
-  askPostgresDsn(validate: (text: string) => string | undefined): Promise<string | undefined>;
+  askPostgresDsn(validate: (text: string) => string | undefined): PromiseLike<string | undefined>;
   /** The password of `target` (user@host:port/db); `stored`: one is kept already (empty keeps it). */
-  askPassword(target: string, stored: boolean): Promise<string | undefined>;
-  askSchema(): Promise<string | undefined>;
-  pickTarget(): Promise<AstTarget | undefined>;
+  askPassword(target: string, stored: boolean): PromiseLike<string | undefined>;
+  askSchema(): PromiseLike<string | undefined>;
+  pickTarget(): PromiseLike<AstTarget | undefined>;
   /** Runs `work` while a progress notification says `title`. */
-  progress<T>(title: string, work: (report: (step: string) => void) => Promise<T>): Promise<T>;
+  progress<T>(title: string, work: () => PromiseLike<T>): PromiseLike<T>;
   /** A notification; resolves with the action chosen. */
-  notify(kind: 'info' | 'warning' | 'error', text: string, actions?: readonly string[]): Promise<string | undefined>;
-  openFile(path: string): Promise<void>;
+  notify(kind: 'info' | 'warning' | 'error', text: string, actions?: readonly string[]): PromiseLike<string | undefined>;
+  openFile(path: string): PromiseLike<void>;
   openBoard(): void;
   showOutput(): void;
 }
@@ -68,12 +68,15 @@ export interface CreateAppDeps {
   readonly t: Translate;
   readonly log: CreateAppLog;
   /** VS Code's SecretStorage (the database password, under dsnSecretKey). */
-  readonly secrets: { get(key: string): Promise<string | undefined>; store(key: string, value: string): Promise<void> };
-  readonly settings: { current(): CurrentSettings; update(change: SettingsChange): Promise<void> };
+  readonly secrets: { get(key: string): PromiseLike<string | undefined>; store(key: string, value: string): PromiseLike<void> };
+  readonly settings: { current(): CurrentSettings; update(change: SettingsChange): PromiseLike<void> };
   /** The first workspace folder: relative xos.ast paths and the default xos.json are resolved against it. */
   readonly firstRoot: () => string | undefined;
-  /** Starts the embedded backend on the settings anew; resolves whether it started. */
-  readonly restartBackend: () => Promise<boolean>;
+  /**
+   * Runs `change` (writing the AST file, the password and the settings) while the embedded backend
+   * does not restart, then starts it once if `change` resolved true; resolves whether it started.
+   */
+  readonly applyToBackend: (change: () => Promise<boolean>) => Promise<boolean>;
   /** The catalog read (the introspection's own by default). */
   readonly readCatalog?: (dsn: string, schema?: string) => Promise<Catalog>;
 }
@@ -124,36 +127,44 @@ export async function createAppFromDatabase(deps: CreateAppDeps): Promise<Create
     for (const table of leftOutTables) log.warn(`  left out table "${table.table}": ${table.reason}`);
     const text = catalog.tables.length === 0
       ? t('{0} has no tables. Pick the database that holds your data.', where)
-      : t('XOS can serve none of the {0} tables and views of {1}: it needs tables with a single-column integer primary key. Nothing was written; the XOS output says why each was left out.', catalog.tables.length, where);
+      : t('XOS can serve none of the {0} tables and views of {1}. Nothing was written; the XOS output says why each was left out.', catalog.tables.length, where);
     return fail(deps, text, `no table of ${where} can be served; nothing written`, true);
   }
 
   if (existsSync(file)) return reportExisting(deps, file, introspection, where);
-  try {
-    await writeNew(file, formatJson(ast));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return reportExisting(deps, file, introspection, where);
-    return fail(deps, t('XOS could not write {0}: {1}', file, errorText(error)), `could not write ${file}: ${errorText(error)}`);
-  }
+  const current = deps.settings.current();
+  const change = settingsAfterWrite({ file, dsn: source.dsn, firstRoot: target.kind === 'folder' ? deps.firstRoot() : undefined, current, workspace: target.kind === 'folder' });
+  // File, password and settings change together: no backend start in between sees half of them
+  // (say the new AST on the old database, where XOS would create its demo tables).
+  let problem: { stage: 'exists' | 'write' | 'settings'; error?: unknown } | undefined;
+  const started = await ui.progress(t('Creating the app {0}…', ast.app), () => deps.applyToBackend(async () => {
+    try {
+      await writeNew(file, formatJson(ast));
+    } catch (error) {
+      problem = { stage: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : 'write', error };
+      return false;
+    }
+    if (source.newPassword !== undefined) await deps.secrets.store(dsnSecretKey(source.dsn)!, source.newPassword);
+    try {
+      if (Object.keys(change.values).length) await deps.settings.update(change);
+    } catch (error) {
+      problem = { stage: 'settings', error };
+      return false;
+    }
+    return !current.endpoint;
+  }));
+  if (problem?.stage === 'exists') return reportExisting(deps, file, introspection, where);
+  if (problem?.stage === 'write') return fail(deps, t('XOS could not write {0}: {1}', file, errorText(problem.error)), `could not write ${file}: ${errorText(problem.error)}`);
   log.info(`wrote ${file}: app "${ast.app}" with ${entities} entities and ${Object.keys(ast.contexts).length} contexts`);
   for (const table of leftOutTables) log.info(`  left out table "${table.table}": ${table.reason}`);
   for (const column of leftOutColumns) log.info(`  left out column "${column.table}"."${column.column}": ${column.reason.replace(/^left out column "[^"]*" /, '')}`);
-
-  if (source.newPassword !== undefined) {
-    await deps.secrets.store(dsnSecretKey(source.dsn)!, source.newPassword);
-    log.info(`database password stored for ${dsnTarget(source.dsn)}`);
-  }
-  const current = deps.settings.current();
-  const change = settingsAfterWrite({ file, dsn: source.dsn, firstRoot: target.kind === 'folder' ? deps.firstRoot() : undefined, current, workspace: target.kind === 'folder' });
-  try {
-    if (Object.keys(change.values).length) await deps.settings.update(change);
-  } catch (error) {
-    return fail(deps, t('XOS wrote {0} but could not set xos.dsn to {1}: {2}. Set it in the settings yourself.', file, source.dsn, errorText(error)),
-      `could not write the settings: ${errorText(error)}`);
+  if (source.newPassword !== undefined) log.info(`database password stored for ${dsnTarget(source.dsn)}`);
+  if (problem?.stage === 'settings') {
+    return fail(deps, t('XOS wrote {0} but could not set xos.dsn to {1}: {2}. Set it in the settings yourself.', file, source.dsn, errorText(problem.error)),
+      `could not write the settings: ${errorText(problem.error)}`);
   }
   for (const [key, value] of Object.entries(change.values)) log.info(`set xos.${key} to ${key === 'dsn' ? redactDsn(value) : value} in the ${change.target} settings`);
 
-  const started = current.endpoint ? false : await ui.progress(t('Starting XOS on {0}…', ast.app), () => deps.restartBackend());
   await ui.openFile(file);
   const summary = writtenSummary(t, file, entities, leftOutTables, leftOutColumns, change.target);
   const result: CreateAppResult = { outcome: 'written', file, entities, settings: change, started };
@@ -281,8 +292,12 @@ export function explainReadError(error: unknown, source: { kind: DatabaseKind; d
 }
 
 function writtenSummary(t: Translate, file: string, entities: number, tables: readonly LeftOut[], columns: readonly LeftOut[], target: SettingsChange['target']): string {
-  const parts = [t('Created {0} with {1} entities.', file, entities)];
-  if (tables.length || columns.length) parts.push(t('Left out: {0} tables, {1} columns (see the notes in the file).', tables.length, columns.length));
+  const parts = [t('Created {0} with {1}.', file, entities === 1 ? t('1 entity') : t('{0} entities', entities))];
+  const leftOut = [
+    ...(tables.length ? [tables.length === 1 ? t('1 table') : t('{0} tables', tables.length)] : []),
+    ...(columns.length ? [columns.length === 1 ? t('1 column') : t('{0} columns', columns.length)] : []),
+  ];
+  if (leftOut.length) parts.push(t('Left out: {0} (see the notes in the file).', leftOut.join(', ')));
   if (target === 'user') parts.push(t('No folder is open, so xos.dsn and xos.ast are set in your user settings.'));
   return parts.join(' ');
 }

@@ -20,6 +20,7 @@ import { BoardPanel, boardViewType, vscodeBoardUi } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
+import { registerCreateApp } from './createApp.ts';
 import { notificationConfirmer } from './confirmer.ts';
 import { notify } from './notify.ts';
 import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
@@ -144,6 +145,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     mcp,
     registerMcpProvider(mcp),
     ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave() }),
+    registerCreateApp({ context, output, applyToBackend: (change) => backend.restartAfter(change) }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
         await backend.restart();
