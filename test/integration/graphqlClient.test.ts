@@ -32,7 +32,7 @@ describe('XOS clients', () => {
     assert.equal(Object.getPrototypeOf((result.data as any).person_list[0]), Object.prototype);
     assert.equal(client.ast().app, 'crm');
     const status = await client.status();
-    assert.deepEqual({ ...status, latency_ms: typeof status.latency_ms }, { kind: 'sqlite', description: backend.api.storage.description, ok: true, latency_ms: 'number' });
+    assert.deepEqual({ ...status, latency_ms: typeof status.latency_ms }, { kind: 'sqlite', description: backend.api.storage.description, ok: true, latency_ms: 'number', audit: { kept: true } });
   });
 
   test('remote: the AST from /xos/ast, queries over /graphql, errors as GraphQL errors, status from /healthz', async () => {
