@@ -15,7 +15,10 @@ import type { Ast } from '../../src/ast/schema.ts';
 import { exampleQuery } from '../../src/ast/view.ts';
 import { validateAst } from '../../src/ast/validate.ts';
 import { startBackend } from '../../src/backend/backend.ts';
-import { readCatalog } from '../../src/backend/introspect/init.ts';
+import { readCatalog, runInit } from '../../src/backend/introspect/init.ts';
+import { startXosMcp } from '../../src/standalone/xosMcp.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { formatJson } from '../../src/backend/introspect/json.ts';
 import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { BoardState } from '../../src/board/state.ts';
@@ -195,4 +198,39 @@ describe('XOS over public sample databases', () => {
       view: { context: 'film_list_list', rows: 997 },
     });
   });
+});
+
+test('xos-mcp serves the app init made of Chinook: the agent reads it over MCP, the status says nothing is recorded', async () => {
+  await using dir = await tempDir('xos-mcp-chinook');
+  const file = join(dir.path, 'chinook.db');
+  await createChinookSqlite(file);
+  const astFile = join(dir.path, 'xos.json');
+  await runInit({ from: `sqlite:${file}`, out: astFile }, () => {});
+  const ddl = sqliteDdl(file);
+  const token = 'xos-mcp-chinook-token-0123456789';
+  const running = await startXosMcp({
+    ast: astFile, dsn: `sqlite:${file}`, transport: 'http', port: 0, token, boardPort: 0, locale: 'en',
+    dataDir: join(dir.path, 'data'), exportDir: dir.path, log: () => {},
+  });
+  const client = new Client({ name: 'chinook', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.mcp!.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const text = async (name: string, args: Record<string, unknown> = {}) => {
+      const result = await client.callTool({ name, arguments: args });
+      return { text: (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join(''), isError: result.isError === true, structured: result.structuredContent as Record<string, any> | undefined };
+    };
+    const schema = await text('xos_schema');
+    assert.equal(schema.isError, false, schema.text);
+    assert.ok(schema.text.includes('invoice_line_list'), 'the schema names the Chinook contexts');
+    const ast = JSON.parse(readFileSync(astFile, 'utf8')) as Ast;
+    const tracks = await text('xos_query', { context: 'track_list', query: exampleQuery(ast, 'track_list') });
+    assert.match(tracks.text, /\(3503 records of track_list\.\)/);
+    const status = await text('xos_system_status');
+    assert.equal(status.structured?.dsn.audit.kept, false);
+    assert.match(status.structured?.dsn.audit.reason, /"audit": true/);
+  } finally {
+    await client.close();
+    await running.close();
+  }
+  assert.equal(sqliteDdl(file), ddl);
 });
