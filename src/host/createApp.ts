@@ -1,5 +1,7 @@
 // "XOS: Create App from Database…": VS Code's questions and notices for the steps in
 // createAppFlow.ts (which reads the database, writes the AST and says what to set).
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { personDoor } from '../board/personFacing.ts';
 import type { Translate } from '../board/texts.ts';
@@ -88,10 +90,9 @@ function vscodeUi(output: vscode.LogOutputChannel): CreateAppUi {
       title: vscode.l10n.t('Create App from Database'),
       prompt: vscode.l10n.t('The PostgreSQL database, without the password (XOS asks for it next and keeps it in the secret storage)'),
       placeHolder: 'postgres://user@host:5432/database',
-      value: 'postgres://',
       ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() === 'postgres://' ? undefined : validate(text)),
-    }).then((text) => (text === undefined || text.trim() === 'postgres://' ? undefined : text)),
+      validateInput: validate,
+    }),
     askPassword: (target, stored) => vscode.window.showInputBox({
       title: vscode.l10n.t('Create App from Database'),
       prompt: stored
@@ -106,17 +107,18 @@ function vscodeUi(output: vscode.LogOutputChannel): CreateAppUi {
       value: DEFAULT_SCHEMA,
       ignoreFocusOut: true,
     }),
-    pickTarget: async (): Promise<AstTarget | undefined> => {
+    pickTarget: async (near): Promise<AstTarget | undefined> => {
       const folders = fileFolders();
       if (folders.length === 1) return { kind: 'folder', folder: folders[0].uri.fsPath };
       if (folders.length > 1) {
-        const folder = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('The folder to write {0} into', DEFAULT_AST_FILE), ignoreFocusOut: true });
-        return folder && { kind: 'folder', folder: folder.uri.fsPath };
+        const picked = await vscode.window.showQuickPick(folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, folder })),
+          { placeHolder: vscode.l10n.t('The folder to write {0} into', DEFAULT_AST_FILE), ignoreFocusOut: true });
+        return picked && { kind: 'folder', folder: picked.folder.uri.fsPath };
       }
       const file = await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Where to write the app'),
         saveLabel: vscode.l10n.t('Create App'),
-        defaultUri: vscode.Uri.file(DEFAULT_AST_FILE),
+        defaultUri: vscode.Uri.file(join(near ?? homedir(), DEFAULT_AST_FILE)),
         filters: { JSON: ['json'] },
       });
       return file && { kind: 'file', file: file.fsPath };

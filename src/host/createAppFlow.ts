@@ -5,7 +5,7 @@
 // Plain Node: no vscode import (it lives here beside its one user; it belongs with the app's use cases).
 import { existsSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { dsnHasPassword, dsnSecretKey, dsnTarget, isPostgresDsn, redactDsn, withDsnPassword } from '../backend/dsn.ts';
 import type { Catalog } from '../backend/introspect/catalog.ts';
@@ -34,7 +34,8 @@ export interface CreateAppUi {
   /** The password of `target` (user@host:port/db); `stored`: one is kept already (empty keeps it). */
   askPassword(target: string, stored: boolean): PromiseLike<string | undefined>;
   askSchema(): PromiseLike<string | undefined>;
-  pickTarget(): PromiseLike<AstTarget | undefined>;
+  /** `near`: a folder to suggest when no workspace folder is open (the SQLite file's). */
+  pickTarget(near: string | undefined): PromiseLike<AstTarget | undefined>;
   /** Runs `work` while a progress notification says `title`. */
   progress<T>(title: string, work: () => PromiseLike<T>): PromiseLike<T>;
   /** A notification; resolves with the action chosen. */
@@ -105,7 +106,7 @@ export async function createAppFromDatabase(deps: CreateAppDeps): Promise<Create
   const { ui, t, log } = deps;
   const source = await askSource(deps);
   if (!source) return { outcome: 'cancelled' };
-  const target = await ui.pickTarget();
+  const target = await ui.pickTarget(source.kind === 'sqlite' ? dirname(source.shown) : undefined);
   if (!target) return { outcome: 'cancelled' };
   const file = astFileOf(target);
 
@@ -186,8 +187,9 @@ async function askSource(deps: CreateAppDeps): Promise<Source | undefined> {
   const { ui, t } = deps;
   const kind = await ui.pickKind();
   if (kind === 'sqlite') {
-    const path = await ui.pickSqliteFile();
-    if (path === undefined) return undefined;
+    const picked = await ui.pickSqliteFile();
+    if (picked === undefined) return undefined;
+    const path = resolve(picked);
     const dsn = sqliteDsn(path);
     return { kind, dsn, readDsn: dsn, shown: path };
   }
