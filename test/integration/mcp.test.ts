@@ -382,7 +382,7 @@ describe('XOS MCP server', () => {
     // No mail server and no contact provider in this setup: their tools are not offered as working.
     assert.deepEqual(status.tools, ['xos_schema', 'xos_query', 'xos_render', 'xos_ui_change_required', 'xos_ui_save', 'xos_system_status']);
     const { latency_ms: latency, ...dsn } = status.dsn;
-    assert.deepEqual(dsn, { kind: 'sqlite', description: backend.api.storage.description, ok: true });
+    assert.deepEqual(dsn, { kind: 'sqlite', description: backend.api.storage.description, ok: true, audit: { kept: true } });
     assert.equal(typeof latency, 'number');
     assert.ok(latency >= 0 && latency < 1000, `latency ${latency}`);
     assert.deepEqual(status.app, { name: 'crm', version: '1.0.0' });
