@@ -18,6 +18,8 @@ import {
   createAppFromDatabase, explainReadError, postgresDsnProblem, settingsAfterWrite, sqliteDsn,
   type AstTarget, type CreateAppDeps, type CreateAppUi, type CurrentSettings, type DatabaseKind, type SettingsChange,
 } from '../../src/host/createAppFlow.ts';
+import pg from 'pg';
+import { startPostgres } from '../support/postgres.ts';
 import { createChinookSqlite } from '../support/sampleDatabases.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 
@@ -400,6 +402,33 @@ describe('createAppFromDatabase on PostgreSQL (the catalog read scripted)', () =
     assert.deepEqual(result, { outcome: 'failed', message: 'PostgreSQL at 127.0.0.1:1 refused the connection. Check that the server is running and that host and port are right.' });
     assert.deepEqual(run.stored.size, 0);
   });
+});
+
+test('on a real PostgreSQL server: the schema asked for is read, xos.dsn names it without password', { timeout: 120_000 }, async () => {
+  const server = await startPostgres();
+  const dir = await tempDir('xos-create-app-real-pg');
+  try {
+    const client = new pg.Client({ connectionString: server.dsn });
+    await client.connect();
+    await client.query('CREATE SCHEMA sales; CREATE TABLE sales.client (id serial PRIMARY KEY, name text NOT NULL); CREATE TABLE public.other (id serial PRIMARY KEY)');
+    await client.end();
+    const url = new URL(server.dsn);
+    const dsn = `postgres://${url.username}@${url.host}${url.pathname}`;
+    const run = scripted({ kind: 'postgres', dsn, password: 'unused-by-trust', schema: 'sales', target: { kind: 'folder', folder: dir.path } }, { firstRoot: dir.path });
+    const result = await createAppFromDatabase(run.deps);
+    assert.equal(result.outcome, 'written', JSON.stringify(result));
+    const ast = JSON.parse(readFileSync(join(dir.path, 'xos.json'), 'utf8'));
+    assert.deepEqual(Object.keys(ast.entities), ['client']);
+    assert.equal(ast.entities.client.schema, 'sales');
+    assert.deepEqual(run.updates, [{ target: 'workspace', values: { dsn } }]);
+    assert.deepEqual([...run.stored], [[dsnSecretKey(dsn), 'unused-by-trust']]);
+
+    const missing = scripted({ kind: 'postgres', dsn, password: '', schema: 'nope', target: { kind: 'folder', folder: join(dir.path, 'x') } }, { firstRoot: dir.path });
+    assert.deepEqual(await createAppFromDatabase(missing.deps), { outcome: 'failed', message: 'The database has no schema nope. Run the command again with one of: public, sales.' });
+  } finally {
+    await dir.remove();
+    await server.stop();
+  }
 });
 
 test('every text of the command has a German translation', () => {
