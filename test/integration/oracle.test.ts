@@ -19,7 +19,7 @@ import { agentListFields, agentPolicy } from '../../src/ast/agentPolicy.ts';
 import { agentServerText, serverMessage } from '../../src/mcp/agentText.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
-import type { Confirmer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
+import { SayingSave } from '../support/sayingSave.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
 
 const RUNS = Number(process.env.XOS_ORACLE_RUNS ?? 10_000);
@@ -47,15 +47,6 @@ function random(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-class Person implements Confirmer {
-  async confirmSave(): Promise<SaveAnswer> {
-    return 'save';
-  }
-  async confirmSend(): Promise<SendAnswer> {
-    return 'cancel';
-  }
 }
 
 interface Setup {
@@ -89,7 +80,7 @@ async function setup(seed: number, word: string): Promise<Setup> {
   }
   for (let id = 1; id <= ROWS.deal; id++) await write('deal', id, { amount: money() });
   const board = new BoardState();
-  const deps: XosDeps = { client: embeddedClient(backend), board, confirmer: new Person() };
+  const deps: XosDeps = { client: embeddedClient(backend), board, confirmer: new SayingSave() };
   const mcp = await connectInMemory(deps, `oracle-${word}`);
   const schema = await mcp.call('xos_schema');
   assert.equal(schema.isError, false);

@@ -22,30 +22,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { formatJson } from '../../src/backend/introspect/json.ts';
 import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { BoardState } from '../../src/board/state.ts';
-import type { Confirmer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { changedCells, postgresDdl, postgresRows, sqliteDdl, sqliteRows, type TableRows } from '../support/databaseDumps.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
+import { SayingSave } from '../support/sayingSave.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { createChinookSqlite, createSamplePostgres } from '../support/sampleDatabases.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const SAMPLES = join(import.meta.dirname, '..', 'fixtures', 'samples');
 const updateGolden = process.env.XOS_UPDATE_GOLDEN === '1';
-
-/** The person: says Save to every question, and counts them. */
-class SayingSave implements Confirmer {
-  asked = 0;
-  whileAsked: (() => Promise<void>) | undefined;
-  async confirmSave(): Promise<SaveAnswer> {
-    this.asked++;
-    await this.whileAsked?.();
-    return 'save';
-  }
-  async confirmSend(): Promise<SendAnswer> {
-    return 'cancel';
-  }
-}
 
 interface Sample {
   readonly dsn: string;

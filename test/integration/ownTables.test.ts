@@ -18,6 +18,7 @@ import { readCatalog } from '../../src/backend/introspect/init.ts';
 import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
+import { SayingSave } from '../support/sayingSave.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -407,7 +408,7 @@ describe('records keyed by text and by uuid', () => {
 
       // The seed workflow on a text key, through the tools: load, propose, confirm, save, a foreign write caught.
       const board = new BoardState();
-      const confirmer = { confirmSave: async () => 'save' as const, confirmSend: async () => 'cancel' as const };
+      const confirmer = new SayingSave();
       const { call } = await connectInMemory({ client: embeddedClient(backend), board, confirmer }, 'keys');
       assert.equal((await call('xos_schema')).isError, false);
       const query = exampleQuery(ast, 'land_detail').replace('(id: "1")', '(id: "CH")');
