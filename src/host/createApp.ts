@@ -1,12 +1,12 @@
 // "XOS: Create App from Database…": VS Code's questions and notices for the steps in
-// createAppFlow.ts (which reads the database, writes the AST and says what to set).
+// src/app/createAppFlow.ts (which reads the database, writes the AST and says what to set).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { personDoor } from '../board/personFacing.ts';
 import type { Translate } from '../board/texts.ts';
 import { commandIds } from './commands.ts';
-import { createAppFromDatabase, DEFAULT_AST_FILE, DEFAULT_SCHEMA, type AstTarget, type CreateAppUi, type DatabaseKind, type SettingsChange } from './createAppFlow.ts';
+import { createAppFromDatabase, DEFAULT_AST_FILE, DEFAULT_SCHEMA, type AstTarget, type CreateAppUi, type DatabaseKind, type SettingsChange } from '../app/createAppFlow.ts';
 import { notify } from './notify.ts';
 import { readSettings } from './settings.ts';
 

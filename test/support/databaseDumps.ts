@@ -14,11 +14,12 @@ export async function postgresDdl(dsn: string, schema = 'public'): Promise<strin
   return stdout.replace(/^\\(un)?restrict .*$/gm, '');
 }
 
-/** A SQLite file's DDL: every table, index, view and trigger as stored. */
+/** A SQLite file's DDL: every table, index, view and trigger as stored, and its journal mode. */
 export function sqliteDdl(file: string): string {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
-    return JSON.stringify(db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name').all());
+    const schema = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name').all();
+    return JSON.stringify({ schema, journal: db.prepare('PRAGMA journal_mode').get() });
   } finally {
     db.close();
   }

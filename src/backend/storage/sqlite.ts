@@ -95,7 +95,9 @@ export class SqliteStorage implements Storage {
     } catch (error) {
       throw translateSqliteError(error);
     }
-    if (location !== SQLITE_MEMORY) this.#db.exec('PRAGMA journal_mode = WAL');
+    // WAL (readers never wait for the writer) for a database XOS starts; one that has tables
+    // already keeps its journal mode: a person's own file stays as their other programs expect it.
+    if (location !== SQLITE_MEMORY && this.#isEmpty()) this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('PRAGMA foreign_keys = ON');
     this.#db.exec('PRAGMA case_sensitive_like = ON');
     // SQLite's LOWER folds ASCII only; ilike must fold Ü, Ö, É as well.
@@ -257,6 +259,14 @@ export class SqliteStorage implements Storage {
   #sql(): SqlBuilder {
     if (!this.#builder) throw new Error('call migrate(model) before using the storage');
     return this.#builder;
+  }
+
+  #isEmpty(): boolean {
+    try {
+      return this.#db.prepare('SELECT COUNT(*) AS n FROM sqlite_schema').get()!.n === 0;
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   #existingColumns(): Map<string, Set<string>> {

@@ -1,4 +1,4 @@
-// "XOS: Create App from Database…" without VS Code (src/host/createAppFlow.ts): the DSN checks,
+// "XOS: Create App from Database…" without VS Code (src/app/createAppFlow.ts): the DSN checks,
 // which file and which settings are written, the person's messages for what goes wrong, and the
 // whole command with scripted answers on a real Chinook SQLite file. No password reaches the
 // settings, the log or the file; an existing file is compared, never overwritten.
@@ -17,7 +17,7 @@ import { translator, type Translate } from '../../src/board/texts.ts';
 import {
   createAppFromDatabase, explainReadError, postgresDsnProblem, settingsAfterWrite, sqliteDsn,
   type AstTarget, type CreateAppDeps, type CreateAppUi, type CurrentSettings, type DatabaseKind, type SettingsChange,
-} from '../../src/host/createAppFlow.ts';
+} from '../../src/app/createAppFlow.ts';
 import pg from 'pg';
 import { startPostgres } from '../support/postgres.ts';
 import { createChinookSqlite } from '../support/sampleDatabases.ts';
@@ -432,7 +432,7 @@ test('on a real PostgreSQL server: the schema asked for is read, xos.dsn names i
 });
 
 test('every text of the command has a German translation', () => {
-  const source = readFileSync(new URL('../../src/host/createAppFlow.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../src/app/createAppFlow.ts', import.meta.url), 'utf8');
   const call = /\bt\(\s*'((?:\\.|[^'\\])*)'/g;
   const messages = [...source.matchAll(call)].map((match) => match[1].replace(/\\(.)/g, '$1'));
   assert.ok(messages.length > 30, `found ${messages.length}`);
