@@ -46,6 +46,11 @@ export const FieldSchema = z.strictObject({
   /** The database computes or guards the value (a generated or identity column): shown, never written. */
   read_only: z.boolean().optional(),
   /**
+   * id of a read-only entity over a table with a composite key: its columns, in key order. The
+   * record's id is their values joined by "|" (a text key).
+   */
+  columns: z.array(z.string().min(1)).min(2).optional(),
+  /**
    * id: what keys the entity's records — `int` (the default), `text` or `uuid` (the database's own
    * tables). ref: the key of the entity it points at, the same as that entity's id says.
    */

@@ -241,6 +241,16 @@ class SemanticCheck {
   /** `table`/`column` name the person's own table: columns only there, each column once. */
   private checkMapping(entity: Raw, at: readonly PathSegment[]): void {
     const mapped = typeof entity.table === 'string';
+    const id = isRecord(entity.fields) && isRecord(entity.fields.id) ? entity.fields.id : undefined;
+    if (id && Object.hasOwn(id, 'columns')) {
+      const at2 = [...at, 'fields', 'id', 'columns'];
+      if (!mapped || typeof entity.read_only !== 'string') this.add(at2, '"columns" keys a read-only entity over a table with a composite key: add "table" and "read_only", or name one "column"');
+      else if (Object.hasOwn(id, 'column')) this.add(at2, 'give the key either as "column" or as "columns", not both');
+      else if (id.key !== 'text') this.add(at2, 'a composite key is read as text: add "key": "text" to the id');
+    }
+    for (const [fieldName, def] of entries(entity.fields)) {
+      if (fieldName !== 'id' && isRecord(def) && Object.hasOwn(def, 'columns')) this.add([...at, 'fields', fieldName, 'columns'], '"columns" is only for the id');
+    }
     if (!mapped && Object.hasOwn(entity, 'schema')) this.add([...at, 'schema'], '"schema" goes with "table": add the table\'s name or remove "schema"');
     const columns = new Map<string, string>();
     for (const [fieldName, def] of entries(entity.fields)) {

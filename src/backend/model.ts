@@ -21,6 +21,8 @@ export interface Column {
   readonly owned: boolean;
   /** id and ref columns: what keys the records (the id's `key` in the AST); XOS's own tables: int. */
   readonly key?: KeyKind;
+  /** The id of a table with a composite key: its columns, whose values joined by "|" are the id. */
+  readonly parts?: readonly string[];
   /** The AST field this column stores (`company` for `company_id`). */
   readonly field: string;
   readonly type: ColumnType;
@@ -92,7 +94,10 @@ export function buildModel(ast: Ast): Model {
   for (const [entityName, entity] of Object.entries(ast.entities)) {
     const owned = entity.table === undefined;
     const idDef = entity.fields.id;
-    const columns: Column[] = [{ name: ID_COLUMN, sql: idDef?.column ?? ID_COLUMN, field: ID_COLUMN, type: 'id', required: true, readOnly: false, owned, key: idDef?.key ?? 'int' }];
+    const columns: Column[] = [{
+      name: ID_COLUMN, sql: idDef?.column ?? ID_COLUMN, field: ID_COLUMN, type: 'id', required: true, readOnly: false, owned, key: idDef?.key ?? 'int',
+      ...(idDef?.columns ? { parts: idDef.columns } : {}),
+    }];
     const refs: Relation[] = [];
     for (const [fieldName, def] of Object.entries(entity.fields)) {
       if (def.type === 'id') continue;

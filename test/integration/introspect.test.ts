@@ -20,6 +20,8 @@ import { readSqliteCatalog } from '../../src/backend/introspect/sqliteCatalog.ts
 import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { postgresDdl } from '../support/databaseDumps.ts';
+import { readEveryContext } from '../support/readEveryContext.ts';
+import { startBackend } from '../../src/backend/backend.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const run = promisify(execFile);
@@ -113,11 +115,18 @@ describe('init on SQLite', () => {
     assertValid(ast);
     await assertGolden('edge.sqlite.xos.json', ast);
     assert.deepEqual(sqliteState(path), state);
+    const backend = await startBackend({ ast, dsn: `sqlite:${path}` });
+    try {
+      await readEveryContext(backend, ast);
+    } finally {
+      await backend.close();
+    }
+    assert.deepEqual(sqliteState(path), state, 'served, the file is the same');
 
-    assert.deepEqual(leftOutTables.map((t) => `${t.table}: ${t.reason}`), [
-      'log_entry: no primary key',
-      'order_line: composite key (order_id, line_no)',
-    ]);
+    // A table without a key and one with a composite key are read-only entities now; nothing is left out.
+    assert.deepEqual(leftOutTables.map((t) => `${t.table}: ${t.reason}`), []);
+    assert.match(ast.entities.order_line.read_only ?? '', /^composite key \(order_id, line_no\)/);
+    assert.deepEqual(ast.entities.log_entry.fields.id, { type: 'id', label: 'Row', column: 'rowid' });
     assert.deepEqual(leftOutColumns.map((c) => `${c.table}.${c.column}`), ['Customer.photo', 'Customer.anything', 'product.picture']);
     const { customer, order, employee } = ast.entities;
     assert.deepEqual(customer.fields.select, { type: 'text', label: 'Select' });
@@ -155,7 +164,15 @@ describe('init on PostgreSQL', () => {
     await assertGolden('edge.postgres.xos.json', ast);
     assert.equal(await postgresDdl(dsn), ddl);
 
-    assert.deepEqual(leftOutTables.map((t) => t.table), ['log_entry', 'order_line', 'order_totals']);
+    assert.deepEqual(leftOutTables.map((t) => t.table), ['order_totals']);
+    // Served, every context reads (the ctid of a table without a key, a composite key, a view, uuid and text keys), and the DDL stays.
+    const backend = await startBackend({ ast, dsn });
+    try {
+      await readEveryContext(backend, ast);
+    } finally {
+      await backend.close();
+    }
+    assert.equal(await postgresDdl(dsn), ddl);
     const { customer, order, employee, reading } = ast.entities;
     assert.ok(reading, 'a partitioned table is served by its parent');
     assert.ok(!Object.values(ast.entities).some((e) => e.table?.startsWith('reading_')), 'partitions are no entities');
@@ -204,10 +221,7 @@ describe('xos-server init', () => {
     assert.equal(first.stderr, '');
     assert.equal(first.stdout, [
       `Read sqlite:${db}: 13 tables and views`,
-      `Wrote ${out}: app "edge" with 11 entities and 22 contexts`,
-      '  left out 2 tables (see "notes"):',
-      '    "log_entry": no primary key',
-      '    "order_line": composite key (order_id, line_no)',
+      `Wrote ${out}: app "edge" with 13 entities and 26 contexts`,
       '  left out 3 columns (see each entity\'s "notes"):',
       '    "Customer"."photo" (type BLOB): XOS has no field type for it',
       '    "Customer"."anything" (type none): XOS has no field type for it',

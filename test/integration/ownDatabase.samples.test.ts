@@ -26,6 +26,7 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { changedCells, postgresDdl, postgresRows, sqliteDdl, sqliteRows, type TableRows } from '../support/databaseDumps.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
 import { SayingSave } from '../support/sayingSave.ts';
+import { readEveryContext } from '../support/readEveryContext.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { createChinookSqlite, createSamplePostgres } from '../support/sampleDatabases.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -69,6 +70,9 @@ async function workflow(sample: Sample): Promise<void> {
   try {
     assert.deepEqual([backend.migration.createdTables, backend.migration.addedColumns, backend.migration.createdIndexes], [[], [], []]);
     assert.equal(backend.migration.audit.kept, false);
+
+    await readEveryContext(backend, ast);
+
     const confirmer = new SayingSave();
     const board = new BoardState();
     const { call } = await connectInMemory({ client: embeddedClient(backend), board, confirmer }, 'samples');

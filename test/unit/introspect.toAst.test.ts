@@ -122,7 +122,7 @@ describe('column types', () => {
     assert.deepEqual(e.fields, {
       id: { type: 'id', label: 'ID' },
       small: { type: 'int', label: 'Small' },
-      big: { type: 'int', label: 'Big' },
+      big: { type: 'decimal', label: 'Big', scale: 0 },
       money: { type: 'decimal', label: 'Money', scale: 2 },
       plain_number: { type: 'decimal', label: 'Plain number' },
       wide: { type: 'decimal', label: 'Wide' },
@@ -144,7 +144,6 @@ describe('column types', () => {
       level: { type: 'int', label: 'Level' },
     });
     assert.deepEqual(e.notes, [
-      'column "big" (bigint): values beyond 2^53 (9007199254740992) are not exact in XOS',
       'column "wide" (numeric(40,20)) keeps 20 digits after the point; XOS\'s scale goes to 18, so the field has none',
       'left out column "tags" (type text[]): XOS has no field type for it',
       'left out column "blob" (type bytea): XOS has no field type for it',
@@ -168,11 +167,10 @@ describe('column types', () => {
     ])), 'thing');
     assert.deepEqual(Object.fromEntries(Object.entries(e.fields).map(([name, def]) => [name, [def.type, def.max ?? def.scale ?? def.values ?? def.read_only ?? null]])), {
       id: ['id', null], name: ['string', 40], code: ['string', null], notes: ['text', null], memo: ['text', null], count: ['int', null],
-      huge: ['int', null], price: ['decimal', 2], ratio: ['decimal', null], active: ['bool', null], born: ['date', null],
+      huge: ['decimal', 0], price: ['decimal', 2], ratio: ['decimal', null], active: ['bool', null], born: ['date', null],
       seen: ['datetime', null], opens: ['string', null], data: ['text', true], kind: ['enum', ['a', 'b']], total: ['decimal', true],
     });
     assert.deepEqual(e.notes, [
-      'column "Huge" (UNSIGNED BIG INT): values beyond 2^53 (9007199254740992) are not exact in XOS',
       'left out column "Picture" (type BLOB): XOS has no field type for it',
       'left out column "Anything" (type none): XOS has no field type for it',
       'left out column "Odd" (type MONEY): XOS has no field type for it',
@@ -266,7 +264,7 @@ test('a key that also points at another table stays the id', () => {
 });
 
 describe('keys', () => {
-  test('tables without a single integer, text or uuid key, and views without a key column, are left out, each with its reason', () => {
+  test('composite keys, tables without a key and views are read-only entities; what cannot be keyed is left out with its reason', () => {
     const result = catalogToAst(pg(
       table('ok', [serial()]),
       table('Straße', [col('code', 'varchar', { type: 'character varying(10)' })]),
@@ -277,7 +275,13 @@ describe('keys', () => {
       table('totals', [col('region', 'text'), col('total', 'numeric')], { kind: 'view', primaryKey: [] }),
       table('ok_totals', [col('id', 'int4')], { kind: 'materialized view', primaryKey: [] }),
     ));
-    assert.deepEqual(Object.keys(result.ast.entities), ['ok', 'open_ok', 'strasse', 'token']);
+    assert.deepEqual(Object.keys(result.ast.entities), ['log', 'ok', 'open_ok', 'pair', 'strasse', 'token']);
+    // A composite key is read as its values joined; a table without one by its rows' own place.
+    assert.deepEqual(result.ast.entities.pair.fields.id, { type: 'id', label: 'Key', key: 'text', columns: ['a', 'b'] });
+    assert.match(result.ast.entities.pair.read_only ?? '', /^composite key \(a, b\): XOS reads its rows by the key's values joined by "\|"/);
+    assert.deepEqual(result.ast.entities.log.fields.id, { type: 'id', label: 'Row', column: 'ctid', key: 'text' });
+    assert.match(result.ast.entities.log.read_only ?? '', /^no primary key: XOS reads its rows by their place in the table \(ctid\)/);
+    assert.deepEqual(Object.keys(result.ast.contexts.pair_detail).sort(), ['entity', 'kind', 'label', 'list_fields']);
     // A view whose first column names its rows is read, never written.
     assert.match(result.ast.entities.open_ok.read_only ?? '', /^a view: the database computes its rows; XOS reads them by "id"/);
     assert.deepEqual(Object.keys(result.ast.contexts.open_ok_detail).sort(), ['entity', 'kind', 'label', 'list_fields']);
@@ -285,12 +289,10 @@ describe('keys', () => {
     assert.deepEqual(result.ast.entities.token.fields.id, { type: 'id', label: 'ID', key: 'uuid' });
     assert.match(result.ast.entities.token.notes!.at(-1)!, /gives new records no key \(the uuid key "id" has no default\)/);
     assert.deepEqual(result.ast.notes!.slice(0, -1), [
-      'table "log": no primary key',
       'table "ok_totals": a materialized view',
-      'table "pair": composite key (a, b)',
       'table "totals": a view without a first column that names its rows (like "id" or "film_id")',
     ]);
-    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['log', 'ok_totals', 'pair', 'totals']);
+    assert.deepEqual(result.leftOutTables.map((t) => t.table), ['ok_totals', 'totals']);
     assert.match(result.ast.notes!.at(-1)!, /^"audit" is false: .*"audit": true .*xos\.audit/);
     assert.equal(result.ast.audit, false);
     assert.equal(whyNotServed(table('n', [col('n', 'numeric')]), 'postgres'), 'its key is numeric; XOS serves integer, text and uuid keys');

@@ -56,6 +56,8 @@ export interface CatalogTable {
   readonly foreignKeys: readonly CatalogForeignKey[];
   /** Unique constraints other than the primary key. */
   readonly uniques: readonly (readonly string[])[];
+  /** SQLite: the table has a rowid (it is no view and not WITHOUT ROWID). */
+  readonly rowid?: boolean;
   readonly comment?: string;
 }
 

@@ -47,6 +47,7 @@ function readTable(all: All, name: string, kind: RelationKind, withoutRowid: boo
   const columns = info.map((c) => column(c, checks, rowidAlias && c.name === primaryKey[0]));
   return {
     name, kind, columns, primaryKey,
+    ...(kind === 'table' && !withoutRowid ? { rowid: true } : {}),
     foreignKeys: kind === 'table' ? foreignKeys(all, name) : [],
     uniques: kind === 'table' ? uniques(all, name) : [],
   };

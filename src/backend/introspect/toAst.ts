@@ -38,13 +38,39 @@ const LABEL_LENGTH = 60;
  * tables with other keys and views can become read-only contexts by changing only this.
  */
 export function whyNotServed(table: CatalogTable, dialect: CatalogDialect): string | undefined {
-  if (table.kind === 'view') return viewKey(table, dialect) ? undefined : 'a view without a first column that names its rows (like "id" or "film_id")';
+  const plan = keyPlan(table, dialect);
+  return typeof plan === 'string' ? plan : undefined;
+}
+
+/**
+ * How XOS keys a table's records: by its one key column (a view: its first column, read-only),
+ * or, read-only, by a composite key's values joined, or by the row's own key where there is none
+ * (SQLite's rowid, PostgreSQL's ctid). A string: why the table is not served.
+ */
+export type KeyPlan =
+  | { readonly kind: 'column'; readonly column: CatalogColumn; readonly readOnly?: string }
+  | { readonly kind: 'composite'; readonly columns: readonly string[]; readonly readOnly: string }
+  | { readonly kind: 'row'; readonly column: 'rowid' | 'ctid'; readonly key: 'int' | 'text'; readonly readOnly: string };
+
+export function keyPlan(table: CatalogTable, dialect: CatalogDialect): KeyPlan | string {
+  if (table.kind === 'view') {
+    const first = viewKey(table, dialect);
+    return first
+      ? { kind: 'column', column: first, readOnly: `a view: the database computes its rows; XOS reads them by "${first.name}", taken to be unique` }
+      : 'a view without a first column that names its rows (like "id" or "film_id")';
+  }
   if (table.kind === 'materialized view') return 'a materialized view';
   if (table.kind === 'virtual table') return 'a virtual table';
-  if (table.primaryKey.length === 0) return 'no primary key';
-  if (table.primaryKey.length > 1) return `composite key (${table.primaryKey.join(', ')})`;
+  if (table.primaryKey.length === 0) {
+    if (dialect === 'postgres') return { kind: 'row', column: 'ctid', key: 'text', readOnly: 'no primary key: XOS reads its rows by their place in the table (ctid) and does not write them' };
+    if (table.rowid) return { kind: 'row', column: 'rowid', key: 'int', readOnly: 'no primary key: XOS reads its rows by their rowid and does not write them' };
+    return 'no primary key (a table WITHOUT ROWID)';
+  }
+  if (table.primaryKey.length > 1) {
+    return { kind: 'composite', columns: table.primaryKey, readOnly: `composite key (${table.primaryKey.join(', ')}): XOS reads its rows by the key's values joined by "|" and does not write them` };
+  }
   const key = table.columns.find((c) => c.name === table.primaryKey[0]);
-  if (key && keyOf(key, dialect) !== undefined) return undefined;
+  if (key && keyOf(key, dialect) !== undefined) return { kind: 'column', column: key };
   return `its key is ${key ? keyKind(key, dialect) : 'unknown'}; XOS serves integer, text and uuid keys`;
 }
 
@@ -56,11 +82,6 @@ export function viewKey(table: CatalogTable, dialect: CatalogDialect): CatalogCo
   const first = table.columns[0];
   if (table.kind !== 'view' || !first || !/id$/i.test(first.name)) return undefined;
   return keyOf(first, dialect) ? first : undefined;
-}
-
-/** The column that keys the table's records: its primary key, or a view's first column. */
-function keyColumn(table: CatalogTable, dialect: CatalogDialect): CatalogColumn {
-  return viewKey(table, dialect) ?? table.columns.find((c) => c.name === table.primaryKey[0])!;
 }
 
 /** How a key column keys records, as the AST's `key` says; undefined: XOS cannot key by it. */
@@ -137,8 +158,8 @@ function mapColumn(column: CatalogColumn, dialect: CatalogDialect): MappedColumn
   if (listed) {
     def = enumOrString(column, listed, notes);
   } else if (base === 'int') {
-    def = { type: 'int' };
-    if (isBigint(column, dialect)) notes.push(bigintNote(column));
+    // A 64-bit integer is a whole decimal: exact at any size (GraphQL's Int holds 32 bits).
+    def = isBigint(column, dialect) ? { type: 'decimal', scale: 0 } : { type: 'int' };
   } else if (base === 'decimal') {
     def = { type: 'decimal', ...decimalScale(column, notes) };
   } else if (base === 'string') {
@@ -170,7 +191,7 @@ function decimalScale(column: CatalogColumn, notes: string[]): { scale?: number 
 }
 
 function bigintNote(column: CatalogColumn): string {
-  return `column "${column.name}" (${column.type}): values beyond 2^53 (9007199254740992) are not exact in XOS`;
+  return `the key "${column.name}" (${column.type}): keys beyond 2^53 (9007199254740992) are not exact in XOS`;
 }
 
 /** The database fills it in: a generated or identity column, a serial, or one with a default. */
@@ -299,7 +320,7 @@ interface EntityPlan {
   readonly refs: PlannedRef[];
   /** Why the detail context cannot create records; empty: it can. */
   readonly noCreate: string[];
-  /** Why its records can only be read (a view); absent: they can be written. */
+  /** Why its records can only be read (a view, a composite key, none); absent: they can be written. */
   readonly readOnly?: string;
 }
 
@@ -313,21 +334,21 @@ function planEntity(
 ): EntityPlan {
   const dialect = catalog.dialect;
   const names = new FieldNames();
-  const key = keyColumn(table, dialect);
-  const kind = keyOf(key, dialect);
-  const fields: Record<string, FieldDef> = { id: withColumn({ type: 'id', ...labelled(key.name, key.comment), ...keyField(kind) }, key.name, 'id') };
-  const view = table.kind === 'view';
-  const plan: EntityPlan = {
-    table, name, fields, notes: [], refs: [], noCreate: [],
-    ...(view ? { readOnly: `a view: the database computes its rows; XOS reads them by "${key.name}", taken to be unique` } : {}),
-  };
-  if (isBigint(key, dialect)) plan.notes.push(bigintNote(key));
-  // An integer key numbered by the database (identity, serial, rowid); a uuid or text key it fills by a default.
-  const numbered = kind === 'int' ? key.autoincrement === true : filledByDatabase(key);
-  if (!numbered && !view) {
-    plan.noCreate.push(kind === 'int'
-      ? `the database does not number new records (the key "${key.name}" has no default)`
-      : `the database gives new records no key (the ${kind} key "${key.name}" has no default), and XOS does not make one up`);
+  const keyed = keyPlan(table, dialect) as KeyPlan;
+  const key = keyed.kind === 'column' ? keyed.column : undefined;
+  const fields: Record<string, FieldDef> = { id: idField(keyed, dialect) };
+  const entityReadOnly = keyed.readOnly;
+  const plan: EntityPlan = { table, name, fields, notes: [], refs: [], noCreate: [], ...(entityReadOnly !== undefined ? { readOnly: entityReadOnly } : {}) };
+  if (key && isBigint(key, dialect)) plan.notes.push(bigintNote(key));
+  if (key && entityReadOnly === undefined) {
+    // An integer key numbered by the database (identity, serial, rowid); a uuid or text key it fills by a default.
+    const kind = keyOf(key, dialect);
+    const numbered = kind === 'int' ? key.autoincrement === true : filledByDatabase(key);
+    if (!numbered) {
+      plan.noCreate.push(kind === 'int'
+        ? `the database does not number new records (the key "${key.name}" has no default)`
+        : `the database gives new records no key (the ${kind} key "${key.name}" has no default), and XOS does not make one up`);
+    }
   }
   const refs = refColumns(table, catalog, served, plan.notes);
   for (const column of table.columns) {
@@ -338,7 +359,7 @@ function planEntity(
       continue;
     }
     const mapped = mapColumn(column, dialect);
-    const blocks = column.notNull && !filledByDatabase(column);
+    const blocks = column.notNull && !filledByDatabase(column) && entityReadOnly === undefined;
     if (!mapped) {
       const reason = `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
       plan.notes.push(reason);
@@ -355,7 +376,7 @@ function planEntity(
     fields[field] = withColumn({
       type: mapped.def.type,
       ...labelled(column.name, column.comment),
-      ...(blocks && !readOnly && !view ? { required: true } : {}),
+      ...(blocks && !readOnly ? { required: true } : {}),
       ...withoutType(mapped.def),
       ...(readOnly ? { read_only: true } : {}),
     }, column.name, field);
@@ -366,8 +387,20 @@ function planEntity(
 /** The key kind of a served entity (its table's one key column). */
 function keyOfEntity(served: readonly Served[], entity: string, dialect: CatalogDialect): 'int' | 'text' | 'uuid' | undefined {
   const table = served.find((s) => s.entity === entity)?.table;
-  const key = table?.columns.find((c) => c.name === table.primaryKey[0]);
-  return key ? keyOf(key, dialect) : undefined;
+  const keyed = table ? keyPlan(table, dialect) : undefined;
+  return keyed !== undefined && typeof keyed !== 'string' && keyed.kind === 'column' ? keyOf(keyed.column, dialect) : undefined;
+}
+
+/** The id field of a table keyed as `keyed` says. */
+function idField(keyed: KeyPlan, dialect: CatalogDialect): FieldDef {
+  switch (keyed.kind) {
+    case 'column':
+      return withColumn({ type: 'id', ...labelled(keyed.column.name, keyed.column.comment), ...keyField(keyOf(keyed.column, dialect)) }, keyed.column.name, 'id');
+    case 'composite':
+      return { type: 'id', label: 'Key', key: 'text', columns: [...keyed.columns] };
+    case 'row':
+      return { type: 'id', label: 'Row', column: keyed.column, ...keyField(keyed.key) };
+  }
 }
 
 function addRef(plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string, kind: 'int' | 'text' | 'uuid' | undefined): void {

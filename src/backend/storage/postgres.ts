@@ -105,7 +105,11 @@ const asUtc = (value: string) => {
   return Number.isNaN(time) ? value : new Date(time).toISOString();
 };
 const TEXT_PARSERS: ReadonlyMap<number, (value: string) => unknown> = new Map<number, (value: string) => unknown>([
-  [OID_INT8, (value) => Number(value)],
+  // A bigint beyond 2^53 stays its digits (a decimal field shows them exactly; counts and ids are smaller).
+  [OID_INT8, (value) => {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
+  }],
   [OID_NUMERIC, (value) => value],
   [OID_DATE, (value) => value],
   [OID_TIMESTAMPTZ, asUtc],

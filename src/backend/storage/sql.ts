@@ -233,12 +233,15 @@ export class SqlBuilder {
   #selectList(table: Table, columns: readonly Column[]): string {
     return columns.map((c) => {
       const ref = this.#ref(table, c);
-      return c.sql === c.name ? ref : `${ref} AS ${quoteIdentifier(c.name)}`;
+      const name = quoteIdentifier(c.name);
+      return ref === name ? ref : `${ref} AS ${name}`;
     }).join(', ');
   }
 
   /** A column in SQL: its real name, or, for the version of the person's own table, the row's state. */
   #ref(table: Table, column: Column): string {
+    // A composite key's columns, read as one text: "3|17".
+    if (column.parts) return `(${column.parts.map((part) => `CAST(${quoteIdentifier(part)} AS TEXT)`).join(` || '|' || `)})`;
     if (column.type !== 'version' || table.owned) return quoteIdentifier(column.sql);
     // A view or a table without one key is never written: its rows need no version.
     if (table.readOnly !== undefined) return '0';
