@@ -29,7 +29,9 @@ export interface Backend {
 }
 
 export async function startBackend(options: BackendOptions): Promise<Backend> {
-  const storage = await openStorage(options.dsn, { statementTimeoutMs: options.statementTimeoutMs });
+  // An app on the database's own tables never makes a new, empty database of a mistyped path.
+  const mustExist = Object.values(options.ast.entities).some((entity) => entity.table !== undefined);
+  const storage = await openStorage(options.dsn, { statementTimeoutMs: options.statementTimeoutMs, mustExist });
   try {
     // On the person's own tables, what the role may not do is read-only before anyone is served.
     const ast = withRights(options.ast, await storage.rights(buildModel(options.ast)));

@@ -37,6 +37,16 @@ export function resolveAstSource(setting: string, workspaceRoot: string | undefi
   return { kind: 'demo' };
 }
 
+/**
+ * A SQLite DSN with a relative path names a file in the workspace (like `xos.ast`), not in the
+ * extension host's working directory; other DSNs are returned as they are.
+ */
+export function resolveSqliteDsn(dsn: string, workspaceRoot: string | undefined): string {
+  const location = dsn.startsWith('sqlite:') ? dsn.slice('sqlite:'.length) : undefined;
+  if (location === undefined || location === ':memory:' || location.trim() === '' || isAbsolute(location) || !workspaceRoot) return dsn;
+  return `sqlite:${join(workspaceRoot, location)}`;
+}
+
 export interface BackendServiceOptions {
   readonly globalStorage: vscode.Uri;
   readonly secrets: vscode.SecretStorage;
@@ -135,7 +145,7 @@ export class BackendService implements vscode.Disposable {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const source = resolveAstSource(settings.ast, root);
     const ast = source.kind === 'file' ? await loadAstFile(source.path) : demoApp();
-    let dsn = settings.dsn;
+    let dsn = resolveSqliteDsn(settings.dsn, root);
     if (!dsn) {
       await vscode.workspace.fs.createDirectory(this.options.globalStorage);
       dsn = `sqlite:${vscode.Uri.joinPath(this.options.globalStorage, 'xos.db').fsPath}`;

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { runChecks, type Check } from './support/suite.ts';
+import { resolveSqliteDsn } from '../../src/host/backendSetup.ts';
 
 // Replaced at bundle time with the path the driving test reads.
 declare const XOS_HOST_OUTCOME_PATH: string;
@@ -37,6 +38,13 @@ const checks: readonly Check[] = [
   }],
   ['command xos.showOutput runs', async () => {
     await vscode.commands.executeCommand('xos.showOutput');
+  }],
+  ['a relative SQLite DSN names a file in the workspace, not in the host\'s working directory', async () => {
+    assert.equal(resolveSqliteDsn('sqlite:data/shop.db', '/work/space'), 'sqlite:/work/space/data/shop.db');
+    assert.equal(resolveSqliteDsn('sqlite:/abs/shop.db', '/work/space'), 'sqlite:/abs/shop.db');
+    assert.equal(resolveSqliteDsn('sqlite::memory:', '/work/space'), 'sqlite::memory:');
+    assert.equal(resolveSqliteDsn('postgres://db.example/shop', '/work/space'), 'postgres://db.example/shop');
+    assert.equal(resolveSqliteDsn('sqlite:shop.db', undefined), 'sqlite:shop.db');
   }],
 ];
 

@@ -5,6 +5,7 @@
 // overwrite; XOS never creates, alters or drops anything of theirs (the DDL is byte-identical
 // after the session), and keeps its audit trail only where the AST allows it, in its own place.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
@@ -357,6 +358,10 @@ describe('XOS on the person\'s own tables', () => {
       const missing = app(false);
       missing.entities.auftrag.table = 'Bestellung';
       await assert.rejects(startBackend({ ast: missing, dsn: `sqlite:${file}` }), /no table "Bestellung" \(entity auftrag\)/);
+      // A mistyped path is not a new, empty database.
+      const typo = join(dir.path, 'kunden-typo.db');
+      await assert.rejects(startBackend({ ast: app(false), dsn: `sqlite:${typo}` }), /the SQLite file .*kunden-typo\.db does not exist: the app works on that database's own tables, so XOS does not create it/);
+      assert.equal(existsSync(typo), false);
       assert.equal(await outside.ddl(), ddl);
     } finally {
       await outside.close();

@@ -1,6 +1,6 @@
 // Chooses the storage adapter from a DSN (DESIGN §4): sqlite:<path>,
 // sqlite::memory: or postgres(ql)://...
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { redactDsn } from '../dsn.ts';
 import { PostgresStorage } from './postgres.ts';
@@ -20,6 +20,9 @@ export async function openStorage(dsn: string, options: StorageOptions = {}): Pr
     if (location === SQLITE_MEMORY) return new SqliteStorage(SQLITE_MEMORY, dsn, options);
     if (location.trim() === '') throw new Error(`the DSN "${dsn}" names no SQLite file; accepted forms: ${ACCEPTED_FORMS}`);
     const path = resolve(process.cwd(), location);
+    if (options.mustExist && !existsSync(path)) {
+      throw new Error(`the SQLite file ${path} does not exist: the app works on that database's own tables, so XOS does not create it; check the DSN (a relative path is read from ${process.cwd()})`);
+    }
     mkdirSync(dirname(path), { recursive: true });
     return new SqliteStorage(path, `${SQLITE_PREFIX}${path}`, options);
   }

@@ -157,4 +157,6 @@ export interface Storage {
 export interface StorageOptions {
   /** Per-statement time limit in milliseconds (PostgreSQL statement_timeout; SQLite busy timeout). */
   readonly statementTimeoutMs?: number;
+  /** The database is the person's own: a SQLite file that is not there is an error, not a new database. */
+  readonly mustExist?: boolean;
 }
