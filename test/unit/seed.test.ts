@@ -6,7 +6,7 @@ import { AstSchema } from '../../src/ast/schema.ts';
 import type { Ast } from '../../src/ast/schema.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Model } from '../../src/backend/model.ts';
-import type { Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, TableRights, WriteResult } from '../../src/backend/storage/types.ts';
+import type { BatchWriteResult, Condition, DeleteResult, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, TableRights, WriteResult } from '../../src/backend/storage/types.ts';
 import { checkRequired, coerceFieldValue, FieldValueError } from '../../src/ast/values.ts';
 import { generateRecords } from '../../src/backend/seed/generate.ts';
 import { seedStorage } from '../../src/backend/seed/seed.ts';
@@ -238,6 +238,7 @@ class MemoryStorage implements Storage {
   async insert(_table: string, _values: Row): Promise<Row> { throw new Error('not used by seeding'); }
   async update(_t: string, _id: number, _v: number, _set: Row): Promise<WriteResult> { throw new Error('not used by seeding'); }
   async delete(_t: string, _id: number, _v: number): Promise<DeleteResult> { throw new Error('not used by seeding'); }
+  async updateMany(): Promise<BatchWriteResult> { throw new Error('not used by seeding'); }
   async recordAudit(): Promise<AuditEntry> { throw new Error('not used by seeding'); }
   async auditEntries(): Promise<AuditEntry[]> { throw new Error('not used by seeding'); }
   async auditCount(): Promise<number> { throw new Error('not used by seeding'); }

@@ -12,10 +12,11 @@ import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
+import { BatchConflict } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  AuditState, Condition, DeleteResult, RecordId, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -302,6 +303,34 @@ export class PostgresStorage implements Storage {
       await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit));
       return { status: 'ok', row };
     });
+  }
+
+  async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
+    const sql = this.#sql();
+    const statements = updates.map((u) => sql.update(table, u.id, u.version, u.set));
+    try {
+      return await this.#transaction(async (client): Promise<BatchWriteResult> => {
+        const rows: Row[] = [];
+        const conflicts: Array<{ id: RecordId; current: Row | null }> = [];
+        for (const [i, update] of updates.entries()) {
+          const before = await this.#lockRow(client, table, update.id);
+          const [raw] = before ? await query(client, statements[i]) : [];
+          if (!raw || !before) {
+            conflicts.push({ id: update.id, current: before ?? null });
+            continue;
+          }
+          const row = sql.decodeRow(table, raw);
+          rows.push(row);
+          await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit));
+        }
+        // All or nothing: one stale row rolls the whole batch back.
+        if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
+        return { status: 'ok', rows };
+      });
+    } catch (error) {
+      if (error instanceof BatchConflict) return error.result;
+      throw error;
+    }
   }
 
   async delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult> {

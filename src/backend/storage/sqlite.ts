@@ -13,9 +13,10 @@ import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
+import { BatchConflict } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  Condition, DeleteResult, RecordId, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -211,6 +212,34 @@ export class SqliteStorage implements Storage {
       this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit));
       return { status: 'ok', row };
     });
+  }
+
+  async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
+    const sql = this.#sql();
+    const statements = updates.map((u) => sql.update(table, u.id, u.version, u.set));
+    try {
+      return this.#transaction((): BatchWriteResult => {
+        const rows: Row[] = [];
+        const conflicts: Array<{ id: RecordId; current: Row | null }> = [];
+        updates.forEach((update, i) => {
+          const [before] = this.#all(sql.selectById(table, update.id));
+          const [raw] = before ? this.#all(statements[i]) : [];
+          if (!raw) {
+            conflicts.push({ id: update.id, current: before ? sql.decodeRow(table, before) : null });
+            return;
+          }
+          const row = sql.decodeRow(table, raw);
+          rows.push(row);
+          this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit));
+        });
+        // All or nothing: one stale row rolls the whole batch back.
+        if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
+        return { status: 'ok', rows };
+      });
+    } catch (error) {
+      if (error instanceof BatchConflict) return error.result;
+      throw error;
+    }
   }
 
   async delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult> {

@@ -61,6 +61,18 @@ export type WriteResult =
   | { readonly status: 'conflict'; readonly current: Row }
   | { readonly status: 'missing' };
 
+/** One row of a batch: its id, the version it was read at, and what to set. */
+export interface RowUpdate {
+  readonly id: RecordId;
+  readonly version: number;
+  readonly set: Row;
+}
+
+export type BatchWriteResult =
+  | { readonly status: 'ok'; readonly rows: readonly Row[] }
+  /** Nothing was written: every row that changed since it was read (or is gone: `current` null), as stored now. */
+  | { readonly status: 'conflict'; readonly conflicts: readonly { readonly id: RecordId; readonly current: Row | null }[] };
+
 export type DeleteResult =
   | { readonly status: 'ok' }
   | { readonly status: 'conflict'; readonly current: Row }
@@ -139,6 +151,12 @@ export interface Storage {
   /** Sets `set` and bumps the version, only if the stored version equals `version`. */
   update(table: string, id: RecordId, version: number, set: Row, audit?: AuditMeta): Promise<WriteResult>;
   delete(table: string, id: RecordId, version: number, audit?: AuditMeta): Promise<DeleteResult>;
+  /**
+   * Many rows of one table in ONE transaction, each checked against its version and audited like a
+   * single update: all are written, or — when any row changed meanwhile or is gone — none, and
+   * every such row is named. The rows come back in the order given.
+   */
+  updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult>;
   /** Records what is not a row write (a sent mail). */
   recordAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** The audit trail, newest first, of one record, one entity or everything. */

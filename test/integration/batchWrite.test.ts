@@ -1,0 +1,49 @@
+// Many rows, one transaction (Storage.updateMany), on SQLite and PostgreSQL: every row written
+// and audited, in the order given; or — when one row of a thousand changed since it was read, or
+// is gone — nothing written at all, and exactly those rows named with what is stored now.
+import assert from 'node:assert/strict';
+import type { Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import type { RowUpdate } from '../../src/backend/storage/types.ts';
+import { onBothStores } from '../support/bothStores.ts';
+import { seedPeople } from '../support/seedPeople.ts';
+
+const ROWS = 1000;
+const ast = demoApp();
+delete ast.data;
+
+async function people(backend: Backend): Promise<Array<{ id: number; version: number; city: string | null }>> {
+  const rows = await backend.api.storage.select({ table: 'person', columns: ['city'], orderBy: [{ column: 'id', desc: false }] });
+  return rows.map((r) => ({ id: r.id as number, version: r.version as number, city: r.city as string | null }));
+}
+
+onBothStores('one transaction for many rows', ast, 0, async (backend) => {
+  const { storage } = backend.api;
+  await seedPeople(backend, ROWS);
+  const read = await people(backend);
+  const audited = await storage.auditCount({ entity: 'person' });
+
+  // All or nothing: another writer changes one row after the batch was read, and one row is deleted.
+  const updates: RowUpdate[] = read.map((p) => ({ id: p.id, version: p.version, set: { city: `Stadt ${p.id}` } }));
+  const theirs = await storage.update('person', read[499].id, read[499].version, { city: 'Extern' });
+  assert.equal(theirs.status, 'ok');
+  assert.equal((await storage.delete('person', read[700].id, read[700].version)).status, 'ok');
+  const refused = await storage.updateMany('person', updates, { path: 'board', approval: 'test batch' });
+  assert.equal(refused.status, 'conflict');
+  assert.deepEqual(refused.status === 'conflict' ? refused.conflicts.map((c) => [c.id, c.current?.city ?? null]) : [], [[read[499].id, 'Extern'], [read[700].id, null]]);
+  const untouched = await people(backend);
+  assert.deepEqual(untouched.filter((p) => p.city?.startsWith('Stadt ')), [], 'nothing of the batch was written');
+  assert.equal(await storage.auditCount({ entity: 'person' }), audited + 2, 'only the other writes are in the audit trail');
+
+  // Read again, the batch goes through whole: every row, in order, each one version on, each audited.
+  const fresh = new Map(untouched.map((p) => [p.id, p.version]));
+  const again = updates.filter((u) => fresh.has(u.id as number)).map((u) => ({ ...u, version: fresh.get(u.id as number)! }));
+  const written = await storage.updateMany('person', again, { path: 'board', approval: 'test batch' });
+  assert.equal(written.status, 'ok');
+  if (written.status !== 'ok') return;
+  assert.deepEqual(written.rows.map((r) => r.id), again.map((u) => u.id));
+  assert.ok(written.rows.every((r, i) => r.version === again[i].version + 1 && r.city === `Stadt ${r.id}`));
+  assert.equal((await people(backend)).filter((p) => p.city === `Stadt ${p.id}`).length, ROWS - 1);
+  const trail = await storage.auditEntries({ entity: 'person', recordId: String(again[10].id), limit: 5, offset: 0 });
+  assert.deepEqual([trail[0].action, trail[0].approval, trail[0].changes.city?.to], ['update', 'test batch', `Stadt ${again[10].id}`]);
+});
