@@ -35,6 +35,9 @@ onBothStores('one transaction for many rows', ast, 0, async (backend) => {
   assert.deepEqual(untouched.filter((p) => p.city?.startsWith('Stadt ')), [], 'nothing of the batch was written');
   assert.equal(await storage.auditCount({ entity: 'person' }), audited + 2, 'only the other writes are in the audit trail');
 
+  // A row given twice is refused before anything is read or written.
+  await assert.rejects(storage.updateMany('person', [updates[0], updates[0]]), /changes the row \d+ twice/);
+
   // Read again, the batch goes through whole: every row, in order, each one version on, each audited.
   const fresh = new Map(untouched.map((p) => [p.id, p.version]));
   const again = updates.filter((u) => fresh.has(u.id as number)).map((u) => ({ ...u, version: fresh.get(u.id as number)! }));

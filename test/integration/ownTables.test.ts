@@ -212,6 +212,20 @@ async function session(backend: Backend, outside: Outside): Promise<void> {
   assert.equal((await ok(backend, 'mutation ($v: Int!) { delete_kunde(id: "4", version: $v) }', { v: fresh.version })).delete_kunde, true);
   assert.equal(Number((await outside.run('SELECT COUNT(*) AS n FROM "Kunde" WHERE "KundeNr" = 4'))[0].n), 0);
 
+  // Many rows in one transaction, on the person's table: checked against the rows as read.
+  const { storage } = backend.api;
+  const batch = (await storage.select({ table: 'kunde', columns: ['stadt'], orderBy: [{ column: 'id', desc: false }] }))
+    .map((row) => ({ id: row.id as number, version: row.version as number, set: { stadt: `Neu ${String(row.id)}`, groesse: '9.50' } }));
+  await outside.run('UPDATE "Kunde" SET "Stadt" = \'Anders\' WHERE "KundeNr" = 1');
+  const staleBatch = await storage.updateMany('kunde', batch);
+  assert.equal(staleBatch.status, 'conflict');
+  assert.equal(Number((await outside.run('SELECT COUNT(*) AS n FROM "Kunde" WHERE "Stadt" LIKE \'Neu %\''))[0].n), 0);
+  const reread = await storage.select({ table: 'kunde', columns: [], orderBy: [{ column: 'id', desc: false }] });
+  const freshBatch = batch.map((u, i) => ({ ...u, version: reread[i].version as number }));
+  const batchWritten = await storage.updateMany('kunde', freshBatch);
+  assert.equal(batchWritten.status, 'ok');
+  assert.deepEqual((await outside.run('SELECT "Stadt" FROM "Kunde" ORDER BY "KundeNr"')).map((r) => r.Stadt), batch.map((u) => u.set.stadt));
+
   // A new record: the database makes its key; what it computes comes back.
   const created = (await ok(backend, 'mutation { insert_kunde(object: { name: "Neu", chef_id: "1", seit: "2024-05-06T07:08:09Z" }) { id name_klein seit chef { id } } }')).insert_kunde;
   assert.ok(!['1', '2', '3'].includes(created.id), created.id);
@@ -297,7 +311,9 @@ describe('XOS on the person\'s own tables', () => {
         const schemas = await outside.run("SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema = 'xos'");
         assert.deepEqual(schemas, [{ table_schema: 'xos', table_name: 'audit' }]);
         const history = (await ok(backend, '{ xos_audit(entity: "kunde", id: "2") { action changes { field from to } } }')).xos_audit;
-        assert.deepEqual(history[0].changes.find((c: { field: string }) => c.field === 'name'), { field: 'name', from: 'Ada Lovelace', to: 'Ada King' });
+        const changes = history.flatMap((entry: { changes: Array<{ field: string }> }) => entry.changes);
+        assert.deepEqual(changes.find((c: { field: string }) => c.field === 'name'), { field: 'name', from: 'Ada Lovelace', to: 'Ada King' });
+        assert.deepEqual(changes.find((c: { field: string }) => c.field === 'stadt'), { field: 'stadt', from: 'London', to: 'Neu 2' }, 'the batch is in the trail');
       } finally {
         await backend.close();
       }

@@ -98,6 +98,25 @@ export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returni
   return { text: returning ? `${text} RETURNING *` : text, params: values };
 }
 
+/** Many entries in one INSERT (a batch's rows; the caller keeps it under the parameter limit). */
+export function insertAuditManySql(dialect: Dialect, entries: readonly NewAuditEntry[], place: AuditPlace = OWN_AUDIT, at = new Date()): Statement {
+  const params: SqlParam[] = [];
+  const tuples = entries.map((entry) => {
+    const values: SqlParam[] = [
+      at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
+      JSON.stringify(entry.changes), entry.approval,
+    ];
+    return `(${values.map((value) => {
+      params.push(value);
+      return dialect.placeholder(params.length);
+    }).join(', ')})`;
+  });
+  return { text: `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, params };
+}
+
+/** Entries per INSERT of insertAuditManySql: its nine parameters each, under PostgreSQL's limit. */
+export const AUDIT_ROWS_PER_INSERT = 6000;
+
 function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, params: SqlParam[]): string {
   const parts: string[] = [];
   if (filter.entity !== undefined) {

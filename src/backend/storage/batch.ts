@@ -1,6 +1,6 @@
 // A batch write that met a changed row: thrown inside the transaction so that it rolls back, and
 // caught outside it as the batch's answer (nothing written, every stale row named).
-import type { BatchWriteResult } from './types.ts';
+import type { BatchWriteResult, RowUpdate } from './types.ts';
 
 export class BatchConflict extends Error {
   readonly result: Extract<BatchWriteResult, { status: 'conflict' }>;
@@ -8,5 +8,15 @@ export class BatchConflict extends Error {
   constructor(result: Extract<BatchWriteResult, { status: 'conflict' }>) {
     super(`${result.conflicts.length} rows changed since they were read; nothing was written`);
     this.result = result;
+  }
+}
+
+/** A batch names each row once: a second change of one row would be checked against a version the first one moved on. */
+export function checkOncePerRow(updates: readonly RowUpdate[]): void {
+  const seen = new Set<string>();
+  for (const update of updates) {
+    const key = String(update.id);
+    if (seen.has(key)) throw new Error(`a batch changes the row ${key} twice: give each row once, with all its changes`);
+    seen.add(key);
   }
 }

@@ -1,7 +1,7 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
 import {
-  AUDIT_OFF, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
+  AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
   unrecordedEntry, writeEntry, type AuditEntry, type AuditPlace, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import pg from 'pg';
@@ -12,7 +12,7 @@ import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
-import { BatchConflict } from './batch.ts';
+import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
@@ -133,6 +133,7 @@ export class PostgresStorage implements Storage {
   #builder: SqlBuilder | undefined;
   #audit = true;
   #auditPlace: AuditPlace = OWN_AUDIT;
+  readonly #types = new Map<string, ReadonlyMap<string, string>>();
 
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
@@ -306,25 +307,44 @@ export class PostgresStorage implements Storage {
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
+    checkOncePerRow(updates);
     const sql = this.#sql();
-    const statements = updates.map((u) => sql.update(table, u.id, u.version, u.set));
+    const model = sql.writable(table);
+    const names = model.columns.filter((c) => c.type !== 'id' && c.type !== 'version').map((c) => c.name);
     try {
       return await this.#transaction(async (client): Promise<BatchWriteResult> => {
-        const rows: Row[] = [];
-        const conflicts: Array<{ id: RecordId; current: Row | null }> = [];
-        for (const [i, update] of updates.entries()) {
-          const before = await this.#lockRow(client, table, update.id);
-          const [raw] = before ? await query(client, statements[i]) : [];
-          if (!raw || !before) {
-            conflicts.push({ id: update.id, current: before ?? null });
-            continue;
+        // Every row locked and read first (a few statements, not one per row), then checked here.
+        const before = new Map<string, Row>();
+        for (const ids of chunked(updates.map((u) => u.id), MAX_ROWS_PER_LOCK)) {
+          const statement = sql.select({ table, columns: names, where: { kind: 'in', column: 'id', values: ids, negate: false } });
+          for (const raw of await query(client, { ...statement, text: `${statement.text} FOR UPDATE` })) {
+            const row = sql.decodeRow(table, raw);
+            before.set(String(row.id), row);
           }
-          const row = sql.decodeRow(table, raw);
-          rows.push(row);
-          await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit));
         }
+        const conflicts = updates.filter((u) => before.get(String(u.id))?.version !== u.version)
+          .map((u) => ({ id: u.id, current: before.get(String(u.id)) ?? null }));
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
+        const types = await this.#columnTypes(client, model);
+        const written = new Map<string, Row>();
+        for (const group of groupedBySet(updates)) {
+          const set = Object.keys(group[0].set);
+          for (const chunk of chunked(group, Math.max(1, Math.floor(MAX_PARAMS / (set.length + 2))))) {
+            const raws = await query(client, sql.updateFromValues(table, chunk, set, types));
+            // The rows are locked: every one is written, or the batch is a bug to roll back.
+            if (raws.length !== chunk.length) throw new Error(`a batch of ${chunk.length} rows wrote ${raws.length}`);
+            for (const raw of raws) {
+              const row = sql.decodeRow(table, raw);
+              written.set(String(row.id), row);
+            }
+          }
+        }
+        const rows = updates.map((u) => written.get(String(u.id))!);
+        if (this.#audit) {
+          const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit));
+          for (const chunk of chunked(entries, AUDIT_ROWS_PER_INSERT)) await query(client, insertAuditManySql(postgresDialect, chunk, this.#auditPlace));
+        }
         return { status: 'ok', rows };
       });
     } catch (error) {
@@ -364,6 +384,20 @@ export class PostgresStorage implements Storage {
   /** Inside the write's transaction; nothing when the app keeps no audit trail. */
   async #writeAudit(client: PoolClient, entry: NewAuditEntry): Promise<void> {
     if (this.#audit) await query(client, insertAuditSql(postgresDialect, entry, { place: this.#auditPlace }));
+  }
+
+  /** Each column's type as the catalog writes it (`character varying(40)`, `mpaa_rating`), for typed VALUES lists; read once per table. */
+  async #columnTypes(client: Queryable, table: Table): Promise<ReadonlyMap<string, string>> {
+    let types = this.#types.get(table.name);
+    if (!types) {
+      const rows = await query(client, {
+        text: 'SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped',
+        params: [tableSql(table)],
+      });
+      types = new Map(rows.map((row) => [String(row.attname), String(row.type)]));
+      this.#types.set(table.name, types);
+    }
+    return types;
   }
 
   /** The row as it is before a write, locked until the transaction ends (the audit's "before"). */
@@ -470,6 +504,27 @@ async function existingColumns(client: PoolClient): Promise<Map<string, Set<stri
     columns.add(String(row.column_name));
   }
   return result;
+}
+
+/** Rows locked per statement of a batch. */
+const MAX_ROWS_PER_LOCK = 10_000;
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** A batch's rows by the columns they set (each group one kind of statement), in first-seen order. */
+function groupedBySet(updates: readonly RowUpdate[]): RowUpdate[][] {
+  const groups = new Map<string, RowUpdate[]>();
+  for (const update of updates) {
+    const key = JSON.stringify(Object.keys(update.set).sort());
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    group.push(update);
+  }
+  return [...groups.values()];
 }
 
 /** Consecutive rows that set the same columns, in chunks that fit one statement. */

@@ -5,7 +5,7 @@
 // Model and double-quoted, so nothing from a request is ever spliced into SQL.
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
-import type { Condition, ListKey, OrderBy, RecordId, Row, Scalar, SelectSpec } from './types.ts';
+import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './types.ts';
 import { orderTerms } from './seek.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
@@ -196,6 +196,42 @@ export class SqlBuilder {
     }
     const where = this.#idAndVersion(table, id, version, params);
     const text = `UPDATE ${tableSql(table)} SET ${assignments.join(', ')} WHERE ${where} RETURNING ${this.#allColumns(table)}`;
+    return { text, params: params.values };
+  }
+
+  /**
+   * Many rows of one table set to the same columns in ONE statement (PostgreSQL): their values in
+   * a VALUES list, each cast to its column's type (`types`: the real column name -> its type as
+   * the catalog writes it), each row version-checked; the rows written come back.
+   */
+  updateFromValues(tableName: string, updates: readonly RowUpdate[], names: readonly string[], types: ReadonlyMap<string, string>): Statement {
+    const table = this.writable(tableName);
+    const params = new Params(this.dialect);
+    const idColumn = this.column(table, ID_COLUMN);
+    const columns = names.map((name) => {
+      const column = this.column(table, name);
+      if (column.type === 'id' || column.type === 'version' || column.readOnly) throw new Error(`column "${name}" cannot be set`);
+      return column;
+    });
+    const typeOf = (column: Column) => {
+      const type = types.get(column.sql);
+      if (!type) throw new Error(`no type known for column "${column.sql}" of "${table.name}"`);
+      return type;
+    };
+    const tuples = updates.map((u) => {
+      const values = [
+        `CAST(${params.add(this.#encode(idColumn, u.id))} AS ${typeOf(idColumn)})`,
+        `CAST(${params.add(u.version)} AS integer)`,
+        ...columns.map((c) => `CAST(${params.add(this.#encode(c, u.set[c.name] ?? null))} AS ${typeOf(c)})`),
+      ];
+      return `(${values.join(', ')})`;
+    });
+    // The VALUES' columns are named xos_*, so every other name in the statement is the table's own.
+    const assignments = columns.map((c, i) => `${quoteIdentifier(c.sql)} = "xos_v"."xos_${i}"`);
+    if (table.owned) assignments.push('"version" = "version" + 1');
+    const versionColumn = this.column(table, VERSION_COLUMN);
+    const text = `UPDATE ${tableSql(table)} SET ${assignments.join(', ')} FROM (VALUES ${tuples.join(', ')}) AS "xos_v" ("xos_id", "xos_version"${columns.map((_, i) => `, "xos_${i}"`).join('')}) `
+      + `WHERE ${this.#ref(table, idColumn)} = "xos_v"."xos_id" AND ${this.#ref(table, versionColumn)} = "xos_v"."xos_version" RETURNING ${this.#allColumns(table)}`;
     return { text, params: params.values };
   }
 

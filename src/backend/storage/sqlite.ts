@@ -13,7 +13,7 @@ import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
-import { BatchConflict } from './batch.ts';
+import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
@@ -215,6 +215,7 @@ export class SqliteStorage implements Storage {
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
+    checkOncePerRow(updates);
     const sql = this.#sql();
     const statements = updates.map((u) => sql.update(table, u.id, u.version, u.set));
     try {
