@@ -568,6 +568,7 @@ class SemanticCheck {
     for (const entity of this.entities.keys()) {
       if (!GRAPHQL_NAME.test(entity)) continue;
       for (const verb of ['insert', 'update', 'delete']) rootFields.declare(`${verb}_${entity}`, `entity "${entity}"`, ['entities', entity]);
+      rootFields.declare(`update_${entity}_many`, `entity "${entity}"`, ['entities', entity]);
     }
   }
 

@@ -50,3 +50,41 @@ onBothStores('one transaction for many rows', ast, 0, async (backend) => {
   const trail = await storage.auditEntries({ entity: 'person', recordId: String(again[10].id), limit: 5, offset: 0 });
   assert.deepEqual([trail[0].action, trail[0].approval, trail[0].changes.city?.to], ['update', 'test batch', `Stadt ${again[10].id}`]);
 });
+
+const MANY = 'mutation ($updates: [person_many_update_input!]!) { update_person_many(updates: $updates) { id version city age } }';
+
+onBothStores('update_<entity>_many through the API', ast, 0, async (backend) => {
+  await seedPeople(backend, ROWS);
+  const run = (variables: Record<string, unknown>) => backend.api.run({ query: MANY, variables, extensions: { xos: { path: 'board', approval: 'API batch' } } });
+  const read = await people(backend);
+  const updates = read.map((p) => ({ id: String(p.id), version: p.version, set: { city: `Ort ${p.id}`, age: p.id % 90 } }));
+  const unchanged = async () => (await people(backend)).every((p) => !p.city?.startsWith('Ort '));
+
+  // A bad value or a missing ref anywhere: refused before anything is written, the row named.
+  const bad = await run({ updates: updates.map((u, i) => (i === 3 ? { ...u, set: { age: 400 } } : u)) });
+  assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+  assert.match(bad.errors![0].message, /^updates\[3\]: /);
+  const ghost = await run({ updates: updates.map((u, i) => (i === 5 ? { ...u, set: { company_id: '99999' } } : u)) });
+  assert.match(ghost.errors?.[0]?.message ?? '', /company 99999 does not exist/);
+  const tooMany = await run({ updates: Array.from({ length: 10_001 }, (_, i) => ({ id: String(i + 1), version: 1, set: { age: 1 } })) });
+  assert.match(tooMany.errors?.[0]?.message ?? '', /at most 10000 records change in one batch \(got 10001\); split it/);
+  assert.ok(await unchanged());
+
+  // Another writer meanwhile: CONFLICT names the record with what is stored now; nothing written.
+  await backend.api.run({ query: `mutation { update_person(id: "${read[20].id}", version: ${read[20].version}, set: { city: "Extern" }) { id } }` });
+  const conflict = await run({ updates });
+  assert.equal(conflict.errors?.[0]?.extensions?.code, 'CONFLICT');
+  const conflicts = conflict.errors![0].extensions!.conflicts as Array<{ id: string; current: { city: string } }>;
+  assert.deepEqual(conflicts.map((c) => [c.id, c.current.city]), [[String(read[20].id), 'Extern']]);
+  assert.ok(await unchanged());
+
+  // Read again: all of them, in one transaction, audited with the approval.
+  const fresh = new Map((await people(backend)).map((p) => [String(p.id), p.version]));
+  const written = await run({ updates: updates.map((u) => ({ ...u, version: fresh.get(u.id)! })) });
+  assert.equal(written.errors, undefined, JSON.stringify(written.errors));
+  const rows = (written.data as { update_person_many: Array<{ id: string; city: string }> }).update_person_many;
+  assert.deepEqual(rows.map((r) => r.id), updates.map((u) => u.id));
+  assert.ok(rows.every((r) => r.city === `Ort ${r.id}`));
+  const [entry] = await backend.api.storage.auditEntries({ entity: 'person', recordId: updates[7].id, limit: 1, offset: 0 });
+  assert.equal(entry.approval, 'API batch');
+});

@@ -2,7 +2,7 @@
 // filter, order and input types per entity; list, count and detail fields per
 // context; insert/update/delete per entity.
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList,
+  GraphQLBoolean, GraphQLEnumType, GraphQLError, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList,
   GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
   type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLInputType,
   type GraphQLResolveInfo, type GraphQLScalarType,
@@ -39,6 +39,8 @@ type Args = Record<string, unknown>;
 /** `<context>_cursors`: the most cursors one request returns, and the smallest step between them. */
 const MAX_LIST_CURSORS = 10_000;
 const MIN_CURSOR_STEP = 100;
+/** The most records one batch (`update_<entity>_many`) changes. */
+export const MAX_BATCH_ROWS = 10_000;
 
 const SCALARS: Record<string, GraphQLScalarType> = {
   id: GraphQLID, string: GraphQLString, text: GraphQLString, email: GraphQLString, phone: GraphQLString,
@@ -354,6 +356,33 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
         throw notFound(entityName, id);
       },
     };
+    const manyInput = new GraphQLInputObjectType({
+      name: `${entityName}_many_update_input`,
+      fields: () => ({ id: idArg, version, set: { type: new GraphQLNonNull(setInput) } }),
+    });
+    mutationFields[`update_${entityName}_many`] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(object))),
+      description: `Changes many ${entityName} records (at most ${MAX_BATCH_ROWS}) in ONE transaction, each checked against its version: all are written, or — when any changed meanwhile or is gone — none, and the error (CONFLICT) names every such record.`,
+      args: { updates: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(manyInput))) } },
+      resolve: async (_root, args, ctx) => {
+        const given = args.updates as Array<{ id: unknown; version: number; set: Args }>;
+        if (given.length > MAX_BATCH_ROWS) throw badInput(`at most ${MAX_BATCH_ROWS} records change in one batch (got ${given.length}); split it`, 'updates');
+        const idColumn = table.byName.get('id')!;
+        // Every row checked before anything is written; the first bad value names its row.
+        const updates = given.map((u, i) => {
+          const where = `updates[${i}]`;
+          const set = inputToRowAt(table, u.set, where);
+          if (Object.keys(set).length === 0) throw badInput(`${where}.set must name at least one field`, `${where}.set`);
+          return { id: toRecordId(idColumn, u.id, `${where}.id`), version: u.version, set };
+        });
+        await checkRefsExistMany(ctx, table, updates.map((u) => u.set));
+        const result = await guard(() => ctx.storage.updateMany(table.name, updates, ctx.audit));
+        if (result.status === 'ok') return result.rows;
+        throw apiError('CONFLICT',
+          `${result.conflicts.length} of the ${updates.length} ${entityName} records changed since they were read or are gone; nothing was written. Read them again and apply the changes again.`,
+          { conflicts: result.conflicts.map((c) => ({ id: String(c.id), current: c.current ? rowToApi(table, c.current) : null })) });
+      },
+    };
     mutationFields[`delete_${entityName}`] = {
       type: new GraphQLNonNull(GraphQLBoolean),
       description: `Deletes one ${entityName}; fails with CONFLICT when version is not the stored one.`,
@@ -400,6 +429,31 @@ function inputToRow(table: Table, input: Args): Row {
     }
   }
   return row;
+}
+
+/** inputToRow for one row of a batch: an error names the row (`updates[12].set.age`). */
+function inputToRowAt(table: Table, input: Args, where: string): Row {
+  try {
+    return inputToRow(table, input);
+  } catch (error) {
+    if (error instanceof GraphQLError) {
+      const field = typeof error.extensions.field === 'string' ? error.extensions.field : undefined;
+      throw badInput(`${where}: ${error.message}`, field ? `${where}.set.${field}` : `${where}.set`);
+    }
+    throw error;
+  }
+}
+
+/** checkRefsExist for a batch: one query per relation for all the ids its rows name. */
+async function checkRefsExistMany(ctx: RequestContext, table: Table, rows: readonly Row[]): Promise<void> {
+  for (const relation of table.refs) {
+    const ids = [...new Set(rows.map((row) => row[relation.column]).filter((id) => id !== null && id !== undefined))];
+    if (ids.length === 0) continue;
+    const found = await guard(() => ctx.storage.select({ table: relation.to, columns: [], where: { kind: 'in', column: 'id', values: ids, negate: false } }));
+    const known = new Set(found.map((row) => String(row.id)));
+    const missing = ids.find((id) => !known.has(String(id)));
+    if (missing !== undefined) throw badInput(`${table.name}.${relation.column}: ${relation.to} ${String(missing)} does not exist; pick an existing ${relation.to} id`, relation.column);
+  }
 }
 
 /** A clear error for a ref to a missing record; the foreign key stays the final guard. */
