@@ -2,7 +2,13 @@
 // and audited, in the order given; or — when one row of a thousand changed since it was read, or
 // is gone — nothing written at all, and exactly those rows named with what is stored now.
 import assert from 'node:assert/strict';
-import type { Backend } from '../../src/backend/backend.ts';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { tempDir } from '../support/tmp.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import type { RowUpdate } from '../../src/backend/storage/types.ts';
 import { onBothStores } from '../support/bothStores.ts';
@@ -49,6 +55,13 @@ onBothStores('one transaction for many rows', ast, 0, async (backend) => {
   assert.equal((await people(backend)).filter((p) => p.city === `Stadt ${p.id}`).length, ROWS - 1);
   const trail = await storage.auditEntries({ entity: 'person', recordId: String(again[10].id), limit: 5, offset: 0 });
   assert.deepEqual([trail[0].action, trail[0].approval, trail[0].changes.city?.to], ['update', 'test batch', `Stadt ${again[10].id}`]);
+  // One batch, one id on every entry of it; single writes have none.
+  const batchEntries = await storage.auditEntries({ entity: 'person', limit: ROWS, offset: 0 });
+  const batches = new Set(batchEntries.filter((e) => e.approval === 'test batch').map((e) => e.batch));
+  assert.equal(batches.size, 1);
+  assert.match([...batches][0] ?? '', /^[0-9a-f-]{36}$/);
+  const single = await storage.auditEntries({ entity: 'person', recordId: String(read[499].id), limit: 5, offset: 0 });
+  assert.equal(single.at(-1)?.batch, undefined, 'the other writer\'s single save belongs to no batch');
 });
 
 const MANY = 'mutation ($updates: [person_many_update_input!]!) { update_person_many(updates: $updates) { id version city age } }';
@@ -87,4 +100,47 @@ onBothStores('update_<entity>_many through the API', ast, 0, async (backend) => 
   assert.ok(rows.every((r) => r.city === `Ort ${r.id}`));
   const [entry] = await backend.api.storage.auditEntries({ entity: 'person', recordId: updates[7].id, limit: 1, offset: 0 });
   assert.equal(entry.approval, 'API batch');
+});
+
+describe('an audit trail from before batch writes', () => {
+  const OLD_TRAIL = 'CREATE TABLE "xos_audit" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, '
+    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT)';
+  let server: PostgresServer | undefined;
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('SQLite: gains the batch column on start, its entries kept', async () => {
+    await using dir = await tempDir('xos-old-trail');
+    const file = join(dir.path, 'old.db');
+    const db = new DatabaseSync(file);
+    db.exec(OLD_TRAIL);
+    db.exec(`INSERT INTO "xos_audit" ("at", "path", "action", "entity", "record_id", "changes") VALUES ('2026-01-01T00:00:00.000Z', 'api', 'create', 'person', '1', '{}')`);
+    db.close();
+    const backend = await startBackend({ ast, dsn: `sqlite:${file}` });
+    try {
+      const entries = await backend.api.storage.auditEntries({ limit: 5, offset: 0 });
+      assert.deepEqual(entries.map((e) => [e.recordId, e.batch]), [['1', undefined]]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  test('PostgreSQL: the same', async () => {
+    server = await startPostgres();
+    const dsn = await server.createDatabase('old_trail');
+    const client = new pg.Client({ connectionString: dsn });
+    await client.connect();
+    await client.query(OLD_TRAIL.replace('INTEGER PRIMARY KEY AUTOINCREMENT', 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'));
+    await client.query(`INSERT INTO "xos_audit" ("at", "path", "action", "entity", "record_id", "changes") VALUES ('2026-01-01T00:00:00.000Z', 'api', 'create', 'person', '1', '{}')`);
+    await client.end();
+    const backend = await startBackend({ ast, dsn });
+    try {
+      assert.equal(backend.migration.audit.kept, true);
+      const entries = await backend.api.storage.auditEntries({ limit: 5, offset: 0 });
+      assert.deepEqual(entries.map((e) => [e.recordId, e.batch]), [['1', undefined]]);
+    } finally {
+      await backend.close();
+    }
+  });
 });

@@ -50,6 +50,7 @@ const AuditEntryType = new GraphQLObjectType<AuditEntry>({
     record_id: { type: GraphQLID, resolve: (e) => e.recordId },
     version_from: { type: GraphQLInt, resolve: (e) => e.versionFrom },
     version_to: { type: GraphQLInt, resolve: (e) => e.versionTo },
+    batch: { type: GraphQLString, description: 'The batch the write belongs to: every record of one update_<entity>_many shares it; null for single writes and mails.', resolve: (e) => e.batch ?? null },
     approval: { type: GraphQLString, description: 'The confirmation that allowed it, as said by one of XOS\'s own front ends; null for api writes.' },
     changes: {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AuditChangeType))),

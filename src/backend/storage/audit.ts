@@ -39,6 +39,8 @@ export interface AuditEntry {
   /** Per field (AST field names): the value before and after. A mail: recipient, subject, message id. */
   readonly changes: Readonly<Record<string, AuditChange>>;
   readonly approval: string | null;
+  /** The batch the write belongs to: every row of one batch write (updateMany) shares it. */
+  readonly batch?: string;
 }
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
@@ -63,7 +65,10 @@ export function unrecordedEntry(entry: NewAuditEntry): AuditEntry {
 /** The HTTP header a client may send the audit meta in instead of `extensions.xos` (URI-encoded JSON). */
 export const AUDIT_HEADER = 'x-xos-audit';
 
-const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval'] as const;
+const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval', 'batch'] as const;
+
+/** The column a trail from before batch writes lacks (added on start, never dropped). */
+export const AUDIT_BATCH_COLUMN = 'batch';
 
 /** Where the audit table is: `xos_audit` beside XOS's own tables; over the person's PostgreSQL tables, `xos.audit`. */
 export interface AuditPlace {
@@ -80,7 +85,7 @@ export const SCHEMA_AUDIT: AuditPlace = { table: '"xos"."audit"', index: '"audit
 
 export function createAuditTableSql(idColumn: string, place: AuditPlace = OWN_AUDIT): string {
   return `CREATE TABLE IF NOT EXISTS ${place.table} ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
-    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT)';
+    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT, "batch" TEXT)';
 }
 
 export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
@@ -91,7 +96,7 @@ export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
 export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returning = false, at = new Date(), place = OWN_AUDIT } = {}): Statement {
   const values: SqlParam[] = [
     at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
-    JSON.stringify(entry.changes), entry.approval,
+    JSON.stringify(entry.changes), entry.approval, entry.batch ?? null,
   ];
   const placeholders = values.map((_, i) => dialect.placeholder(i + 1));
   const text = `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`;
@@ -104,7 +109,7 @@ export function insertAuditManySql(dialect: Dialect, entries: readonly NewAuditE
   const tuples = entries.map((entry) => {
     const values: SqlParam[] = [
       at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
-      JSON.stringify(entry.changes), entry.approval,
+      JSON.stringify(entry.changes), entry.approval, entry.batch ?? null,
     ];
     return `(${values.map((value) => {
       params.push(value);
@@ -114,7 +119,7 @@ export function insertAuditManySql(dialect: Dialect, entries: readonly NewAuditE
   return { text: `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, params };
 }
 
-/** Entries per INSERT of insertAuditManySql: its nine parameters each, under PostgreSQL's limit. */
+/** Entries per INSERT of insertAuditManySql: its ten parameters each, under PostgreSQL's limit. */
 export const AUDIT_ROWS_PER_INSERT = 6000;
 
 function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, params: SqlParam[]): string {
@@ -158,6 +163,7 @@ export function decodeAuditRow(raw: Record<string, unknown>): AuditEntry {
     versionTo: number(raw.version_to),
     changes: JSON.parse(String(raw.changes)) as Record<string, AuditChange>,
     approval: raw.approval === null || raw.approval === undefined ? null : String(raw.approval),
+    ...(raw.batch === null || raw.batch === undefined ? {} : { batch: String(raw.batch) }),
   };
 }
 
@@ -166,7 +172,7 @@ function writable(table: Table): Column[] {
 }
 
 /** The audit entry of a write: per AST field the value before and after (only changed fields for an update). */
-export function writeEntry(table: Table, action: Exclude<AuditAction, 'mail'>, before: Row | null, after: Row | null, meta: AuditMeta | undefined): NewAuditEntry {
+export function writeEntry(table: Table, action: Exclude<AuditAction, 'mail'>, before: Row | null, after: Row | null, meta: AuditMeta | undefined, batch?: string): NewAuditEntry {
   const changes: Record<string, AuditChange> = {};
   for (const column of writable(table)) {
     const from = before?.[column.name] ?? null;
@@ -185,5 +191,6 @@ export function writeEntry(table: Table, action: Exclude<AuditAction, 'mail'>, b
     versionTo: after ? Number(after.version) : null,
     changes,
     approval: meta?.approval ?? null,
+    ...(batch !== undefined ? { batch } : {}),
   };
 }

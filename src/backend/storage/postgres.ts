@@ -1,7 +1,7 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
 import {
-  AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
+  AUDIT_BATCH_COLUMN, AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
   unrecordedEntry, writeEntry, type AuditEntry, type AuditPlace, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import pg from 'pg';
@@ -12,6 +12,7 @@ import { redactDsn } from '../dsn.ts';
 import { translatePostgresError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
+import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
@@ -342,7 +343,8 @@ export class PostgresStorage implements Storage {
         }
         const rows = updates.map((u) => written.get(String(u.id))!);
         if (this.#audit) {
-          const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit));
+          const batch = randomUUID();
+          const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit, batch));
           for (const chunk of chunked(entries, AUDIT_ROWS_PER_INSERT)) await query(client, insertAuditManySql(postgresDialect, chunk, this.#auditPlace));
         }
         return { status: 'ok', rows };
@@ -470,6 +472,12 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
   try {
     if (place.schema !== undefined) await query(client, { text: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(place.schema)}`, params: [] });
     await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', place), params: [] });
+    // A trail from before batch writes gains their column (looked up first: ALTER locks the table).
+    const [{ present }] = await query(client, {
+      text: 'SELECT EXISTS (SELECT FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS present',
+      params: [place.table, AUDIT_BATCH_COLUMN],
+    });
+    if (present !== true) await query(client, { text: `ALTER TABLE ${place.table} ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`, params: [] });
     await query(client, { text: auditIndexSql(place), params: [] });
     await query(client, { text: 'RELEASE SAVEPOINT xos_audit', params: [] });
     return { kept: true };

@@ -2,7 +2,7 @@
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
 import {
-  AUDIT_OFF, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
+  AUDIT_BATCH_COLUMN, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
   type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,6 +13,7 @@ import { translateSqliteError } from './errors.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
+import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
@@ -145,6 +146,9 @@ export class SqliteStorage implements Storage {
       if (model.audit) {
         this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
         this.#db.exec(auditIndexSql());
+        // A trail from before batch writes gains their column.
+        const auditColumns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [AUDIT_TABLE] }).map((row) => String(row.name));
+        if (!auditColumns.includes(AUDIT_BATCH_COLUMN)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`);
       }
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
@@ -216,6 +220,7 @@ export class SqliteStorage implements Storage {
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
     checkOncePerRow(updates);
+    const batch = randomUUID();
     const sql = this.#sql();
     const statements = updates.map((u) => sql.update(table, u.id, u.version, u.set));
     try {
@@ -231,7 +236,7 @@ export class SqliteStorage implements Storage {
           }
           const row = sql.decodeRow(table, raw);
           rows.push(row);
-          this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit));
+          this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit, batch));
         });
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
