@@ -121,7 +121,8 @@ function coerce(def: FieldDef, value: unknown): Scalar {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A uuid as a key's value is written (any case; stored lower-case). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Longest text key accepted: a key is a name, not a document. */
 export const MAX_TEXT_KEY = 500;
 

@@ -2,7 +2,7 @@
 // graphql-js) into the storage layer's Condition and OrderBy.
 import type { Column, Model, Table } from '../model.ts';
 import type { CompareOp, Condition, OrderBy, RecordId, Scalar } from '../storage/types.ts';
-import { MAX_TEXT_KEY } from '../../ast/values.ts';
+import { MAX_TEXT_KEY, UUID } from '../../ast/values.ts';
 import { badInput } from './errors.ts';
 
 type WhereInput = Record<string, unknown>;
@@ -31,8 +31,6 @@ export function toRecordId(column: Column, value: unknown, what: string): Record
   if (!Number.isSafeInteger(n) || n < 0) throw badInput(`${what} must be a positive integer id (got ${JSON.stringify(value)})`, what);
   return n;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function columnValue(table: Table, column: string, value: unknown): Scalar {
   const col = table.byName.get(column)!;

@@ -7,6 +7,7 @@ import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
 import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './types.ts';
 import { orderTerms } from './seek.ts';
+import { UUID } from '../../ast/values.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
@@ -491,8 +492,6 @@ export function decodeValue(column: Column, value: unknown): Scalar {
       return typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id or ref column whose records are keyed by text or uuid (the person's own tables). */
 export function isTextKey(column: Column): boolean {
