@@ -121,3 +121,84 @@ export interface MailBlock {
 /** The Board's own words as the webview gets them (no functions over postMessage). */
 export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut' | 'readOnly'>;
 
+
+// ---- the review of many proposed changes (one batch, confirmed once) ------------------------
+
+/** Which rows the review grid shows: the valid changed ones, the invalid ones, those someone else changed meanwhile, or all. */
+export type ReviewFilter = 'changed' | 'invalid' | 'conflicts' | 'all';
+export const REVIEW_FILTERS: readonly ReviewFilter[] = ['changed', 'invalid', 'conflicts', 'all'];
+
+/** A field the review changes: a column with what its in-place editor needs. */
+export interface ReviewColumn extends Column {
+  readonly input: InputKind;
+  readonly required: boolean;
+  readonly options?: readonly SelectOption[];
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** One proposed cell: stored value -> proposed (or the person's own) value, raw like GridRow values. */
+export interface ReviewCell {
+  readonly from: unknown;
+  readonly to: unknown;
+  /** Whether this cell is written when the person saves (they can reject it, or accept it again). */
+  readonly accepted: boolean;
+  /** The person typed this value themselves (it replaced the agent's). */
+  readonly edited?: boolean;
+  /** Why the value cannot be saved (the AST's rules, in the Board's locale); the row is then excluded. */
+  readonly problem?: string;
+}
+
+export interface ReviewRow {
+  /** The record's id. */
+  readonly key: string;
+  /** The identifying columns' values (ReviewBlock.columns), raw. */
+  readonly values: readonly unknown[];
+  /** One per changed field (ReviewBlock.changed), null where this row keeps the field as it is. */
+  readonly cells: readonly (ReviewCell | null)[];
+  /** Why the row cannot be written (a cell's problem, or it is gone): marked and excluded. */
+  readonly problem?: string;
+  /** Someone else changed the record since it was read: `from` is what is stored now; the person accepts or rejects it again. */
+  readonly conflict?: boolean;
+}
+
+/** How many rows and cells the review holds, as the host counts them. */
+export interface ReviewCounts {
+  /** Rows the proposal touches (shown in the grid). */
+  readonly rows: number;
+  /** Rows written on Save: valid, at least one accepted cell, no open conflict. */
+  readonly accepted: number;
+  /** Rows the person rejected whole (no accepted cell). */
+  readonly rejected: number;
+  readonly invalid: number;
+  /** Rows someone else changed meanwhile that wait for the person's decision. */
+  readonly conflicts: number;
+  /** Rows the proposal matched but would leave as they are (not shown). */
+  readonly unchanged: number;
+  /** Cells written on Save. */
+  readonly cells: number;
+}
+
+/** A review of many proposed changes on a list context: the grid pages through its rows with `reviewRows`. */
+export interface ReviewBlock {
+  /** Which review this is; a new proposal gets a new id. */
+  readonly reviewId: number;
+  /** Bumped whenever rows enter or leave a filter (accept all, conflicts, an edit that fixes a row): cached rows are dropped. */
+  readonly revision: number;
+  readonly context: string;
+  readonly label: string;
+  /** The columns that tell the rows apart (id and the list's name fields). */
+  readonly columns: readonly Column[];
+  /** The fields the proposal changes, in order. */
+  readonly changed: readonly ReviewColumn[];
+  readonly counts: ReviewCounts;
+  readonly filter: ReviewFilter;
+  /** Rows in the filter. */
+  readonly total: number;
+  /** The filter's first rows, so they paint with the block. */
+  readonly rows: readonly ReviewRow[];
+  /** An undo of an earlier change of many records (its audit batch), in the Board's words. */
+  readonly undoOf?: string;
+  /** Whether Save can run now (accepted rows, no open conflicts, no question open). */
+  readonly canSave: boolean;
+}
