@@ -107,6 +107,53 @@ export interface BoardTexts {
   /** Under a question on the page: how many more questions wait for their turn (`{count}` is replaced). */
   readonly questionWaitingOne: string;
   readonly questionsWaiting: string;
+  /**
+   * The review of many proposed changes (one grid, saved once): counts (`{accepted}`, `{rows}`, `{count}` are
+   * replaced by formatted numbers), the filters, the actions, and each cell's accessible name
+   * (`{field}`, `{from}`, `{to}` are replaced).
+   */
+  readonly reviewCount: string;
+  readonly reviewCountOne: string;
+  readonly reviewCountInvalid: string;
+  readonly reviewCountUnchanged: string;
+  readonly reviewCountConflicts: string;
+  readonly reviewFilters: string;
+  readonly reviewFilterChanged: string;
+  readonly reviewFilterInvalid: string;
+  readonly reviewFilterConflicts: string;
+  readonly reviewFilterAll: string;
+  readonly reviewAcceptAll: string;
+  readonly reviewRejectAll: string;
+  readonly reviewDiscard: string;
+  readonly reviewNothingToSave: string;
+  readonly reviewSettleConflicts: string;
+  readonly reviewApplyColumn: string;
+  readonly reviewStatusColumn: string;
+  /** The row's toggle (`{row}` is the row's name) and a cell's (`{field}`). */
+  readonly reviewAcceptRow: string;
+  readonly reviewAcceptCell: string;
+  readonly reviewRejectCell: string;
+  readonly reviewCellAccepted: string;
+  readonly reviewCellRejected: string;
+  readonly reviewCellKept: string;
+  readonly reviewCellEdited: string;
+  /** Why a row is left out (`{problem}`), or that someone else changed it meanwhile. */
+  readonly reviewRowInvalid: string;
+  readonly reviewRowConflict: string;
+  readonly reviewNoRows: string;
+  readonly reviewHint: string;
+  /** The in-place editor's accessible name (`{field}`), and what the page itself finds wrong with a typed value (`{0}`: the limit). */
+  readonly reviewEditLabel: string;
+  readonly reviewRequired: string;
+  readonly reviewInteger: string;
+  readonly reviewDecimal: string;
+  readonly reviewDate: string;
+  readonly reviewDatetime: string;
+  readonly reviewMin: string;
+  readonly reviewMax: string;
+  readonly reviewNotValid: string;
+  /** Host side: the review that undoes an earlier change of many records. */
+  readonly reviewUndoOf: (records: number) => string;
   /** Host-side status lines. */
   readonly saving: string;
   readonly openFailed: (what: string, reason: string) => string;
@@ -199,6 +246,44 @@ export function textsThrough(t: Translate): BoardTexts {
     delete: t('Delete'),
     questionWaitingOne: t('1 more question waiting'),
     questionsWaiting: t('{count} more questions waiting'),
+    reviewCount: t('{accepted} of {rows} rows will change'),
+    reviewCountOne: t('{accepted} of 1 row will change'),
+    reviewCountInvalid: t('{count} invalid'),
+    reviewCountUnchanged: t('{count} unchanged'),
+    reviewCountConflicts: t('{count} changed meanwhile'),
+    reviewFilters: t('Show rows'),
+    reviewFilterChanged: t('Changed'),
+    reviewFilterInvalid: t('Invalid'),
+    reviewFilterConflicts: t('Conflicts'),
+    reviewFilterAll: t('All'),
+    reviewAcceptAll: t('Accept all'),
+    reviewRejectAll: t('Reject all'),
+    reviewDiscard: t('Discard'),
+    reviewNothingToSave: t('Nothing to save: accept at least one valid change.'),
+    reviewSettleConflicts: t('Someone else changed some rows meanwhile: accept or reject them again, then save.'),
+    reviewApplyColumn: t('Apply'),
+    reviewStatusColumn: t('Note'),
+    reviewAcceptRow: t('Apply the changes of {row}'),
+    reviewAcceptCell: t('Accept {field}'),
+    reviewRejectCell: t('Reject {field}'),
+    reviewCellAccepted: t('{field}: {from} → {to}, accepted'),
+    reviewCellRejected: t('{field}: {from} → {to}, rejected'),
+    reviewCellKept: t('{field}: not changed'),
+    reviewCellEdited: t('your value'),
+    reviewRowInvalid: t('Not saved: {problem}'),
+    reviewRowConflict: t('Changed by someone else meanwhile: accept or reject it again.'),
+    reviewNoRows: t('No rows in this view.'),
+    reviewHint: t('Space accepts or rejects the cell or row; Enter or F2 edits a proposed value, Enter keeps it, Escape cancels.'),
+    reviewEditLabel: t('New value of {field}'),
+    reviewRequired: t('Required.'),
+    reviewInteger: t('Enter a whole number.'),
+    reviewDecimal: t('Enter a number like 1234.50 (no thousands separators).'),
+    reviewDate: t('Enter a real date.'),
+    reviewDatetime: t('Enter a real date and time.'),
+    reviewMin: t('At least {0}.'),
+    reviewMax: t('At most {0}.'),
+    reviewNotValid: t('This value cannot be saved.'),
+    reviewUndoOf: (records) => (records === 1 ? t('Undo of a change to 1 record') : t('Undo of a change to {0} records', records)),
     saving: t('Saving…'),
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
     version: (version) => t('Version {0}', version),

@@ -21,6 +21,8 @@ function englishTexts(): Map<string, number> {
   }
   texts.openFailed('a', 'b');
   texts.exported(1, 'f');
+  texts.reviewUndoOf(1);
+  texts.reviewUndoOf(2);
   return seen;
 }
 
@@ -41,6 +43,7 @@ test('the locale picks the bundle by language; placeholders are filled; unknown 
   assert.equal(boardTexts('de').openFailed('Person 7', 'weg'), 'Person 7 konnte nicht geöffnet werden: weg');
   assert.equal(boardTexts('de').problem({ code: 'maxLength', limit: '40' }), 'Höchstens 40 Zeichen.');
   assert.equal(boardTexts('de').records(1), '1 Datensatz');
+  assert.equal(boardTexts('de').reviewUndoOf(10), 'Rückgängig: Änderung an 10 Datensätzen');
   assert.equal(boardTexts('en-US').records(12), '12 records');
   assert.equal(boardTexts('fr').back, 'Back');
   // A prototype key is no language.
