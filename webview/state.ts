@@ -2,11 +2,12 @@
 // (through the endpoint it is given: transport.ts's in the page, a test's own in Node).
 // Components get it from the element tree (storeController.ts) and call its actions;
 // it tells them which part changed. List rows are kept in a bounded cache of chunks and
-// asked for as the grid needs them, so a million-row list never sits here whole.
+// asked for as the grid needs them, so a million-row list never sits here whole. A review of
+// many proposed changes pages the same way, in its own cache keyed by review, revision and filter.
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
-import type { DetailBlock, GridRow, ListBlock, MailBlock, WebviewTexts } from '../src/board/viewTypes.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
 
 /** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
 export type BoardEndpoint = Pick<protocol.MessageEndpoint, 'notify' | 'request' | 'onNotification' | 'onRequest'>;
@@ -17,7 +18,9 @@ export interface BoardPage {
   setLang(locale: string): void;
 }
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question';
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question'
+  /** The review block, its filter, counts and canSave; its rows have their own topic. */
+  | 'review' | 'reviewRows';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -54,6 +57,13 @@ export class BoardStore {
   dirty = false;
   /** A question the host asks on the page (the browser Board), until it is answered or withdrawn. */
   question: (protocol.Question & { resolve(choice: string | null): void }) | null = null;
+  /** The review of many proposed changes shown instead of the list, or null. */
+  review: ReviewBlock | null = null;
+  /** The review's filter as the page shows it (the block's until the person picks another). */
+  reviewFilter: ReviewFilter = 'changed';
+  /** Rows in the review's filter; undefined while the host has not said. */
+  reviewTotal: number | undefined;
+  reviewRowsError: string | undefined;
   /** Questions that came while one was open (the host queues them; this is the page's own guard). */
   private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
@@ -62,6 +72,10 @@ export class BoardStore {
   private readonly pending = new Set<number>();
   /** Bumped on every new list or query; answers of an older one are dropped. */
   private generation = 0;
+  private readonly reviewChunks = new Map<number, readonly ReviewRow[]>();
+  private readonly reviewPending = new Set<number>();
+  /** Bumped on every new review, revision or filter; answers for an older one are dropped. */
+  private reviewGeneration = 0;
   /** The person's edits of the shown record, for the host's formData request. */
   private readonly edits = new Map<string, unknown>();
   /** What the person typed, as typed: the input keeps showing it when the form re-renders (the host does not echo edits). */
@@ -81,6 +95,8 @@ export class BoardStore {
       this.emit('locale');
     });
     host.onNotification(protocol.list, ({ list }) => this.showList(list));
+    host.onNotification(protocol.review, ({ review }) => this.showReview(review));
+    host.onNotification(protocol.reviewState, (state) => this.applyReviewState(state));
     host.onNotification(protocol.detail, ({ detail }) => {
       if (detail?.key !== this.detail?.key) {
         this.edits.clear();
@@ -260,6 +276,150 @@ export class BoardStore {
       this.rowsError = error instanceof Error ? error.message : String(error);
       this.emit('rows');
     });
+  }
+
+  // ---- the review of many proposed changes ----------------------------------------------
+
+  private showReview(review: ReviewBlock | null): void {
+    const current = this.review;
+    const same = review !== null && current !== null && review.reviewId === current.reviewId && review.revision === current.revision
+      && review.filter === this.reviewFilter;
+    this.review = review;
+    if (!same) {
+      this.resetReviewRows();
+      this.reviewFilter = review?.filter ?? 'changed';
+    }
+    if (review) {
+      // The block's rows are the filter's first ones as the host holds them now.
+      this.reviewTotal = review.total;
+      this.storeReviewRows(0, review.rows);
+    }
+    this.emit('review');
+    this.emit('reviewRows');
+  }
+
+  private resetReviewRows(): void {
+    this.reviewGeneration++;
+    this.reviewChunks.clear();
+    this.reviewPending.clear();
+    this.reviewTotal = undefined;
+    this.reviewRowsError = undefined;
+  }
+
+  private storeReviewRows(offset: number, rows: readonly ReviewRow[]): void {
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+      const chunk = Math.floor((offset + i) / CHUNK_ROWS);
+      this.reviewChunks.delete(chunk);
+      this.reviewChunks.set(chunk, rows.slice(i, i + CHUNK_ROWS));
+    }
+    for (const chunk of this.reviewChunks.keys()) {
+      if (this.reviewChunks.size <= MAX_CHUNKS) break;
+      this.reviewChunks.delete(chunk);
+    }
+  }
+
+  /** Rows the host changed in place (an accept, reject or edit): swapped by key where cached; the counts are the host's. */
+  private applyReviewState(state: { readonly reviewId: number; readonly revision: number; readonly counts: ReviewBlock['counts']; readonly canSave: boolean; readonly rows: readonly ReviewRow[] }): void {
+    const review = this.review;
+    if (!review || state.reviewId !== review.reviewId || state.revision !== review.revision) return;
+    this.review = { ...review, counts: state.counts, canSave: state.canSave };
+    this.swapReviewRows(state.rows);
+    this.emit('review');
+    this.emit('reviewRows');
+  }
+
+  private swapReviewRows(rows: readonly ReviewRow[]): void {
+    if (!rows.length) return;
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    for (const [chunk, cached] of this.reviewChunks) {
+      if (!cached.some((row) => byKey.has(row.key))) continue;
+      this.reviewChunks.set(chunk, cached.map((row) => byKey.get(row.key) ?? row));
+    }
+  }
+
+  /** The review row at a 0-based index of the current filter, if loaded. */
+  reviewRow(index: number): ReviewRow | undefined {
+    return this.reviewChunks.get(Math.floor(index / CHUNK_ROWS))?.[index % CHUNK_ROWS];
+  }
+
+  /** Asks the host for the chunks of review rows first..last that are missing (and keeps the visible ones fresh in the cache). */
+  ensureReviewRows(first: number, last: number): void {
+    const review = this.review;
+    if (!review) return;
+    const end = this.reviewTotal === undefined ? first : Math.min(last, this.reviewTotal - 1);
+    for (let chunk = Math.floor(first / CHUNK_ROWS); chunk <= Math.floor(Math.max(first, end) / CHUNK_ROWS); chunk++) {
+      const cached = this.reviewChunks.get(chunk);
+      if (cached) {
+        this.reviewChunks.delete(chunk);
+        this.reviewChunks.set(chunk, cached);
+        continue;
+      }
+      if (this.reviewPending.has(chunk) || this.reviewPending.size >= MAX_PENDING) continue;
+      this.requestReviewChunk(review, chunk);
+    }
+  }
+
+  private requestReviewChunk(review: ReviewBlock, chunk: number): void {
+    const generation = this.reviewGeneration;
+    const filter = this.reviewFilter;
+    this.reviewPending.add(chunk);
+    const params: protocol.ReviewRowsParams = { reviewId: review.reviewId, revision: review.revision, filter, offset: chunk * CHUNK_ROWS, limit: CHUNK_ROWS };
+    this.host.request(protocol.reviewRows, params, ROWS_TIMEOUT_MS).then((result) => {
+      if (generation !== this.reviewGeneration || result.reviewId !== review.reviewId || result.revision !== review.revision || result.filter !== filter) return;
+      this.reviewPending.delete(chunk);
+      this.reviewTotal = result.total;
+      this.reviewRowsError = undefined;
+      this.storeReviewRows(result.offset, result.rows);
+      this.emit('reviewRows');
+    }, (error: unknown) => {
+      if (generation !== this.reviewGeneration) return;
+      this.reviewPending.delete(chunk);
+      this.reviewRowsError = error instanceof Error ? error.message : String(error);
+      this.emit('reviewRows');
+    });
+  }
+
+  /** Shows the review's rows in another filter (the host keeps it as the review's filter). */
+  setReviewFilter(filter: ReviewFilter): void {
+    if (!this.review || filter === this.reviewFilter) return;
+    this.reviewFilter = filter;
+    this.resetReviewRows();
+    this.emit('review');
+    this.emit('reviewRows');
+    this.ensureReviewRows(0, CHUNK_ROWS - 1);
+  }
+
+  /** Accepts or rejects one cell (`key` and `field`), one row (`key`) or every row; or discards the review. */
+  reviewAct(action: protocol.ReviewActionKind, key?: string, field?: string): void {
+    const review = this.review;
+    if (!review) return;
+    const params: { reviewId: number; action: protocol.ReviewActionKind; key?: string; field?: string } = { reviewId: review.reviewId, action };
+    if (key !== undefined && action !== 'discard') {
+      params.key = key;
+      if (field !== undefined) params.field = field;
+    }
+    this.host.notify(protocol.reviewAction, params);
+  }
+
+  /**
+   * The person's own value for a proposed cell, in the field's value form. Shown at once (the host's
+   * answer, a reviewState with the row as it checked it, replaces it).
+   */
+  reviewEditCell(key: string, field: string, value: unknown): void {
+    const review = this.review;
+    if (!review) return;
+    const column = review.changed.findIndex((c) => c.field === field);
+    if (column < 0) return;
+    this.host.notify(protocol.reviewEdit, { reviewId: review.reviewId, key, field, value });
+    for (const [chunk, cached] of this.reviewChunks) {
+      const at = cached.findIndex((row) => row.key === key);
+      const row = cached[at];
+      const cell = row?.cells[column];
+      if (!cell) continue;
+      const cells = row.cells.map((c, i) => (i === column ? { from: cell.from, to: value, accepted: true, edited: true } : c));
+      this.reviewChunks.set(chunk, cached.map((r, i) => (i === at ? { ...row, cells } : r)));
+    }
+    this.emit('reviewRows');
   }
 
   /** A click on a header: ascending, then descending, then the agent's order again. */
