@@ -111,7 +111,7 @@ function reviewBlock(overrides: Partial<ReviewBlock> = {}): ReviewBlock {
 describe('BoardStore: the review of many proposed changes', () => {
   test('a review block paints its first rows at once; the rest come in chunks of its filter and revision, at most 4 at once', async () => {
     const { host, store, seen } = setup();
-    assert.equal(store.review, null);
+    assert.equal(store.review === null, true, 'no review yet');
     host.send(protocol.review, { review: reviewBlock({ filter: 'all', total: 2000 }) });
     assert.deepEqual(seen, ['review', 'reviewRows']);
     assert.equal(store.review?.reviewId, 1);
