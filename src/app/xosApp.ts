@@ -68,6 +68,7 @@ export class XosApp {
     return {
       client, board: controller.board, confirmer: this.confirmer, locale: locale(), contacts: contacts(), mailer: mailer(),
       onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
+      onBatchSaved: (outcome) => controller.batchSavedNotice(outcome),
       mailWindow: {
         seconds: mailUndoSeconds(),
         onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),

@@ -169,3 +169,48 @@ export function sendQuestion(draft: DraftText, compose: (recipient: string, subj
   // The address always fits: names, subject and preview are capped well below the budget.
   return units(message) <= budget ? message : headUnits(message, budget);
 }
+
+// ---- the question for many records at once ----------------------------------
+
+export interface BatchQuestionParts {
+  /** The localised question: count of records, of which entity, and the body in place of `{2}`. */
+  readonly compose: (records: string, body: string) => string;
+  /** A number as the locale writes it. */
+  readonly count: (n: number) => string;
+  /** `Price: +0.05 … +12.50, total +1,234.56`. */
+  readonly numeric: (label: string, min: string, max: string, total: string) => string;
+  /** `3× active`. */
+  readonly times: (count: string, value: string) => string;
+  /** `+2 more values`. */
+  readonly moreValues: (count: number) => string;
+  /** `+1,997 more (the Board shows all)`. */
+  readonly more: (count: string) => string;
+}
+
+/**
+ * The question for a reviewed batch within the notification budget: the count, every field's summary
+ * (numbers: smallest and largest change and the total; other fields: the new values with their counts),
+ * then as many of the first records as fit, and "+N more". Values pass the same sanitiser as a single save.
+ */
+export function batchQuestion(batch: BatchQuestionInput, parts: BatchQuestionParts, budget = QUESTION_BUDGET): string {
+  const fields = batch.fields.map((f) => {
+    if (f.numeric) return parts.numeric(shorten(displayText(f.label), MAX_LABEL), f.numeric.min, f.numeric.max, f.numeric.total);
+    const values = (f.values ?? []).map((v) => parts.times(parts.count(v.count), questionValue(v.value)));
+    return `${shorten(displayText(f.label), MAX_LABEL)}: ${[...values, ...(f.moreValues ? [parts.moreValues(f.moreValues)] : [])].join(', ')}`;
+  });
+  const rows = batch.first.map((row) => `#${shorten(displayText(row.id), 40)}: ${row.changes.map((c) => describeChange(c.label, c.from, c.to)).join(', ')}`);
+  for (let shown = rows.length; shown >= 0; shown -= 1) {
+    const rest = batch.records - shown;
+    const body = [...fields, ...rows.slice(0, shown), ...(rest > 0 ? [parts.more(parts.count(rest))] : [])].join('; ');
+    const message = neutraliseLinks(parts.compose(parts.count(batch.records), body));
+    if (units(message) <= budget) return message;
+  }
+  return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))), budget);
+}
+
+/** The batch as the question needs it (BatchSummary of src/core/domain.ts). */
+export interface BatchQuestionInput {
+  readonly records: number;
+  readonly fields: ReadonlyArray<{ readonly label: string; readonly numeric?: { readonly min: string; readonly max: string; readonly total: string }; readonly values?: ReadonlyArray<{ readonly value: unknown; readonly count: number }>; readonly moreValues?: number }>;
+  readonly first: ReadonlyArray<{ readonly id: string; readonly changes: ReadonlyArray<{ readonly label: string; readonly from: unknown; readonly to: unknown }> }>;
+}

@@ -10,7 +10,7 @@
 // last question never lands on the next one's Save or Send.
 import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
-import { displayText, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
+import { batchQuestion, displayText, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
 import type { Confirmer, DeleteAnswer, DeleteSummary, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../core/domain.ts';
 import type { Translate } from './texts.ts';
 
@@ -99,13 +99,24 @@ export class QuestionConfirmer implements Confirmer {
     // Entity label and id are data too: shown through the same sanitiser as the values.
     const what = shorten(displayText(entity), 40);
     const id = shorten(displayText(summary.id), 40);
-    const message = saveQuestion(summary.changes, {
+    const numbers = new Intl.NumberFormat(this.options.locale());
+    const batch = summary.batch;
+    const message = batch ? batchQuestion(batch, {
+      compose: (records, body) => (batch.undo ? t('Undo the change to {0} records of {1}? {2}', records, what, body) : t('Save changes to {0} records of {1}? {2}', records, what, body)),
+      count: (n) => numbers.format(n),
+      numeric: (label, min, max, total) => t('{0}: change {1} to {2}, total {3}', label, min, max, total),
+      times: (count, value) => `${count}× ${value}`,
+      moreValues: (count) => t('+{0} more values', count),
+      more: (count) => t('+{0} more (the Board shows all changes)', count),
+    }) : saveQuestion(summary.changes, {
       compose: (changes) => (summary.action === 'create'
         ? t('Create a new {0}? {1}', what, changes)
         : t('Save changes to {0} {1}? {2}', what, id, changes)),
       more: (count) => t('+{0} more (the Board shows all changes)', count),
     });
-    this.options.log.info(`asking to save ${summary.entity} ${summary.id} (${summary.changes.map((c) => c.field).join(', ')})`);
+    this.options.log.info(batch
+      ? `asking to save ${batch.records} ${summary.entity} records (${batch.fields.map((f) => f.field).join(', ')})`
+      : `asking to save ${summary.entity} ${summary.id} (${summary.changes.map((c) => c.field).join(', ')})`);
     const answer = await this.ask('save', message, [save, discard], signal);
     const result: SaveAnswer = answer === 'timeout' ? 'timeout' : answer === save ? 'save' : 'discard';
     this.options.log.info(`save of ${summary.entity} ${summary.id}: ${signal.aborted ? 'question voided' : result}`);

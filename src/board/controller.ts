@@ -27,8 +27,10 @@ import { errorText, runAction, type BoardDeps } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
 import { personText, personWords } from './outcomeText.ts';
-import type { BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
-import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, webviewTexts, type BoardView } from './view.ts';
+import type { BatchSaved, BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
+import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, reviewBlock, reviewCanSave, reviewRows, webviewTexts, type BoardView } from './view.ts';
+import { reviewEditValue } from '../core/batch.ts';
+import type { Review } from '../core/review.ts';
 import type { Board, BoardChange, ListQuery, MailDraft, XosClient } from '../core/domain.ts';
 
 const FORM_DATA_TIMEOUT_MS = 2_000;
@@ -91,6 +93,9 @@ export class BoardController {
   /** The list windows being read for the page, each with its way to call it off. */
   private readonly windowReads = new Set<AbortController>();
   private resuming = false;
+  /** The review the page was sent last, its id and revision: a new review or revision goes whole, else only its touched rows. */
+  private sentReview: { review: Review; id: number; revision: number } | undefined;
+  private reviewId = 0;
   private status: protocol.StatusLine | null = null;
   private connection: protocol.ConnectionLine | null = null;
   /** Set while the host applies the page's own edit, so it is not echoed back mid-typing. */
@@ -125,6 +130,10 @@ export class BoardController {
       edit: (field, value) => state.edit(field, value),
       conflict: (current) => state.conflict(current),
       formData: () => this.formData(),
+      showReview: (source) => state.showReview(source),
+      review: () => state.review(),
+      reviewConflicts: (current) => state.reviewConflicts(current),
+      closeReview: () => state.closeReview(),
       snapshot: () => state.snapshot(),
       onChange: (listener) => state.onChange(listener),
     };
@@ -210,6 +219,18 @@ export class BoardController {
       void this.openFromList(item ?? field, () => openFormLink(this.options.deps(), field, item), context);
     });
     endpoint.onNotification(protocol.save, () => void this.save());
+    endpoint.onRequest(protocol.reviewRows, (params) => this.reviewWindow(params));
+    endpoint.onNotification(protocol.reviewAction, ({ reviewId, action, key, field }) => {
+      if (reviewId !== this.sentReview?.id) return;
+      if (action === 'discard') this.options.state.closeReview();
+      else this.options.state.reviewDecide(action === 'accept', key, field);
+    });
+    endpoint.onNotification(protocol.reviewEdit, ({ reviewId, key, field, value }) => {
+      const review = this.options.state.review();
+      if (!review || reviewId !== this.sentReview?.id) return;
+      const checked = reviewEditValue(this.options.client.ast(), review, field, value);
+      if (checked) this.options.state.reviewEdit(key, field, checked.value, checked.problem);
+    });
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
       if (listId === this.listId) void this.exportCsv(query);
     });
@@ -285,7 +306,7 @@ export class BoardController {
     this.sendAll();
   }
 
-  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean; connection?: boolean }): void {
+  private send(parts: { locale?: boolean; list?: boolean; detail?: boolean; mail?: boolean; status?: boolean; history?: boolean; connection?: boolean; review?: boolean }): void {
     if (!this.ready || !this.endpoint) return;
     const { state, client } = this.options;
     const output = this.ui.log;
@@ -300,13 +321,15 @@ export class BoardController {
       if (parts.status) endpoint.notify(protocol.status, { status: this.door.status(this.status) });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
       if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
+      if (parts.review) this.sendReview(endpoint, ast, locale);
     } catch (error) {
       output.error(`updating the Board failed: ${errorText(error)}`);
     }
   }
 
   private sendAll(): void {
-    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true });
+    this.sentReview = undefined;
+    this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true, review: true });
   }
 
   /** A line for the person from outside the Board (the data source went away or came back). */
@@ -335,8 +358,9 @@ export class BoardController {
     if (!surface.isOpen()) return;
     if (change === 'list' || change === 'detail') {
       this.status = null;
-      this.send({ list: true, detail: true, status: true });
-    } else if (change === 'form') this.send({ detail: true });
+      this.send({ list: true, detail: true, status: true, review: true });
+    } else if (change === 'review') this.send({ review: true });
+    else if (change === 'form') this.send({ detail: true });
     else this.send({ mail: true });
   }
 
@@ -364,6 +388,35 @@ export class BoardController {
     } finally {
       this.windowReads.delete(read);
     }
+  }
+
+  /** The review part: the whole block when the review or its revision is new, else only the rows changed in place. */
+  private sendReview(endpoint: MessageEndpoint, ast: ReturnType<XosClient['ast']>, locale: string): void {
+    const review = this.options.state.review();
+    if (!review) {
+      if (this.sentReview) endpoint.notify(protocol.review, { review: null });
+      this.sentReview = undefined;
+      return;
+    }
+    const sent = this.sentReview;
+    if (sent?.review === review && sent.revision === review.revision) {
+      const rows = reviewRows(ast, locale, review, review.takeTouched());
+      endpoint.notify(protocol.reviewState, { reviewId: sent.id, revision: review.revision, counts: review.tally(), canSave: reviewCanSave(review, false), rows });
+      return;
+    }
+    const id = sent?.review === review ? sent.id : ++this.reviewId;
+    review.takeTouched();
+    this.sentReview = { review, id, revision: review.revision };
+    endpoint.notify(protocol.review, { review: reviewBlock({ ast, locale, review, reviewId: id, asking: false }) });
+  }
+
+  private async reviewWindow({ reviewId, filter, offset, limit }: protocol.ReviewRowsParams): Promise<protocol.ReviewRowsResult> {
+    const review = this.options.state.review();
+    if (!review || reviewId !== this.sentReview?.id) throw new Error('the review changed');
+    this.options.state.setReviewFilter(filter);
+    const rows = review.inFilter(filter);
+    const { client, locale } = this.options;
+    return { reviewId, revision: review.revision, filter, offset, total: rows.length, rows: reviewRows(client.ast(), locale(), review, rows.slice(offset, offset + limit)) };
   }
 
   /** The tab says when the Board holds unsaved changes. */
@@ -471,6 +524,11 @@ export class BoardController {
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */
   savedNotice(saved: SavedRecord, outcome: Saved): void {
     this.records.savedNotice(saved, outcome);
+  }
+
+  /** The notification of a stored batch, with Undo of the whole batch. */
+  batchSavedNotice(outcome: BatchSaved): void {
+    this.records.batchSavedNotice(outcome);
   }
 
   /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */

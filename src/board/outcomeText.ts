@@ -23,6 +23,8 @@ export interface PersonWords {
   contextField(context: string, field: string): string;
   /** A moment (ISO text) as a local time. */
   time(iso: string): string;
+  /** A count as the locale writes it (2,000 / 2.000). */
+  count(n: number): string;
 }
 
 /** The person's words for the app's labels in a locale. */
@@ -34,8 +36,10 @@ export function personWords(t: Translate, ast: Ast, locale: string): PersonWords
     if (context && !entityLabels.has(ast.contexts[name].entity)) entityLabels.set(ast.contexts[name].entity, context.entityLabel);
   }
   const time = new Intl.DateTimeFormat(locale, { timeStyle: 'medium' });
+  const counts = new Intl.NumberFormat(locale);
   return {
     t,
+    count: (n) => counts.format(n),
     entity: (entity) => entityLabels.get(entity) ?? entity,
     field: (entity, field) => fieldLabel(ast, entity, field, locale),
     context: (context) => model.context(context)?.label ?? context,
@@ -193,6 +197,14 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
         : t('The answer to the save was lost ({0}) and {1} {2} was deleted meanwhile. Nothing was retried.', outcome.reason, entity, outcome.id);
     }
     case 'not_a_save': return t('Only a save can be undone; entry {0} is none.', outcome.entry);
+    case 'batch_saved': return t('Saved {0} records of {1} in one transaction.', words.count(outcome.records), words.entity(outcome.entity));
+    case 'batch_conflict': return t('Not saved: {0} of the {1} records were changed by someone else meanwhile; nothing was written. Accept or reject the marked rows again, then save.', words.count(outcome.conflicts + outcome.gone), words.count(outcome.records));
+    case 'review_conflicts': return t('Not saved: {0} rows were changed by someone else meanwhile. Accept or reject each marked row first.', words.count(outcome.count));
+    case 'batch_answer_lost':
+      return outcome.found === 'unchanged'
+        ? t('Not saved: the connection broke while saving ({0}); the records are unchanged. The review is kept.', outcome.reason)
+        : t('The changes may have been stored: the XOS server did not answer ({0}). Nothing was retried; open the list again to see what is stored.', outcome.reason);
+    case 'batch_gone': return t('There is nothing to undo: the change is no longer in the audit trail.');
     case 'unsaved_form': return t('The form has unsaved changes. Save or discard them first, then undo.');
     case 'not_undoable': return t('This save of {0} cannot be undone here: no form lets you edit {1} together.', words.entity(outcome.entity), outcome.fields.map((f) => words.field(outcome.entity, f)).join(', '));
     case 'gone': return t('{0} {1} was deleted since; there is nothing to undo.', words.entity(outcome.entity), outcome.id);

@@ -7,7 +7,8 @@ import { appModel } from '../ast/appModel.ts';
 import type { SavedRecord } from '../core/base.ts';
 import { writeCsv } from '../core/csv.ts';
 import type { ListQuery } from '../core/domain.ts';
-import type { BoardOutcome, Saved } from '../core/outcomes.ts';
+import type { BatchSaved, BoardOutcome, Saved } from '../core/outcomes.ts';
+import { undoBatch } from '../core/batchSave.ts';
 import { deleteShown } from '../core/records.ts';
 import { saveForm } from '../core/save.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
@@ -89,9 +90,36 @@ export class RecordActions {
     });
   }
 
+  /** The notification of a stored batch, with Undo of the whole batch (one question, one transaction). */
+  batchSavedNotice(outcome: BatchSaved): void {
+    const { host } = this;
+    if (!keepsAudit(host.ast()) || !outcome.batch) {
+      void host.ui.tell('info', host.told(outcome));
+      return;
+    }
+    const batch = outcome.batch;
+    const undo = host.ui.t('Undo');
+    void host.ui.tell('info', host.told(outcome), undo).then(async (choice) => {
+      if (choice === undo) await this.undoBatch(batch);
+    });
+  }
+
+  /** Undo of a batch: its records' old values as one review; saving asks once. */
+  async undoBatch(batch: string): Promise<void> {
+    const { host } = this;
+    host.open(true);
+    await runAction(host, async () => {
+      const outcome = await undoBatch(host.deps(), batch, new AbortController().signal, 'board');
+      host.ui.log.info(`Board undo of batch ${batch}: ${host.logged(outcome)}`);
+      this.reportSave(outcome);
+    }, { log: 'Board undo failed', status: (message) => message, notice: ['XOS could not undo: {0}'] });
+  }
+
   /** Undo of a save: its old values go into the form against the version it produced; saving asks the person as always. */
   async undo(entry: AuditEntry): Promise<void> {
     const { host } = this;
+    // A record's share of a batch is undone with the whole batch.
+    if (entry.batch) return this.undoBatch(entry.batch);
     host.open(true);
     await runAction(host, async () => {
       const outcome = await undoSave(host.deps(), entry, new AbortController().signal, 'board');

@@ -6,6 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type {
   Board, BoardChange, BoardRecord, BoardSnapshot, DetailView, ListQuery, ListView, MailDraft,
 } from '../core/domain.ts';
+import { Review, type CurrentRecord, type ReviewSource } from '../core/review.ts';
+import type { FieldProblem } from '../core/outcomes.ts';
 
 type Author = 'agent' | 'person';
 
@@ -28,6 +30,8 @@ export class BoardState implements Board {
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
   private mail: MailDraft | undefined;
+  /** Many proposed changes waiting for the person's review (shown instead of the list or form). */
+  private shownReview: Review | undefined;
   private mailSendAt: string | undefined;
   /** Fields both the form and someone else changed, after a save met a newer version. */
   private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
@@ -39,6 +43,7 @@ export class BoardState implements Board {
     this.shownList = view;
     if (query) this.queries.set(view, query);
     this.detail = undefined;
+    this.shownReview = undefined;
     this.form.clear();
     this.conflicts.clear();
     this.emit('list');
@@ -48,6 +53,7 @@ export class BoardState implements Board {
     this.context = view.context;
     this.kind = 'detail';
     this.shownList = undefined;
+    this.shownReview = undefined;
     this.detail = structuredClone(view);
     this.form.clear();
     this.conflicts.clear();
@@ -80,6 +86,52 @@ export class BoardState implements Board {
     if (keep === 'theirs') this.form.delete(field);
     else if (entry) this.form.set(field, { value: entry.value, by: 'person' });
     this.emit('form');
+  }
+
+  showReview(source: ReviewSource): void {
+    this.context = source.context;
+    this.kind = 'review';
+    // The list stays the Board's list: closing the review shows it again.
+    if (this.shownList?.context !== source.context) this.shownList = undefined;
+    this.detail = undefined;
+    this.form.clear();
+    this.conflicts.clear();
+    this.shownReview = new Review(source);
+    this.emit('review');
+  }
+
+  review(): Review | undefined {
+    return this.shownReview;
+  }
+
+  /** The person accepts or rejects a cell, a row or every row of the review. */
+  reviewDecide(accept: boolean, id?: string, field?: string): void {
+    if (this.shownReview?.decide(accept, id, field)) this.emit('review');
+  }
+
+  /** The person's own value for a cell of the review (checked by the caller). */
+  reviewEdit(id: string, field: string, value: unknown, problem?: FieldProblem): void {
+    if (this.shownReview?.edit(id, field, value, problem)) this.emit('review');
+  }
+
+  /** The person chose another filter of the review grid (what it shows, not what is saved: no change is emitted). */
+  setReviewFilter(filter: Review['filter']): void {
+    if (this.shownReview) this.shownReview.filter = filter;
+  }
+
+  reviewConflicts(current: readonly CurrentRecord[]): void {
+    if (!this.shownReview) return;
+    this.shownReview.markConflicts(current);
+    this.emit('review');
+  }
+
+  closeReview(): void {
+    if (!this.shownReview) return;
+    const context = this.shownReview.context;
+    this.shownReview = undefined;
+    this.kind = this.shownList ? 'list' : undefined;
+    this.context = this.shownList ? context : undefined;
+    this.emit('list');
   }
 
   showMail(draft: MailDraft): void {

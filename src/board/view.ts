@@ -12,8 +12,9 @@ import type { FormState } from './protocol.ts';
 import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
 import { refId } from '../ast/lookup.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
-import { boardTexts } from './texts.ts';
-import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, WebviewTexts } from './viewTypes.ts';
+import { boardTexts, translator } from './texts.ts';
+import type { Review, ReviewRowState } from '../core/review.ts';
+import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
   const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, ...texts } = boardTexts(locale);
@@ -207,3 +208,103 @@ export function parseMailbox(text: string): { name?: string; email: string } {
   const name = match[1].replace(/^"(.*)"$/, '$1').trim();
   return name ? { name, email: match[2].trim() } : { email: match[2].trim() };
 }
+
+// ---- the review of many proposed changes ----------------------------------------------------
+
+/** The model of a field wherever a context of its entity shows it (the list first), for columns the review needs. */
+function entityField(ast: Ast, locale: string, list: string, field: string): FieldModel | undefined {
+  const model = appModel(ast, locale);
+  const entity = ast.contexts[list]?.entity;
+  const names = [list, ...Object.keys(ast.contexts).filter((c) => c !== list && ast.contexts[c].entity === entity)];
+  for (const name of names) {
+    const found = model.context(name)?.fields.find((f) => f.field === field);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function columnOf(ast: Ast, locale: string, review: Review, field: string): Column {
+  const model = entityField(ast, locale, review.context, field);
+  const def = ast.entities[review.entity]?.fields[field];
+  const type = model?.type ?? def?.type ?? 'string';
+  return {
+    field, label: model?.label ?? field, type, numeric: fieldKind(type).numeric, sortable: false,
+    ...(model?.enumLabels ? { enumLabels: model.enumLabels } : {}),
+    ...(model?.widget ? { widget: model.widget } : {}),
+  };
+}
+
+/** The review's rows as the grid gets them: values raw, problems in the Board's words. */
+export function reviewRows(ast: Ast, locale: string, review: Review, rows: readonly ReviewRowState[]): ReviewRow[] {
+  const texts = boardTexts(locale);
+  const t = translator(locale);
+  return rows.map((row) => {
+    const problem = review.rowProblem(row);
+    return {
+      key: row.id,
+      values: ['id', ...review.shown].map((f) => (f === 'id' ? row.id : row.record[f] ?? null)),
+      cells: review.fields.map((field): ReviewCell | null => {
+        const cell = row.cells.get(field);
+        if (!cell) return null;
+        return {
+          from: cell.from, to: cell.to, accepted: cell.accepted,
+          ...(cell.by === 'person' ? { edited: true } : {}),
+          ...(cell.problem ? { problem: texts.problem(cell.problem.problem) } : {}),
+        };
+      }),
+      ...(problem === 'gone' ? { problem: t('Deleted meanwhile') }
+        : problem ? { problem: `${columnOf(ast, locale, review, problem.field).label}: ${texts.problem(problem.problem)}` } : {}),
+      ...(row.conflict ? { conflict: true } : {}),
+    };
+  });
+}
+
+export interface ReviewBlockInput {
+  readonly ast: Ast;
+  readonly locale: string;
+  readonly review: Review;
+  readonly reviewId: number;
+  /** A question about this review is open (Save waits). */
+  readonly asking: boolean;
+}
+
+/** What Save can do now: accepted rows, no open conflicts, no question open. */
+export function reviewCanSave(review: Review, asking: boolean): boolean {
+  const tally = review.tally();
+  return !asking && tally.accepted > 0 && tally.conflicts === 0;
+}
+
+export function reviewBlock({ ast, locale, review, reviewId, asking }: ReviewBlockInput): ReviewBlock {
+  const context = appModel(ast, locale).context(review.context);
+  const rows = review.inFilter(review.filter);
+  return {
+    reviewId,
+    revision: review.revision,
+    context: review.context,
+    label: context?.label ?? review.context,
+    columns: ['id', ...review.shown].map((field) => columnOf(ast, locale, review, field)),
+    changed: review.fields.map((field): ReviewColumn => {
+      const column = columnOf(ast, locale, review, field);
+      const model = entityField(ast, locale, review.context, field);
+      const def = ast.entities[review.entity]?.fields[field];
+      const kind = fieldKind(column.type);
+      return {
+        ...column,
+        input: model?.widget?.kind === 'textarea' ? 'textarea' : kind.input,
+        required: def?.required === true,
+        ...(column.type === 'enum' && model ? { options: enumOptions(model) } : {}),
+        ...(kind.numeric && def?.min !== undefined ? { min: def.min } : {}),
+        ...(kind.numeric && def?.max !== undefined ? { max: def.max } : {}),
+      };
+    }),
+    counts: review.tally(),
+    filter: review.filter,
+    total: rows.length,
+    rows: reviewRows(ast, locale, review, rows.slice(0, REVIEW_FIRST_ROWS)),
+    ...(review.undoOf ? { undoOf: translator(locale)('Undo of a change to {0} records', new Intl.NumberFormat(locale).format(review.undoOf.records)) } : {}),
+    canSave: reviewCanSave(review, asking),
+  };
+}
+
+/** Rows sent with the review block, so they paint at once. */
+export const REVIEW_FIRST_ROWS = 100;

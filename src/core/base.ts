@@ -7,7 +7,7 @@ import { fieldDef } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
-import type { Saved } from './outcomes.ts';
+import type { BatchSaved, Saved } from './outcomes.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
@@ -19,6 +19,8 @@ export interface CoreDeps {
   readonly locale?: string;
   /** Told after a save was stored (the host's "saved" notification offers Undo). */
   readonly onSaved?: (saved: SavedRecord, outcome: Saved) => void;
+  /** Told after a reviewed batch was stored (the host's notification offers Undo of the whole batch). */
+  readonly onBatchSaved?: (outcome: BatchSaved) => void;
 }
 
 /** A stored save: the record and the version it produced (its audit entry's `version_to`). */

@@ -5,6 +5,7 @@
 // here too, so the floors above find the whole vocabulary in one place.
 // Types only, browser-safe. No MCP, no VS Code.
 import type { MailDraft } from '../mail/types.ts';
+import type { CurrentRecord, Review, ReviewSource } from './review.ts';
 
 export type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../graphql/types.ts';
 export type { MailDraft, Mailer } from '../mail/types.ts';
@@ -74,12 +75,13 @@ export interface DetailView {
   readonly version?: number;
 }
 
-export type BoardChange = 'list' | 'detail' | 'form' | 'mail';
+export type BoardChange = 'list' | 'detail' | 'form' | 'mail' | 'review';
 
 /** What the Board currently shows, as the tools need to know it. */
 export interface BoardSnapshot {
   readonly context: string | undefined;
-  readonly kind: 'list' | 'detail' | 'mail' | undefined;
+  /** `review`: many proposed changes of the list context `context` wait for the person's review (batch.ts). */
+  readonly kind: 'list' | 'detail' | 'mail' | 'review' | undefined;
   /** The loaded detail record (present only for detail views). */
   readonly detail: DetailView | undefined;
   /** Pending preview changes proposed by the agent: field -> new value. */
@@ -120,6 +122,14 @@ export interface Board {
   conflict(current: DetailView): string[];
   /** The person's current form values of the detail view (their own edits included). */
   formData(): Promise<Record<string, unknown>>;
+  /** Shows many proposed changes of a list context for review, in place of what the Board showed; nothing is saved. */
+  showReview(source: ReviewSource): void;
+  /** The review the Board shows, if any. Read it; change it only through the Board (its listeners hear of it). */
+  review(): Review | undefined;
+  /** A batch save met newer versions (or gone records): those rows show what is stored now and wait for the person. */
+  reviewConflicts(current: readonly CurrentRecord[]): void;
+  /** Closes the review (discarded): the list it came from shows again, or nothing. */
+  closeReview(): void;
   snapshot(): BoardSnapshot;
   onChange(listener: (change: BoardChange) => void): { dispose(): void };
 }
@@ -131,6 +141,28 @@ export interface SaveSummary {
   readonly action?: 'update' | 'create';
   /** fromText/toText: the related record's name for a ref, shown as "Acme (#3)" in the question. */
   readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown; readonly fromText?: string; readonly toText?: string }>;
+  /** Many records at once (a reviewed batch): what the question names instead of one record's changes. */
+  readonly batch?: BatchSummary;
+}
+
+/** A batch save as the person is asked about it: counts, a summary per field, the first rows. */
+export interface BatchSummary {
+  readonly records: number;
+  readonly cells: number;
+  readonly fields: ReadonlyArray<{
+    readonly field: string;
+    readonly label: string;
+    /** Numbers: the smallest and largest change and their total (decimal texts, signed). */
+    readonly numeric?: { readonly min: string; readonly max: string; readonly total: string };
+    /** Other fields: the distinct new values with how many records get each, most first. */
+    readonly values?: ReadonlyArray<{ readonly value: unknown; readonly count: number }>;
+    /** Distinct values not listed. */
+    readonly moreValues?: number;
+  }>;
+  /** The first records' changes, in the review's order. */
+  readonly first: ReadonlyArray<{ readonly id: string; readonly changes: ReadonlyArray<{ readonly label: string; readonly from: unknown; readonly to: unknown }> }>;
+  /** An undo of an earlier batch. */
+  readonly undo?: boolean;
 }
 
 export type SaveAnswer = 'save' | 'discard' | 'timeout';

@@ -64,8 +64,27 @@ export type Saved = {
 
 export type Created = { readonly kind: 'created'; readonly ok: true; readonly entity: string; readonly id: string; readonly version: number; readonly stored: readonly FieldValue[] };
 
-/** Outcomes of saving the form (a new record's form creates it). */
+/** A reviewed batch stored in one transaction: how many records and cells, which fields, and its audit batch. */
+export type BatchSaved = {
+  readonly kind: 'batch_saved'; readonly ok: true; readonly entity: string; readonly records: number; readonly cells: number;
+  readonly fields: readonly string[]; readonly batch?: string;
+  /** The answer was lost, and reading the records back showed exactly this change stored. */
+  readonly lostAnswer?: string;
+};
+
+/** Outcomes of saving a reviewed batch besides those of a single save. */
+export type BatchSaveOutcome =
+  | BatchSaved
+  /** Records changed by someone else meanwhile (or gone): nothing was written; the review marks them. */
+  | { readonly kind: 'batch_conflict'; readonly ok: false; readonly entity: string; readonly records: number; readonly conflicts: number; readonly gone: number; readonly ids: readonly string[] }
+  /** Conflicting rows still wait for the person's decision. */
+  | { readonly kind: 'review_conflicts'; readonly ok: false; readonly entity: string; readonly count: number }
+  /** The answer to the batch write was lost and reading back could not tell whether it was stored. */
+  | { readonly kind: 'batch_answer_lost'; readonly ok: false; readonly entity: string; readonly records: number; readonly reason: string; readonly found: 'unchanged' | 'unknown' };
+
+/** Outcomes of saving the form (a new record's form creates it), or the reviewed batch. */
 export type SaveOutcome =
+  | BatchSaveOutcome
   | Saved
   | Created
   | { readonly kind: 'nothing_to_save'; readonly ok: false; readonly why: 'no_record' | 'unchanged' }
@@ -93,6 +112,8 @@ export type SaveOutcome =
 export type UndoOutcome =
   | SaveOutcome
   | { readonly kind: 'not_a_save'; readonly ok: false; readonly entry: number; readonly action: string }
+  /** The batch's entries are not (or no longer) in the trail. */
+  | { readonly kind: 'batch_gone'; readonly ok: false; readonly batch: string }
   | { readonly kind: 'unsaved_form'; readonly ok: false }
   | { readonly kind: 'not_undoable'; readonly ok: false; readonly entity: string; readonly fields: readonly string[] }
   | { readonly kind: 'gone'; readonly ok: false; readonly entity: string; readonly id: string };
@@ -173,7 +194,25 @@ export type ProposeOutcome =
   | InvalidJson
   | { readonly kind: 'changes_not_object'; readonly ok: false }
   | { readonly kind: 'not_editable'; readonly ok: false; readonly context: string; readonly fields: readonly string[]; readonly editable: readonly string[] }
-  | { readonly kind: 'invalid_proposal'; readonly ok: false; readonly problems: readonly FieldProblem[] };
+  | { readonly kind: 'invalid_proposal'; readonly ok: false; readonly problems: readonly FieldProblem[] }
+  | BatchProposeOutcome;
+
+/** Outcomes of a proposal for many records of a list context (batch.ts): counts, never the rows. */
+export type BatchProposeOutcome =
+  | {
+    readonly kind: 'batch_previewed'; readonly ok: true; readonly context: string; readonly entity: string; readonly fields: readonly string[];
+    /** Rows shown for review; of them valid and invalid; rows matched but left as they are; ids given that match no record. */
+    readonly rows: number; readonly valid: number; readonly invalid: number; readonly unchanged: number; readonly missing: number;
+    readonly missingIds: readonly string[];
+    /** A few invalid rows' first problem, as examples. */
+    readonly problems: ReadonlyArray<{ readonly id: string; readonly problem: FieldProblem }>;
+  }
+  | { readonly kind: 'batch_invalid'; readonly ok: false; readonly context: string; readonly reason: string; readonly editable: readonly string[] }
+  | { readonly kind: 'too_many_rows'; readonly ok: false; readonly context: string; readonly matched: number; readonly max: number }
+  | { readonly kind: 'batch_unchanged'; readonly ok: false; readonly context: string; readonly matched: number; readonly missing: number; readonly missingIds: readonly string[] }
+  | { readonly kind: 'query_invalid'; readonly ok: false; readonly refusal: QueryRefusal }
+  | { readonly kind: 'query_refused'; readonly ok: false; readonly message: string }
+  | { readonly kind: 'board_unsaved'; readonly ok: false };
 
 /** Every outcome the Board may have to put into words for the person. */
 export type BoardOutcome = UndoOutcome | NewRecordOutcome | DeleteOutcome | MailOutcome | ShowOutcome;

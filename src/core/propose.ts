@@ -4,7 +4,8 @@ import { fieldDef, findContext } from '../ast/lookup.ts';
 import { agentEditable } from '../ast/agentPolicy.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import type { FieldProblem, ProposeOutcome } from './outcomes.ts';
-import { storedValue, type CoreDeps } from './base.ts';
+import { hasUnsavedForm, storedValue, type CoreDeps } from './base.ts';
+import { proposeBatch } from './batch.ts';
 import { fieldProblem } from './save.ts';
 
 /** The agent's proposed changes as a preview in the form; nothing is saved. */
@@ -13,6 +14,15 @@ export async function proposeChanges(deps: CoreDeps, context: string, changes: u
   const def = findContext(ast, context);
   if (!def) return { kind: 'unknown_context', ok: false, context, known: Object.keys(ast.contexts) };
   const board = deps.board.snapshot();
+  if (def.kind === 'list') {
+    const proposed = typeof changes === 'string' ? parsedJson(changes) : { value: changes };
+    if ('error' in proposed) return { kind: 'invalid_json', ok: false, what: 'changes', reason: proposed.error };
+    // A proposal never replaces the person's unsaved work.
+    if (hasUnsavedForm(board) || (board.kind === 'review' && (deps.board.review()?.tally().accepted ?? 0) > 0 && board.context !== context)) {
+      return { kind: 'board_unsaved', ok: false };
+    }
+    return proposeBatch(deps, context, def, proposed.value);
+  }
   const detail = board.detail;
   if (def.kind !== 'detail' || board.context !== context || !detail) {
     return { kind: 'not_loaded', ok: false, context, detail: def.kind === 'detail', ...(board.context ? { shown: board.context } : {}) };
@@ -21,14 +31,9 @@ export async function proposeChanges(deps: CoreDeps, context: string, changes: u
     return { kind: 'rendered_only', ok: false, context };
   }
 
-  let proposed: unknown = changes;
-  if (typeof changes === 'string') {
-    try {
-      proposed = JSON.parse(changes);
-    } catch (e) {
-      return { kind: 'invalid_json', ok: false, what: 'changes', reason: (e as Error).message };
-    }
-  }
+  const parsed = typeof changes === 'string' ? parsedJson(changes) : { value: changes };
+  if ('error' in parsed) return { kind: 'invalid_json', ok: false, what: 'changes', reason: parsed.error };
+  const proposed = parsed.value;
   if (proposed === null || typeof proposed !== 'object' || Array.isArray(proposed) || Object.keys(proposed).length === 0) {
     return { kind: 'changes_not_object', ok: false };
   }
@@ -57,4 +62,13 @@ export async function proposeChanges(deps: CoreDeps, context: string, changes: u
     kind: 'previewed', ok: true, entity: def.entity, id: String(detail.record.id),
     pending: Object.entries(pending).map(([field, to]) => ({ field, from: storedValue(ast, def, field, detail.record), to })),
   };
+}
+
+/** The agent's JSON text, or why it is none. */
+function parsedJson(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }

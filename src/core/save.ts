@@ -11,6 +11,7 @@ import { BackendUnavailableError } from '../graphql/unavailable.ts';
 import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, DetailView, GraphQLResult, SaveSummary } from './domain.ts';
 import { createFromForm } from './records.ts';
+import { saveReview } from './batchSave.ts';
 import { readStored, refName, relatedName, storedValue, withoutUndefined, type CoreDeps } from './base.ts';
 
 type Change = SaveSummary['changes'][number];
@@ -22,6 +23,8 @@ type Change = SaveSummary['changes'][number];
 export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<SaveOutcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
+  const review = deps.board.review();
+  if (board.kind === 'review' && review) return saveReview(deps, review, signal, path, approval);
   const detail = board.detail;
   const context = board.context === undefined ? undefined : findContext(ast, board.context);
   if (detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal, path);

@@ -12,7 +12,7 @@
 // `{ query, variables }`, and `root`: the key of `data` that holds the answer.
 import { print } from 'graphql';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { listFieldSelections } from '../ast/view.ts';
+import { exampleQuery, listFieldSelections } from '../ast/view.ts';
 import { refColumnName } from '../ast/lookup.ts';
 import { checkedSelection, type CheckedQuery } from './queryRules.ts';
 
@@ -197,12 +197,12 @@ export function buildRefChoicesQuery(ast: Ast, listContext: string, nameField: s
   };
 }
 
-/** A record's audit entries, an entity's, or the whole trail's, newest first. */
-export function buildAuditQuery(filter: { readonly entity?: string; readonly id?: string }, limit: number): RootedRequest {
+/** A record's audit entries, an entity's, a batch's, or the whole trail's, newest first; with their count when `count`. */
+export function buildAuditQuery(filter: { readonly entity?: string; readonly id?: string; readonly batch?: string }, limit: number, offset = 0, count = false): RootedRequest {
   return {
-    query: 'query XosAudit($entity: String, $id: ID, $limit: Int) { xos_audit(entity: $entity, id: $id, limit: $limit) '
-      + '{ id at path action entity record_id version_from version_to approval changes { field from to } } }',
-    variables: { entity: filter.entity ?? null, id: filter.id ?? null, limit },
+    query: 'query XosAudit($entity: String, $id: ID, $batch: String, $limit: Int, $offset: Int) { xos_audit(entity: $entity, id: $id, batch: $batch, limit: $limit, offset: $offset) '
+      + `{ id at path action entity record_id version_from version_to approval batch changes { field from to } }${count ? ' xos_audit_count(entity: $entity, id: $id, batch: $batch)' : ''} }`,
+    variables: { entity: filter.entity ?? null, id: filter.id ?? null, batch: filter.batch ?? null, limit, offset },
     root: 'xos_audit',
   };
 }
@@ -258,4 +258,71 @@ export function buildCheckedQuery(checked: CheckedQuery, boardSelections: readon
   const args = [...given.map(([name]) => `${name}: $${name}`), ...literals].join(', ');
   const query = `query XosQuery${declared ? `(${declared})` : ''} { ${checked.context}${args ? `(${args})` : ''} ${checkedSelection(checked, boardSelections)} }`;
   return { query, variables: Object.fromEntries(given), root: checked.context };
+}
+
+/** The most records one review reads and one batch save writes (the API's cap of `update_<entity>_many`). */
+export const MAX_REVIEW_ROWS = 10_000;
+
+/**
+ * The rows a proposal of many changes touches: a list context's records matching `where` (a checked
+ * filter, in a variable), `fields` selected with `id` and `version` (refs with their id and name), in key
+ * order, at most MAX_REVIEW_ROWS; and how many match.
+ */
+export function buildReviewRowsQuery(ast: Ast, contextName: string, where: unknown, fields: readonly string[]): RootedRequest & { readonly countRoot: string } {
+  const entity = astContext(ast, contextName, 'list').entity;
+  for (const field of fields) astField(ast, entity, field);
+  const selection = listFieldSelections(ast, contextName, fields.filter((f) => f !== 'id' && f !== 'version'));
+  const countRoot = `${contextName}_count`;
+  return {
+    query: `query XosReviewRows($where: ${entity}_bool_exp) { ${contextName}(where: $where, order_by: [{ id: asc }], limit: ${MAX_REVIEW_ROWS}) `
+      + `{ id version ${selection.join(' ')} } ${countRoot}(where: $where) }`,
+    variables: { where },
+    root: contextName,
+    countRoot,
+  };
+}
+
+/** `update_<entity>_many(updates)`: every record against its version, in one transaction; `set` keyed by field name. */
+export function buildUpdateManyMutation(ast: Ast, entity: string, updates: ReadonlyArray<{ readonly id: string; readonly version: number; readonly set: Record<string, unknown> }>): RootedRequest {
+  graphqlName(entity, 'entity');
+  if (!Object.hasOwn(ast.entities, entity)) throw new Error(`unknown entity ${entity}`);
+  const root = `update_${entity}_many`;
+  return {
+    query: `mutation XosSaveMany($updates: [${entity}_many_update_input!]!) { ${root}(updates: $updates) { id version } }`,
+    variables: { updates: updates.map((u) => ({ id: u.id, version: u.version, set: inputColumns(ast, entity, u.set) })) },
+    root,
+  };
+}
+
+/**
+ * The agent's query of a list context with `where` (JSON) as a literal, for xos_query's own check to rule on
+ * (a bulk change's filter); undefined when `where` holds a key that is no GraphQL name or a value JSON cannot be.
+ */
+export function buildFilterCheckQuery(ast: Ast, contextName: string, where: unknown): string | undefined {
+  astContext(ast, contextName, 'list');
+  const literal = graphqlLiteral(where);
+  if (literal === undefined) return undefined;
+  return exampleQuery(ast, contextName).replace(`{ ${contextName} {`, `{ ${contextName}(where: ${literal}) {`);
+}
+
+/** A JSON value as a GraphQL literal; undefined for a key that is no GraphQL name. */
+function graphqlLiteral(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    const items = value.map(graphqlLiteral);
+    return items.includes(undefined) ? undefined : `[${items.join(', ')}]`;
+  }
+  if (typeof value === 'object') {
+    const parts: string[] = [];
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const text = graphqlLiteral(item);
+      if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(key) || text === undefined) return undefined;
+      parts.push(`${key}: ${text}`);
+    }
+    return `{ ${parts.join(', ')} }`;
+  }
+  return undefined;
 }

@@ -21,6 +21,7 @@ export interface XosDeps {
   readonly locale?: string;
   /** Told after a save was stored (the host's "saved" notification offers Undo). */
   readonly onSaved?: CoreDeps['onSaved'];
+  readonly onBatchSaved?: CoreDeps['onBatchSaved'];
   /** The undo window of a confirmed mail (absent: it goes out at once). */
   readonly mailWindow?: SendWindow;
   /** The browser Board's address when there is one (the standalone server); inline cards open it. */

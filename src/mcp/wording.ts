@@ -177,6 +177,21 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
       if (outcome.action === 'save') return `Not saved: the XOS server refused the change: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
       if (outcome.action === 'create') return `Not created: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
       return `Not deleted: the XOS server refused it: ${outcome.error.message}`;
+    case 'batch_saved': {
+      const head = `Saved ${outcome.records.toLocaleString('en-US')} ${outcome.entity} records in one transaction (${outcome.cells.toLocaleString('en-US')} values; ${outcome.fields.join(', ')}).`;
+      const lost = outcome.lostAnswer === undefined ? '' : ` The answer was lost (${outcome.lostAnswer}), but reading the records back shows the change stored.`;
+      return `${head}${lost}${outcome.batch ? ` Audit batch ${outcome.batch}; the person can undo it as a whole on the Board.` : ''}`;
+    }
+    case 'batch_conflict':
+      return `Not saved: ${outcome.conflicts + outcome.gone} of the ${outcome.records.toLocaleString('en-US')} records changed since they were read`
+        + `${outcome.gone ? ` (${outcome.gone} deleted)` : ''} (${outcome.entity} ${outcome.ids.join(', ')}${outcome.conflicts + outcome.gone > outcome.ids.length ? ', …' : ''}); nothing was written. `
+        + 'The Board marks them: the person accepts or rejects each again, then call xos_ui_save again after they said so.';
+    case 'review_conflicts': return `Not saved: ${outcome.count} ${outcome.entity} records changed by someone else still wait for the person's decision on the Board; nothing was written.`;
+    case 'batch_answer_lost':
+      return outcome.found === 'unchanged'
+        ? `Not saved: the connection broke while saving (${outcome.reason}); the records are unchanged. The review stays on the Board; call xos_ui_save again when the person says so.`
+        : `The batch of ${outcome.records} ${outcome.entity} records may have been stored: no answer came back (${outcome.reason}) and the records cannot be read now. Nothing was retried; load the list again with xos_query before anything else.`;
+    case 'batch_gone': return `The audit trail holds no change of batch ${outcome.batch}; there is nothing to undo.`;
     case 'conflict': return conflictText(app(), outcome.entity, outcome.id, outcome.versionFrom, outcome.versionTo, outcome.fields);
     case 'deleted_meanwhile': return `Not saved: ${outcome.entity} ${outcome.id} was deleted by someone else after it was loaded; nothing was written. The form on the Board is kept.`;
     case 'answer_lost':
@@ -257,6 +272,22 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
     case 'changes_not_object': return 'changes must be a JSON object with at least one field, such as {"lastname": "Schmidt"}.';
     case 'not_editable': return `Not editable in ${outcome.context}: ${outcome.fields.join(', ')}. Nothing was previewed. Editable fields: ${outcome.editable.join(', ')}.`;
     case 'invalid_proposal': return `Nothing was previewed: ${outcome.problems.map((p) => p.message).join('; ')}. Send valid values.`;
+    case 'batch_previewed': {
+      const n = (count: number) => count.toLocaleString('en-US');
+      const missing = outcome.missing ? ` ${n(outcome.missing)} given ids match no record (${outcome.missingIds.join(', ')}${outcome.missing > outcome.missingIds.length ? ', …' : ''}).` : '';
+      const problems = outcome.problems.length
+        ? ` Invalid, for example: ${outcome.problems.map((p) => `${outcome.entity} ${p.id}: ${p.problem.message}`).join('; ')}.`
+        : '';
+      return `Review on the Board, nothing saved yet: ${n(outcome.rows)} ${outcome.entity} records would change (${outcome.fields.join(', ')}); `
+        + `${n(outcome.valid)} valid, ${n(outcome.invalid)} invalid (excluded), ${n(outcome.unchanged)} matched but unchanged.${missing}${problems} `
+        + 'The person reviews the rows on the Board (accept, reject or edit each); ask them whether to save, and call xos_ui_save only after they said so. '
+        + 'Calling xos_ui_change_required again replaces this proposal.';
+    }
+    case 'batch_invalid': return `Nothing was previewed: ${outcome.reason}.${outcome.editable.length ? ` Fields the agent may change in ${outcome.context}: ${outcome.editable.join(', ')}.` : ''}`;
+    case 'too_many_rows': return `Nothing was previewed: ${outcome.matched.toLocaleString('en-US')} records of ${outcome.context} would change, at most ${outcome.max.toLocaleString('en-US')} go in one review. Narrow the where filter or split the changes.`;
+    case 'batch_unchanged': return `Nothing to review: the ${outcome.matched.toLocaleString('en-US')} matching records of ${outcome.context} already have these values.`
+      + `${outcome.missing ? ` ${outcome.missing} given ids match no record (${outcome.missingIds.join(', ')}).` : ''}`;
+    case 'board_unsaved': return 'Nothing was previewed: the Board holds the person\'s unsaved changes. Ask them to save or discard those first, then propose again.';
     case 'transfer_broke':
       return `The connection to the mail server broke while the mail was being transferred: ${outcome.reason}. It may have been delivered, so it is not sent again. `
         + 'The draft stays on the Board; ask the recipient or check the sent folder, and compose it again only if it did not arrive.';

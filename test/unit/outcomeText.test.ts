@@ -59,6 +59,17 @@ const SAMPLES: { readonly [K in Kind]: ReadonlyArray<Extract<BoardOutcome, { kin
     kind: 'answer_lost', ok: false, entity: 'person', id: '12', reason: 'socket hang up', found, versionFrom: 3, ...(found === 'changed' ? { versionNow: 5 } : {}),
   }) as const),
   not_a_save: [{ kind: 'not_a_save', ok: false, entry: 7, action: 'create' }],
+  batch_saved: [
+    { kind: 'batch_saved', ok: true, entity: 'person', records: 2000, cells: 2000, fields: ['age'], batch: 'b-1' },
+    { kind: 'batch_saved', ok: true, entity: 'person', records: 3, cells: 6, fields: ['age', 'city'], lostAnswer: 'socket hang up' },
+  ],
+  batch_conflict: [{ kind: 'batch_conflict', ok: false, entity: 'person', records: 1000, conflicts: 1, gone: 1, ids: ['7', '9'] }],
+  review_conflicts: [{ kind: 'review_conflicts', ok: false, entity: 'person', count: 2 }],
+  batch_answer_lost: [
+    { kind: 'batch_answer_lost', ok: false, entity: 'person', records: 10, reason: 'socket hang up', found: 'unchanged' },
+    { kind: 'batch_answer_lost', ok: false, entity: 'person', records: 10, reason: 'socket hang up', found: 'unknown' },
+  ],
+  batch_gone: [{ kind: 'batch_gone', ok: false, batch: 'b-1' }],
   unsaved_form: [{ kind: 'unsaved_form', ok: false }],
   not_undoable: [{ kind: 'not_undoable', ok: false, entity: 'person', fields: ['lastname', 'city'] }],
   gone: [{ kind: 'gone', ok: false, entity: 'person', id: '12' }],

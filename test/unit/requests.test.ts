@@ -124,10 +124,14 @@ test('the audit trail: xos_audit by entity and id, and a sent mail in xos_audit_
   const record = buildAuditQuery({ entity: 'person', id: '918273' }, 4711);
   assertSound(record, 'query');
   assert.equal(record.root, 'xos_audit');
-  assert.deepEqual(record.variables, { entity: 'person', id: '918273', limit: 4711 });
+  assert.deepEqual(record.variables, { entity: 'person', id: '918273', batch: null, limit: 4711, offset: 0 });
   const all = buildAuditQuery({}, 100);
   assertSound(all, 'query');
-  assert.deepEqual(all.variables, { entity: null, id: null, limit: 100 });
+  assert.deepEqual(all.variables, { entity: null, id: null, batch: null, limit: 100, offset: 0 });
+  const batch = buildAuditQuery({ batch: 'b-1' }, 500, 1000, true);
+  assertSound(batch, 'query');
+  assert.match(batch.query, /xos_audit_count\(entity: \$entity, id: \$id, batch: \$batch\)/);
+  assert.deepEqual(batch.variables, { entity: null, id: null, batch: 'b-1', limit: 500, offset: 1000 });
   const mail = buildAuditMailMutation({ to: 'Zz Name <zz@example.org>', subject: 'Zzsubject } mutation', messageId: '<zz-1@example.org>' });
   assertSound(mail, 'mutation');
   assert.equal(mail.root, 'xos_audit_mail');

@@ -61,10 +61,11 @@ const AuditEntryType = new GraphQLObjectType<AuditEntry>({
 
 /** The query fields `xos_audit` and `xos_audit_count`, and the mutation `xos_audit_mail`. */
 export function auditFields(): { query: GraphQLFieldConfigMap<unknown, RequestContext>; mutation: GraphQLFieldConfigMap<unknown, RequestContext> } {
-  const filterArgs = { entity: { type: GraphQLString }, id: { type: GraphQLID } };
+  const filterArgs = { entity: { type: GraphQLString }, id: { type: GraphQLID }, batch: { type: GraphQLString, description: 'The entries of one batch write (update_<entity>_many).' } };
   const filter = (args: Record<string, unknown>) => ({
     ...(typeof args.entity === 'string' ? { entity: args.entity } : {}),
     ...(args.id !== undefined && args.id !== null ? { recordId: String(args.id) } : {}),
+    ...(typeof args.batch === 'string' ? { batch: args.batch } : {}),
   });
   return {
     query: {

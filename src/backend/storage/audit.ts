@@ -48,6 +48,8 @@ export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
 export interface AuditFilter {
   readonly entity?: string;
   readonly recordId?: string;
+  /** The entries of one batch write. */
+  readonly batch?: string;
   readonly limit: number;
   readonly offset: number;
 }
@@ -131,6 +133,10 @@ function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, 
   if (filter.recordId !== undefined) {
     params.push(filter.recordId);
     parts.push(`"record_id" = ${dialect.placeholder(params.length)}`);
+  }
+  if (filter.batch !== undefined) {
+    params.push(filter.batch);
+    parts.push(`"batch" = ${dialect.placeholder(params.length)}`);
   }
   return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
 }

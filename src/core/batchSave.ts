@@ -1,0 +1,215 @@
+// Saving a reviewed batch (xos_ui_save and the Board's Save while a review is shown): one
+// question naming the count, each field's summary and the first rows, bound to exactly the
+// accepted cells; then one update_<entity>_many, every record against the version read. When any
+// changed meanwhile nothing is written and the review marks those rows for the person. Undo of a
+// batch is a batch too. No MCP, no VS Code.
+import { isDeepStrictEqual } from 'node:util';
+import type { Ast } from '../ast/schema.ts';
+import { fieldDef, fieldLabel } from '../ast/lookup.ts';
+import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
+import { buildAuditQuery, buildReviewRowsQuery, buildUpdateManyMutation, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
+import { BackendUnavailableError } from '../graphql/unavailable.ts';
+import { hasUnsavedForm, type CoreDeps } from './base.ts';
+import { compare, subtract, toDecimal, add, decimalText, type Decimal } from './decimal.ts';
+import type { BatchSummary, BoardRecord, GraphQLResult, SaveSummary } from './domain.ts';
+import type { SaveOutcome, UndoOutcome } from './outcomes.ts';
+import type { BatchChange, Review } from './review.ts';
+import { askBound, confirmedText } from './save.ts';
+
+/** First rows the question names. */
+const FIRST_ROWS = 3;
+/** Distinct values the question names per field. */
+const VALUES_NAMED = 4;
+/** Audit entries read per page when an undo collects its batch. */
+const AUDIT_PAGE = 500;
+
+/** Saves the review on the Board after the person confirmed exactly its accepted cells. */
+export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<SaveOutcome> {
+  const ast = deps.client.ast();
+  const tally = review.tally();
+  if (tally.conflicts) return { kind: 'review_conflicts', ok: false, entity: review.entity, count: tally.conflicts };
+  const asked = review.accepted();
+  if (asked.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
+
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
+  const summary: SaveSummary = { entity: review.entity, id: '', changes: [], batch: batchSummary(ast, deps.locale, review, asked) };
+  const answer = await askBound(deps, summary, signal);
+  if (answer === 'void' || deps.board.review() !== review || !isDeepStrictEqual(review.accepted(), asked)) {
+    return { kind: 'changed_while_asked', ok: false, action: 'save' };
+  }
+  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
+
+  const fields = review.fields.filter((f) => asked.some((c) => Object.hasOwn(c.set, f)));
+  const cells = asked.reduce((n, c) => n + Object.keys(c.set).length, 0);
+  const mutation = buildUpdateManyMutation(ast, review.entity, asked);
+  const fieldsText = fields.map((field) => ({ field }));
+  let result: GraphQLResult;
+  try {
+    result = await deps.client.run(mutation.query, mutation.variables, { path, approval: confirmedText(`${approval} of ${asked.length} records`, fieldsText) });
+  } catch (failure) {
+    if (failure instanceof BackendUnavailableError && failure.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: failure.message };
+    // Sent, but no answer: one transaction, so reading the records back tells all or nothing. Never retried.
+    return unsettled(deps, ast, review, asked, fields, cells, failure);
+  }
+  const error = result.errors?.[0];
+  if (error?.extensions?.code === 'CONFLICT') {
+    const conflicts = (error.extensions.conflicts ?? []) as Array<{ id: string; current: Record<string, unknown> | null }>;
+    deps.board.reviewConflicts(conflicts.map(({ id, current }) => ({ id: String(id), current: current ? currentRecord(ast, review, current) : null })));
+    const gone = conflicts.filter((c) => !c.current).length;
+    return {
+      kind: 'batch_conflict', ok: false, entity: review.entity, records: asked.length, conflicts: conflicts.length - gone, gone,
+      ids: conflicts.slice(0, 10).map((c) => String(c.id)),
+    };
+  }
+  if (error) return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error };
+  const batch = await batchOf(deps, review.entity, asked[0].id);
+  const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: asked.length, cells, fields, ...(batch ? { batch } : {}) };
+  await showStored(deps, review);
+  deps.onBatchSaved?.(outcome);
+  return outcome;
+}
+
+/** After the write: the list as stored now (the review is done). */
+async function showStored(deps: CoreDeps, review: Review): Promise<void> {
+  const list = deps.board.list();
+  if (deps.board.review() !== review) return;
+  if (list?.source.reopen) deps.board.showList({ context: list.context, source: await list.source.reopen() });
+  else deps.board.closeReview();
+}
+
+/** The batch id the audit trail gave the write (read from its first record's newest entry). */
+async function batchOf(deps: CoreDeps, entity: string, id: string): Promise<string | undefined> {
+  const request = buildAuditQuery({ entity, id }, 1);
+  const result = await deps.client.run(request.query, request.variables);
+  const entry = (result.data?.[request.root] as Array<{ batch?: string | null }> | undefined)?.[0];
+  return entry?.batch ?? undefined;
+}
+
+/** A conflicting record as the API sent it, in the review's terms (refs by their field name). */
+function currentRecord(ast: Ast, review: Review, current: Record<string, unknown>): { record: BoardRecord; version: number } {
+  const record: BoardRecord = {};
+  for (const field of review.fields) {
+    const def = fieldDef(ast, review.entity, field);
+    record[field] = def?.type === 'ref' ? current[`${field}_id`] ?? current[field] ?? null : current[field] ?? null;
+  }
+  return { record, version: Number(current.version) };
+}
+
+/** What the person is asked: the count, a summary per field, the first rows. */
+export function batchSummary(ast: Ast, locale: string | undefined, review: Review, accepted: readonly BatchChange[]): BatchSummary {
+  const label = (field: string) => fieldLabel(ast, review.entity, field, locale);
+  const fields = review.fields.filter((f) => accepted.some((c) => Object.hasOwn(c.set, f))).map((field) => {
+    const type = fieldDef(ast, review.entity, field)?.type;
+    if (type === 'int' || type === 'decimal') {
+      let min: Decimal | undefined;
+      let max: Decimal | undefined;
+      let total: Decimal = { units: 0n, scale: 0 };
+      for (const change of accepted) {
+        if (!Object.hasOwn(change.set, field)) continue;
+        const to = toDecimal(change.set[field]);
+        const from = toDecimal(review.row(change.id)?.cells.get(field)?.from);
+        if (!to || !from) continue;
+        const delta = subtract(to, from);
+        if (!min || compare(delta, min) < 0) min = delta;
+        if (!max || compare(delta, max) > 0) max = delta;
+        total = add(total, delta);
+      }
+      const signed = (d: Decimal) => `${d.units > 0n ? '+' : ''}${decimalText(d)}`;
+      if (min && max) return { field, label: label(field), numeric: { min: signed(min), max: signed(max), total: signed(total) } };
+    }
+    const counts = new Map<string, { value: unknown; count: number }>();
+    for (const change of accepted) {
+      if (!Object.hasOwn(change.set, field)) continue;
+      const value = change.set[field];
+      const key = JSON.stringify(value);
+      const entry = counts.get(key) ?? { value, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+    const values = [...counts.values()].sort((a, b) => b.count - a.count);
+    return { field, label: label(field), values: values.slice(0, VALUES_NAMED), ...(values.length > VALUES_NAMED ? { moreValues: values.length - VALUES_NAMED } : {}) };
+  });
+  const first = accepted.slice(0, FIRST_ROWS).map((change) => ({
+    id: change.id,
+    changes: Object.entries(change.set).map(([field, to]) => ({ label: label(field), from: review.row(change.id)?.cells.get(field)?.from ?? null, to })),
+  }));
+  return {
+    records: accepted.length, cells: accepted.reduce((n, c) => n + Object.keys(c.set).length, 0), fields, first,
+    ...(review.undoOf ? { undo: true } : {}),
+  };
+}
+
+/** The write's answer was lost: the records read back say whether the one transaction was stored. */
+async function unsettled(deps: CoreDeps, ast: Ast, review: Review, asked: readonly BatchChange[], fields: readonly string[], cells: number, failure: unknown): Promise<SaveOutcome> {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const lost = { kind: 'batch_answer_lost', ok: false, entity: review.entity, records: asked.length, reason } as const;
+  try {
+    const request = buildReviewRowsQuery(ast, review.context, { id: { _eq: asked[0].id } }, []);
+    const result = await deps.client.run(request.query, request.variables);
+    const row = (result.data?.[request.root] as BoardRecord[] | undefined)?.[0];
+    if (!row) return { ...lost, found: 'unknown' };
+    if (row.version === asked[0].version) return { ...lost, found: 'unchanged' };
+    const batch = await batchOf(deps, review.entity, asked[0].id);
+    await showStored(deps, review);
+    return { kind: 'batch_saved', ok: true, entity: review.entity, records: asked.length, cells, fields, lostAnswer: reason, ...(batch ? { batch } : {}) };
+  } catch {
+    return { ...lost, found: 'unknown' };
+  }
+}
+
+/** Every entry of an audit batch (at most one batch write's worth), oldest first. */
+async function batchEntries(deps: Pick<CoreDeps, 'client'>, batch: string): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for (let offset = 0; offset <= MAX_REVIEW_ROWS; offset += AUDIT_PAGE) {
+    const request = buildAuditQuery({ batch }, AUDIT_PAGE, offset);
+    const result = await deps.client.run(request.query, request.variables);
+    if (result.errors?.length) throw new Error(`reading the audit trail failed: ${result.errors[0].message}`);
+    const rows = (result.data?.[request.root] ?? []) as Array<{
+      id: string; at: string; path: AuditEntry['path']; action: AuditEntry['action']; entity: string | null; record_id: string | null;
+      version_from: number | null; version_to: number | null; approval: string | null; changes: Array<{ field: string; from: unknown; to: unknown }>;
+    }>;
+    for (const row of rows) {
+      entries.push({
+        id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id, versionFrom: row.version_from,
+        versionTo: row.version_to, approval: row.approval, batch,
+        changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])) as AuditEntry['changes'],
+      });
+    }
+    if (rows.length < AUDIT_PAGE) break;
+  }
+  return entries.reverse();
+}
+
+/** How many records an audit batch changed. */
+export async function batchSize(deps: Pick<CoreDeps, 'client'>, batch: string): Promise<number> {
+  const request = buildAuditQuery({ batch }, 0, 0, true);
+  const result = await deps.client.run(request.query, request.variables);
+  return Number(result.data?.xos_audit_count ?? 0);
+}
+
+/**
+ * Undo of a batch: every record's old values as one review against the version the batch produced;
+ * one question, one transaction. A record changed since is a conflict, never overwritten.
+ */
+export async function undoBatch(deps: CoreDeps, batch: string, signal: AbortSignal, path: AuditPath = 'board'): Promise<UndoOutcome> {
+  if (hasUnsavedForm(deps.board.snapshot())) return { kind: 'unsaved_form', ok: false };
+  const ast = deps.client.ast();
+  const entries = (await batchEntries(deps, batch)).filter((e) => e.action === 'update' && e.entity && e.recordId && e.versionTo !== null);
+  if (entries.length === 0) return { kind: 'batch_gone', ok: false, batch };
+  const entity = entries[0].entity!;
+  const fields = [...new Set(entries.flatMap((e) => Object.keys(e.changes)))];
+  const context = Object.entries(ast.contexts).find(([, c]) => c.kind === 'list' && c.entity === entity)?.[0];
+  const detail = Object.values(ast.contexts).find((c) => c.kind === 'detail' && c.entity === entity && fields.every((f) => (c.editable ?? []).includes(f)));
+  if (!context || !detail) return { kind: 'not_undoable', ok: false, entity, fields };
+  deps.board.showReview({
+    context, entity, fields, unchanged: 0, undoOf: { batch, records: entries.length },
+    rows: entries.map((entry) => ({
+      id: entry.recordId!,
+      version: entry.versionTo!,
+      record: { id: entry.recordId!, ...Object.fromEntries(Object.entries(entry.changes).map(([f, c]) => [f, c.to])) },
+      proposed: Object.fromEntries(Object.entries(entry.changes).map(([f, c]) => [f, c.from])),
+    })),
+  });
+  return saveReview(deps, deps.board.review()!, signal, path, `Undo of batch ${batch}`);
+}
