@@ -9,7 +9,7 @@
 // logged, shown on the status line and told the person by runAction (runAction.ts).
 import { isDeepStrictEqual } from 'node:util';
 import type { AuditEntry } from '../backend/storage/audit.ts';
-import { hasUnsavedForm, type SavedRecord } from '../core/base.ts';
+import { hasUnsavedWork, type SavedRecord } from '../core/base.ts';
 import { listWindow, openRef, openRow } from '../core/show.ts';
 import { openFormLink } from '../core/formLinks.ts';
 import { newRecord } from '../core/records.ts';
@@ -423,7 +423,7 @@ export class BoardController {
   private updateTitle(): void {
     const { state, locale, surface } = this.options;
     const snapshot = state.snapshot();
-    const dirty = hasUnsavedForm(snapshot);
+    const dirty = hasUnsavedWork(snapshot);
     const title = boardTexts(locale()).title;
     surface.setTitle(dirty ? `● ${title}` : title);
   }
@@ -510,7 +510,12 @@ export class BoardController {
   private async mayLeaveForm(): Promise<boolean> {
     const { state, client, locale } = this.options;
     const snapshot = state.snapshot();
-    if (!snapshot.detail || !hasUnsavedForm(snapshot)) return true;
+    if (!hasUnsavedWork(snapshot)) return true;
+    if (snapshot.kind === 'review') {
+      const label = (snapshot.context && appModel(client.ast(), locale()).context(snapshot.context)?.label) ?? '';
+      return this.ui.askDiscard(this.ui.t('Discard the unsaved changes to {0}?', label), this.ui.t('They are not saved yet. Save them first to keep them.'), this.ui.t('Discard Changes'));
+    }
+    if (!snapshot.detail) return true;
     // As the breadcrumb names a stored record ("Person Max"); a new one (not a step) by its context.
     const crumb = snapshot.detail.isNew ? undefined : this.history.view(client.ast(), locale()).crumbs.at(-1)?.label;
     const name = crumb ?? (snapshot.context && appModel(client.ast(), locale()).context(snapshot.context)?.label) ?? '';

@@ -8,7 +8,7 @@ import type { SavedRecord } from '../core/base.ts';
 import { writeCsv } from '../core/csv.ts';
 import type { ListQuery } from '../core/domain.ts';
 import type { BatchSaved, BoardOutcome, Saved } from '../core/outcomes.ts';
-import { undoBatch } from '../core/batchSave.ts';
+import { batchSize, undoBatch } from '../core/batchSave.ts';
 import { deleteShown } from '../core/records.ts';
 import { saveForm } from '../core/save.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
@@ -146,7 +146,9 @@ export class RecordActions {
     const ast = host.ast();
     const entity = ast.contexts[context].entity;
     const entries = await auditTrail(host.deps(), { entity, id: String(detail.record.id) }, TRAIL_ENTRIES);
-    return recordHistoryView(ast, host.locale(), context, key, entries, await referencedNames(host.deps(), entries));
+    const batches = new Map<string, number>();
+    for (const batch of new Set(entries.flatMap((e) => (e.batch ? [e.batch] : [])))) batches.set(batch, await batchSize(host.deps(), batch));
+    return recordHistoryView(ast, host.locale(), context, key, entries, await referencedNames(host.deps(), entries), batches);
   }
 
   /** Undo asked for on the Board's History: the entry is looked up again in the shown record's trail. */

@@ -6,7 +6,7 @@ import type { AuditEntry } from '../backend/storage/audit.ts';
 import { fieldKind } from '../ast/fieldKinds.ts';
 import { keepsAudit } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
-import { boardTexts } from './texts.ts';
+import { boardTexts, translator } from './texts.ts';
 
 export interface HistoryChangeView {
   readonly label: string;
@@ -36,8 +36,11 @@ export interface RecordHistoryView {
 }
 
 /** `names`: the referenced records' names by `entity:id` (see referencedNames); a ref without one shows its id. */
+/** `batches`: how many records each audit batch of the entries changed; such an entry is one part of one change, undone whole. */
 export function recordHistoryView(ast: Ast, locale: string, contextName: string, key: string, entries: readonly AuditEntry[],
-  names: ReadonlyMap<string, string> = new Map()): RecordHistoryView {
+  names: ReadonlyMap<string, string> = new Map(), batches: ReadonlyMap<string, number> = new Map()): RecordHistoryView {
+  const t = translator(locale);
+  const count = new Intl.NumberFormat(locale);
   const texts = boardTexts(locale);
   const context = appModel(ast, locale).context(contextName);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -51,7 +54,9 @@ export function recordHistoryView(ast: Ast, locale: string, contextName: string,
       at: entry.at,
       when: when.format(new Date(entry.at)),
       who: who[entry.path] ?? entry.path,
-      what: what[entry.action] ?? entry.action,
+      what: entry.batch && batches.has(entry.batch)
+        ? t('{0} (one change to {1} records)', what[entry.action] ?? entry.action, count.format(batches.get(entry.batch)!))
+        : what[entry.action] ?? entry.action,
       ...(entry.approval ? { approval: entry.approval } : {}),
       changes: Object.entries(entry.changes).map(([field, change]) => {
         const model = context?.fields.find((f) => f.field === field);

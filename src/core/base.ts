@@ -30,6 +30,11 @@ export interface SavedRecord {
   readonly version: number;
 }
 
+/** Whether the Board holds work that is not stored: an unsaved form, or a review of many changes. */
+export function hasUnsavedWork(snapshot: BoardSnapshot): boolean {
+  return hasUnsavedForm(snapshot) || snapshot.kind === 'review';
+}
+
 /** Whether the Board's form holds work that is not stored: the person's edits, the agent's proposals, open conflicts. */
 export function hasUnsavedForm(snapshot: BoardSnapshot): boolean {
   return snapshot.kind === 'detail'

@@ -142,7 +142,7 @@ onBothStores('many records, one review', ast, 0, async (backend) => {
   const target = [...after.values()].find((p) => p.id === 500)!;
   person.answers = ['save'];
   person.whileAsked = [async () => {
-    const outside = await backend.api.storage.update('person', target.id, target.version, { city: 'Extern' }, { path: 'api', approval: null });
+    const outside = await backend.api.storage.update('person', target.id, target.version, { city: 'Extern' }, { path: 'api' });
     assert.equal(outside.status, 'ok');
   }];
   const versionsBefore = await people(backend);
@@ -166,7 +166,7 @@ onBothStores('many records, one review', ast, 0, async (backend) => {
   // 6. Undo of the first batch: one question, one transaction; a row changed since is a conflict, never overwritten.
   const changedSince = after.get(expected[5].id)!;
   const current = (await people(backend)).get(changedSince.id)!;
-  assert.equal((await backend.api.storage.update('person', current.id, current.version, { net_worth: '1.00' }, { path: 'api', approval: null })).status, 'ok');
+  assert.equal((await backend.api.storage.update('person', current.id, current.version, { net_worth: '1.00' }, { path: 'api' })).status, 'ok');
   person.answers = ['save'];
   const undone = await undoBatch(deps, batch, new AbortController().signal, 'board');
   assert.equal(undone.kind, 'batch_conflict');

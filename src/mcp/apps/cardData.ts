@@ -9,7 +9,8 @@ import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel
 import { formatAddress } from '../../mail/address.ts';
 import type { XosDeps } from '../ports.ts';
 import type { BoardRecord, MailDraft } from '../../core/domain.ts';
-import { findContext } from '../../ast/lookup.ts';
+import { fieldLabel, findContext } from '../../ast/lookup.ts';
+import type { Review } from '../../core/review.ts';
 import { namedToAgent } from '../agentText.ts';
 import { CARD_META_KEY, type Card, type CardBody, type CardField, type CardOpen } from './cardTypes.ts';
 
@@ -65,10 +66,12 @@ export function shownCard(deps: XosDeps, tool: string, context: string): Card | 
   }, open);
 }
 
-/** The agent's pending changes of the loaded record, old -> new. Re-showing is not offered: the Board in VS Code shows them. */
+/** The agent's pending changes of the loaded record, old -> new, or a review's first rows. Re-showing is not offered: the Board in VS Code shows them. */
 export function changesCard(deps: XosDeps, tool: string, context: string): Card | undefined {
   const model = contextModelOf(deps, context);
   const snapshot = deps.board.snapshot();
+  const review = deps.board.review();
+  if (model && review && snapshot.kind === 'review' && review.context === context) return reviewCard(deps, tool, model, review);
   const detail = snapshot.detail;
   if (!model || !detail || detail.context !== context) return undefined;
   const ast = deps.client.ast();
@@ -78,6 +81,28 @@ export function changesCard(deps: XosDeps, tool: string, context: string): Card 
     return { ...labelOf(f), from: cellText(ast, model.entity, f, detail.record[field]), to: cellText(ast, model.entity, f, to) };
   });
   return fit({ kind: 'changes', tool, context, title: model.label, record: `${model.entityLabel} ${cut(String(detail.record.id ?? ''), CELL_LIMIT)}`, changes }, openWith(deps, { kind: 'none' }));
+}
+
+/**
+ * A review of many changes: how many rows, the first ones with each visible changed field as
+ * "old → new" (what the agent may not see stays •••). The person decides on the Board.
+ */
+function reviewCard(deps: XosDeps, tool: string, model: ContextModel, review: Review): Card {
+  const ast = deps.client.ast();
+  const fieldModel = (field: string) => model.fields.find((f) => f.field === field) ?? { field, label: fieldLabel(ast, model.entity, field, deps.locale), type: 'text', required: false, def: undefined } as FieldModel;
+  const fields = review.fields.filter((f) => namedToAgent(ast, model.entity, f)).map(fieldModel);
+  const rows = review.inFilter('all').slice(0, CARD_ROWS).map((row) => [
+    cut(row.id, CELL_LIMIT),
+    ...fields.map((f) => {
+      const cell = row.cells.get(f.field);
+      return cell ? `${cellText(ast, model.entity, f, cell.from)} → ${cellText(ast, model.entity, f, cell.to)}` : '';
+    }),
+  ]);
+  const tally = review.tally();
+  return fit({
+    kind: 'list', tool, context: review.context, title: `${model.label}: ${tally.accepted} / ${tally.rows}`,
+    columns: [{ field: 'id', label: 'ID' }, ...fields.map(labelOf)], rows, total: review.size,
+  }, openWith(deps, { kind: 'none' }));
 }
 
 /** The mail draft: recipient, subject, the beginning of the body. Nothing is sent from a card. */

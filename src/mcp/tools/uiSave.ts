@@ -11,7 +11,8 @@ export const uiSaveTool = defineTool({
   title: 'Save the Board form',
   description: [
     'Saves the record on the Board: XOS collects the form data (the person\'s own edits and the pending preview from xos_ui_change_required),',
-    'builds the GraphQL mutation and stores the changed fields. Call it only after the person explicitly said they want to save;',
+    'builds the GraphQL mutation and stores the changed fields; for a review of many records, the rows and cells the person accepted, in one transaction.',
+    'Call it only after the person explicitly said they want to save;',
     'XOS asks them to confirm (Save / Discard: a VS Code notification, or the XOS Board page for other clients) in any case, and nothing is written without that confirmation.',
     'The reply says what was actually stored, or why nothing was.',
   ].join(' '),
