@@ -17,7 +17,7 @@ import type { Review, ReviewRowState } from '../core/review.ts';
 import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
-  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, ...texts } = boardTexts(locale);
+  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, reviewUndoOf: _u, ...texts } = boardTexts(locale);
   return texts;
 }
 
@@ -301,7 +301,7 @@ export function reviewBlock({ ast, locale, review, reviewId, asking }: ReviewBlo
     filter: review.filter,
     total: rows.length,
     rows: reviewRows(ast, locale, review, rows.slice(0, REVIEW_FIRST_ROWS)),
-    ...(review.undoOf ? { undoOf: translator(locale)('Undo of a change to {0} records', new Intl.NumberFormat(locale).format(review.undoOf.records)) } : {}),
+    ...(review.undoOf ? { undoOf: boardTexts(locale).reviewUndoOf(review.undoOf.records) } : {}),
     canSave: reviewCanSave(review, asking),
   };
 }
