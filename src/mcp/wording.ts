@@ -186,7 +186,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
       return `Not saved: ${outcome.conflicts + outcome.gone} of the ${outcome.records.toLocaleString('en-US')} records changed since they were read`
         + `${outcome.gone ? ` (${outcome.gone} deleted)` : ''} (${outcome.entity} ${outcome.ids.join(', ')}${outcome.conflicts + outcome.gone > outcome.ids.length ? ', …' : ''}); nothing was written. `
         + 'The Board marks them: the person accepts or rejects each again, then call xos_ui_save again after they said so.';
-    case 'review_conflicts': return `Not saved: ${outcome.count} ${outcome.entity} records changed by someone else still wait for the person's decision on the Board; nothing was written.`;
+    case 'review_conflicts': return `Not saved: ${outcome.count} ${outcome.entity} records changed by someone else still wait for the person's decision on the Board; nothing was written. Call xos_ui_save again after they decided.`;
     case 'batch_answer_lost':
       return outcome.found === 'unchanged'
         ? `Not saved: the connection broke while saving (${outcome.reason}); the records are unchanged. The review stays on the Board; call xos_ui_save again when the person says so.`
@@ -283,11 +283,13 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
         + 'The person reviews the rows on the Board (accept, reject or edit each); ask them whether to save, and call xos_ui_save only after they said so. '
         + 'Calling xos_ui_change_required again replaces this proposal.';
     }
-    case 'batch_invalid': return `Nothing was previewed: ${outcome.reason}.${outcome.editable.length ? ` Fields the agent may change in ${outcome.context}: ${outcome.editable.join(', ')}.` : ''}`;
-    case 'too_many_rows': return `Nothing was previewed: ${outcome.matched.toLocaleString('en-US')} records of ${outcome.context} would change, at most ${outcome.max.toLocaleString('en-US')} go in one review. Narrow the where filter or split the changes.`;
+    case 'batch_invalid':
+      return `Nothing was previewed: ${outcome.reason}.${outcome.editable.length ? ` Fields the agent may change in ${outcome.context}: ${outcome.editable.join(', ')}.` : ''}`
+        + ' Call xos_ui_change_required again with changes as a list of {"id": …, field: value} or as {"where": {…}, "set": {…}}; to change one record, load it in its detail context with xos_query first.';
+    case 'too_many_rows': return `Nothing was previewed: ${outcome.matched.toLocaleString('en-US')} records of ${outcome.context} would change, at most ${outcome.max.toLocaleString('en-US')} go in one review. Call xos_ui_change_required again with a narrower where filter, or split the changes.`;
     case 'batch_unchanged': return `Nothing to review: the ${outcome.matched.toLocaleString('en-US')} matching records of ${outcome.context} already have these values.`
       + `${outcome.missing ? ` ${outcome.missing} given ids match no record (${outcome.missingIds.join(', ')}).` : ''}`;
-    case 'board_unsaved': return 'Nothing was previewed: the Board holds the person\'s unsaved changes. Ask them to save or discard those first, then propose again.';
+    case 'board_unsaved': return 'Nothing was previewed: the Board holds the person\'s unsaved changes. Ask them to save or discard those first, then call xos_ui_change_required again.';
     case 'transfer_broke':
       return `The connection to the mail server broke while the mail was being transferred: ${outcome.reason}. It may have been delivered, so it is not sent again. `
         + 'The draft stays on the Board; ask the recipient or check the sent folder, and compose it again only if it did not arrive.';
