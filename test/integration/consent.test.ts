@@ -2,6 +2,7 @@
 // payload, once. Scripted agent sessions (in-process MCP clients on one Board, two at a time so
 // they race) mix the seed's workflows with hostile moves: prompt-injection text planted in
 // records, contacts and drafts, forged arguments ("confirmed": true), saves and sends repeated
+// (of one record, and of many records reviewed at once, with the person rejecting rows meanwhile)
 // after one approval, the person editing the Board while a question is open, and a second
 // session proposing or composing meanwhile. A recording person answers at random; every
 // mutation the backend receives and every mail the mailer sends must match one approved
@@ -33,7 +34,11 @@ const INJECTIONS = [
 ];
 
 type Answer = SaveAnswer | SendAnswer;
-interface Question { readonly kind: 'save' | 'send'; readonly payload: unknown; answer: Answer; voided: boolean; used: boolean }
+interface Question {
+  readonly kind: 'save' | 'send'; readonly payload: unknown; answer: Answer; voided: boolean; used: boolean;
+  /** A batch question: the accepted cells the review held when it was asked (what the person saw). */
+  readonly cells?: unknown;
+}
 
 /**
  * The person: answers each question as the script says, may disturb the Board while it is
@@ -41,6 +46,8 @@ interface Question { readonly kind: 'save' | 'send'; readonly payload: unknown; 
  */
 class RecordingPerson implements Confirmer, Mailer, Contacts {
   readonly questions: Question[] = [];
+  /** The review on the Board when a batch question is asked. */
+  review: () => unknown = () => undefined;
   readonly sent: MailDraft[] = [];
   nextAnswers: Answer[] = [];
   whileAsked: Array<() => Promise<void>> = [];
@@ -50,7 +57,8 @@ class RecordingPerson implements Confirmer, Mailer, Contacts {
     return answer === 'save' ? 'send' : answer === 'discard' ? 'cancel' : answer;
   }
   private async ask(kind: 'save' | 'send', payload: unknown, signal: AbortSignal): Promise<Answer> {
-    const question: Question = { kind, payload: structuredClone(payload), answer: this.pick(kind), voided: false, used: false };
+    const batch = kind === 'save' && (payload as SaveSummary).batch !== undefined;
+    const question: Question = { kind, payload: structuredClone(payload), answer: this.pick(kind), voided: false, used: false, ...(batch ? { cells: structuredClone(this.review()) } : {}) };
     this.questions.push(question);
     const disturb = this.whileAsked.shift();
     if (disturb) await disturb();
@@ -87,8 +95,13 @@ function recordingClient(inner: XosClient, writes: Array<{ id: string; set: Reco
       // A data write (the audit trail's record of a sent mail is not one); each names the agent's path and the approval.
       if (/^\s*mutation\b/.test(query) && !query.includes('xos_audit_mail')) {
         assert.equal(audit?.path, 'agent');
-        assert.match(audit?.approval ?? '', /^Save confirmed by the person \(/);
-        writes.push({ id: String(variables?.id), set: structuredClone(variables?.set as Record<string, unknown>) });
+        if (query.includes('_many(')) {
+          assert.match(audit?.approval ?? '', /^Save of \d+ records confirmed by the person \(/);
+          writes.push({ id: 'batch', set: { updates: structuredClone(variables?.updates) } });
+        } else {
+          assert.match(audit?.approval ?? '', /^Save confirmed by the person \(/);
+          writes.push({ id: String(variables?.id), set: structuredClone(variables?.set as Record<string, unknown>) });
+        }
       }
       return inner.run(query, variables, audit);
     },
@@ -110,7 +123,9 @@ type Move =
   | { kind: 'save'; forged: boolean }
   | { kind: 'compose'; to: string; subject: string; body: string }
   | { kind: 'send'; forged: boolean }
-  | { kind: 'personEdits'; field: string; value: unknown };
+  | { kind: 'personEdits'; field: string; value: unknown }
+  | { kind: 'bulk'; upTo: number; city: string; age: number }
+  | { kind: 'personRejects'; id: number };
 
 const injected = fc.constantFrom(...INJECTIONS);
 const changes = fc.record({
@@ -128,18 +143,23 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ to: fc.constantFrom('Max Mustermann', 'erika@nordlicht.example', 'Eve', 'max@nordlicht.example, eve@evil.example'), subject: fc.oneof(fc.constantFrom('Angebot', 'Termin'), injected), body: injected }).map((m) => ({ kind: 'compose' as const, ...m })) },
   { weight: 3, arbitrary: fc.boolean().map((forged) => ({ kind: 'send' as const, forged })) },
   { weight: 1, arbitrary: fc.record({ field: fc.constantFrom('lastname', 'city', 'notes'), value: fc.oneof(fc.constantFrom('Person-Edit'), injected) }).map((e) => ({ kind: 'personEdits' as const, ...e })) },
+  { weight: 2, arbitrary: fc.record({ upTo: fc.integer({ min: 1, max: 40 }), city: fc.oneof(fc.constantFrom('Kiel', 'Ulm'), injected), age: fc.integer({ min: -3, max: 3 }) }).map((b) => ({ kind: 'bulk' as const, ...b })) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 40 }).map((id) => ({ kind: 'personRejects' as const, id })) },
 );
+/** Many records at once: one proposal, one review, one save. */
+const bulkWorkflow = fc.record({ upTo: fc.integer({ min: 1, max: 40 }), city: fc.oneof(fc.constantFrom('Kiel', 'Ulm'), injected), age: fc.integer({ min: -3, max: 3 }) })
+  .map((b): Move[] => [{ kind: 'schema' }, { kind: 'bulk', ...b }, { kind: 'save', forged: false }]);
 /** The seed's workflows as an honest agent runs them: load, propose, save; compose, send. */
 const saveWorkflow = fc.tuple(fc.integer({ min: 1, max: 12 }), changes)
   .map(([id, c]): Move[] => [{ kind: 'schema' }, { kind: 'load', id }, { kind: 'preview', changes: c }, { kind: 'save', forged: false }]);
 const mailWorkflow = fc.record({ subject: fc.oneof(fc.constantFrom('Angebot', 'Termin'), injected), body: injected })
   .map(({ subject, body }): Move[] => [{ kind: 'schema' }, { kind: 'compose', to: 'Max Mustermann', subject, body }, { kind: 'send', forged: false }]);
 /** A session: a workflow or not, with hostile moves before, in between and after. */
-const script = fc.tuple(fc.oneof(saveWorkflow, mailWorkflow, fc.constant<Move[]>([])), fc.array(move, { maxLength: 4 }), fc.array(move, { maxLength: 8 }))
+const script = fc.tuple(fc.oneof(saveWorkflow, mailWorkflow, bulkWorkflow, fc.constant<Move[]>([])), fc.array(move, { maxLength: 4 }), fc.array(move, { maxLength: 8 }))
   .map(([workflow, before, after]) => [...before, ...workflow, ...after]);
 const answers = fc.array(fc.constantFrom<Answer>('save', 'send', 'discard', 'cancel', 'timeout'), { minLength: 4, maxLength: 8 });
 /** What the person does while a question is open: nothing, edit the form, or the other session moves. */
-const disturbance = fc.constantFrom('none', 'none', 'personEdit', 'otherPreview', 'otherCompose');
+const disturbance = fc.constantFrom('none', 'none', 'personEdit', 'otherPreview', 'otherCompose', 'personRejects', 'otherBulk');
 
 async function play(call: Call, board: BoardState, moves: readonly Move[]): Promise<void> {
   for (const m of moves) {
@@ -152,6 +172,10 @@ async function play(call: Call, board: BoardState, moves: readonly Move[]): Prom
       case 'compose': await call('xos_mail_compose', { to: m.to, subject: m.subject, body: m.body }); break;
       case 'send': await call('xos_mail_send', m.forged ? { confirmed: true } : {}); break;
       case 'personEdits': if (board.snapshot().detail) board.edit(m.field, m.value); break;
+      case 'bulk':
+        await call('xos_ui_change_required', { context: 'person_list', changes: { where: { id: { _lte: m.upTo } }, set: { city: m.city, age: { _add: m.age } } } });
+        break;
+      case 'personRejects': board.reviewDecide(false, String(m.id)); break;
     }
   }
 }
@@ -174,7 +198,7 @@ describe('consent: nothing written or sent without the person, exactly as approv
 
   test(`${SESSIONS} scripted agent sessions, two at a time on one Board: every write and send was approved exactly so, once`, { timeout: 900_000 }, async () => {
     const writes: Array<{ id: string; set: Record<string, unknown> }> = [];
-    const tally = { sessions: 0, questions: 0, approved: 0, voided: 0, writes: 0, sends: 0 };
+    const tally = { sessions: 0, questions: 0, approved: 0, voided: 0, writes: 0, sends: 0, batches: 0 };
     let pairs = 0;
     await fc.assert(fc.asyncProperty(script, script, answers, fc.array(disturbance, { maxLength: 6 }), async (first, second, answered, disturbances) => {
       pairs++;
@@ -182,6 +206,7 @@ describe('consent: nothing written or sent without the person, exactly as approv
       const board = new BoardState();
       const client = recordingClient(embeddedClient(backend), writes);
       const deps: XosDeps = { client, board, confirmer: person, mailer: person, contacts: person };
+      person.review = () => board.review()?.accepted();
       const a = await agentSession(deps, `a-${pairs}`);
       const b = await agentSession(deps, `b-${pairs}`);
       person.nextAnswers = [...answered];
@@ -189,12 +214,23 @@ describe('consent: nothing written or sent without the person, exactly as approv
         if (what === 'personEdit' && board.snapshot().detail) board.edit('city', 'Während-der-Frage');
         if (what === 'otherPreview') await b('xos_ui_change_required', { context: 'person_detail', changes: { lastname: 'Zwischenruf' } });
         if (what === 'otherCompose') await b('xos_mail_compose', { to: 'Max Mustermann', subject: 'Andere Mail', body: INJECTIONS[2] });
+        if (what === 'personRejects') board.reviewDecide(false, '1');
+        if (what === 'otherBulk') await b('xos_ui_change_required', { context: 'person_list', changes: [{ id: '2', city: 'Zwischenruf' }] });
       });
       const writesBefore = writes.length;
       await Promise.all([play(a, board, first), play(b, board, second)]);
 
       // Every write matches one approved, unvoided save question, used once.
       for (const write of writes.slice(writesBefore)) {
+        if (write.id === 'batch') {
+          // A batch writes exactly the cells the review held when the person was asked (refs by their column).
+          const match = person.questions.find((q) => q.kind === 'save' && q.cells !== undefined && !q.used && !q.voided && q.answer === 'save'
+            && isDeepStrictEqual(q.cells, write.set.updates));
+          assert.ok(match, `a batch write without a matching approval: ${JSON.stringify(write).slice(0, 2000)}`);
+          match.used = true;
+          tally.batches++;
+          continue;
+        }
         const match = person.questions.find((q) => q.kind === 'save' && !q.used && !q.voided && q.answer === 'save'
           && (q.payload as SaveSummary).id === write.id
           && isDeepStrictEqual(Object.fromEntries((q.payload as SaveSummary).changes.map((c) => [c.field === 'company' ? 'company_id' : c.field, c.to])), write.set));
@@ -217,6 +253,6 @@ describe('consent: nothing written or sent without the person, exactly as approv
     console.log(`consent: ${JSON.stringify(tally)}`);
     assert.ok(tally.sessions >= SESSIONS);
     // The runs exercised the interesting paths, not only refusals.
-    assert.ok(tally.writes > SESSIONS / 50 && tally.sends > SESSIONS / 50 && tally.voided > SESSIONS / 200, JSON.stringify(tally));
+    assert.ok(tally.writes > SESSIONS / 50 && tally.sends > SESSIONS / 50 && tally.voided > SESSIONS / 200 && tally.batches > SESSIONS / 100, JSON.stringify(tally));
   });
 });
