@@ -16,7 +16,8 @@ export const boardAppStyles = css`
   .empty { color: var(--vscode-descriptionForeground); }
   .scroll { overflow: auto; flex: 0 1 auto; min-height: 0; }
   .list { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
-  xos-list-grid { flex: 1 1 auto; }
+  xos-list-grid, xos-review-grid { flex: 1 1 auto; }
+  .undo-of { margin: 0 0 0.5rem; color: var(--vscode-descriptionForeground); }
   .production {
     margin: 0.5rem -1rem 0;
     padding: 0.35rem 1rem;

@@ -1,4 +1,5 @@
-// <xos-board>: the app shell. Shows the list grid, the detail form and the mail
+// <xos-board>: the app shell. Shows the list grid (or, while the agent's changes of many
+// rows wait for review, the review grid in its place), the detail form and the mail
 // draft as the host sends them, and the status line; the parts render themselves.
 // It holds the Board's store (main.ts sets `store`) and provides it to every part below.
 import { ContextProvider } from '@lit/context';
@@ -11,6 +12,7 @@ import './list-grid.ts';
 import './mail-draft.ts';
 import './nav-bar.ts';
 import './question-dialog.ts';
+import './review-grid.ts';
 import './start-page.ts';
 import './status-strip.ts';
 
@@ -22,7 +24,7 @@ export class XosBoard extends LitElement {
   declare store: BoardStore | undefined;
   private readonly provider = new ContextProvider(this, { context: boardStoreContext });
   // Only what decides the layout; each part follows its own topic.
-  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection']);
+  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection', 'review']);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Before the parts render: they take the store from the provider when they connect.
@@ -35,13 +37,15 @@ export class XosBoard extends LitElement {
     const store = this.store;
     const texts = store?.texts;
     if (!store || !texts) return html``;
-    const { list, detail, mail } = store;
+    const { list, detail, mail, review } = store;
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
-    if (!list && !detail && !mail) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    if (!list && !detail && !mail && !review) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
     return html`
       ${banner}
-      ${list || detail ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
-      ${list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
+      ${list || detail || review ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
+      ${review
+        ? html`<section class="list review"><h1>${review.label}</h1>${review.undoOf ? html`<p class="undo-of">${review.undoOf}</p>` : nothing}<xos-review-grid></xos-review-grid></section>`
+        : list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">
         ${detail ? html`<xos-detail-form></xos-detail-form>` : nothing}
         ${mail ? html`<xos-mail-draft></xos-mail-draft>` : nothing}

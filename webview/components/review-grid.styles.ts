@@ -1,0 +1,184 @@
+// Styles of <xos-review-grid>: theme variables only, so light, dark and high-contrast themes apply.
+// The grid's frame, header and rows are laid out like <xos-list-grid>'s.
+import { css } from 'lit';
+
+export const reviewGridStyles = css`
+  :host {
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+    flex: 1 1 auto;
+    gap: 6px;
+  }
+  .toolbar { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
+  .count { color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
+  .spring { flex: 1; }
+  .filters { display: flex; gap: 2px; }
+  .filters button {
+    font: inherit;
+    color: var(--vscode-foreground);
+    background: transparent;
+    border: 1px solid var(--vscode-button-border, var(--vscode-contrastBorder, transparent));
+    border-radius: 2px;
+    padding: 2px 8px;
+    cursor: pointer;
+  }
+  .filters button:hover { background: var(--vscode-toolbar-hoverBackground); }
+  .filters button[aria-pressed='true'] {
+    color: var(--vscode-button-secondaryForeground);
+    background: var(--vscode-button-secondaryBackground);
+    border-color: var(--vscode-focusBorder);
+  }
+  .filters button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
+  .blocked { color: var(--vscode-descriptionForeground); }
+  .grid {
+    position: relative;
+    flex: 1 1 auto;
+    min-height: 120px;
+    border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
+  }
+  .grid:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+  .viewport { position: absolute; inset: 0; overflow: auto; contain: strict; }
+  .header, .row { display: grid; grid-template-columns: var(--xos-columns); width: var(--xos-width); }
+  .header {
+    position: sticky;
+    top: 0;
+    z-index: 2;
+    height: var(--xos-header-height);
+    background: var(--vscode-editor-background, Canvas);
+    border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
+  }
+  [role='columnheader'] {
+    display: flex;
+    align-items: center;
+    padding: 0 8px;
+    font-weight: 600;
+    overflow: hidden;
+    white-space: nowrap;
+    user-select: none;
+  }
+  [role='columnheader'] .label { overflow: hidden; text-overflow: ellipsis; }
+  [role='columnheader'].numeric { justify-content: flex-end; }
+  /* Not sticky: a sticky cell in every row costs the scroll a frame in two. */
+  [role='columnheader'].apply { justify-content: center; }
+  .spacer { width: var(--xos-width); }
+  .rows { position: absolute; left: 0; top: var(--xos-header-height); will-change: transform; }
+  .row { position: absolute; left: 0; top: 0; height: var(--xos-row-height); align-items: center; }
+  .row:hover { background: var(--vscode-list-hoverBackground); }
+  .row.active-row { z-index: 1; background: var(--vscode-list-inactiveSelectionBackground); color: var(--vscode-list-inactiveSelectionForeground, inherit); }
+  .grid:focus .row.active-row { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground, inherit); }
+  .row.invalid { box-shadow: inset 3px 0 0 var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+  .row.conflict { box-shadow: inset 3px 0 0 var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground)); }
+  .row.rejected { color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); }
+  [role='gridcell'], [role='rowheader'] {
+    height: 100%;
+    box-sizing: border-box;
+    padding: 0 8px;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
+    line-height: var(--xos-row-height);
+  }
+  [role='rowheader'] { display: flex; align-items: center; justify-content: center; padding: 0; }
+  [role='gridcell'].numeric { text-align: right; font-variant-numeric: tabular-nums; }
+  [role='gridcell'].active, [role='columnheader'].active, [role='rowheader'].active {
+    outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder));
+    outline-offset: -1px;
+  }
+  .check {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 16px;
+    height: 16px;
+    line-height: 16px;
+    box-sizing: border-box;
+    border: 1px solid var(--vscode-checkbox-border, var(--vscode-input-border, var(--vscode-foreground)));
+    border-radius: 3px;
+    color: var(--vscode-checkbox-foreground, var(--vscode-foreground));
+    background: var(--vscode-checkbox-background, var(--vscode-input-background));
+    cursor: pointer;
+    user-select: none;
+  }
+  .change { position: relative; display: flex; align-items: center; gap: 4px; overflow: visible; }
+  .change .values { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+  .change.numeric .values { text-align: right; font-variant-numeric: tabular-nums; }
+  .change del { color: var(--vscode-descriptionForeground); text-decoration: line-through; }
+  .change ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); }
+  /* The arrow between old and new: drawn, not a node (the cell's name says "→"). */
+  .change ins::before { content: '→'; display: inline-block; padding: 0 4px; color: var(--vscode-descriptionForeground); text-decoration: none; font-style: normal; }
+  .change.rejected ins { color: var(--vscode-descriptionForeground); text-decoration: line-through; }
+  .change.rejected del { text-decoration: none; color: inherit; }
+  .change.edited ins { font-style: italic; }
+  .change.invalid { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+  .change .warning { flex: none; font-weight: 700; color: var(--vscode-errorForeground); }
+  .toggle {
+    flex: none;
+    width: 18px;
+    text-align: center;
+    border-radius: 3px;
+    cursor: pointer;
+    user-select: none;
+    color: var(--vscode-descriptionForeground);
+  }
+  .toggle:hover { background: var(--vscode-toolbar-hoverBackground); color: var(--vscode-foreground); }
+  .change.editing { padding: 0 2px; }
+  .editor {
+    flex: 1 1 auto;
+    min-width: 0;
+    box-sizing: border-box;
+    height: calc(var(--xos-row-height) - 4px);
+    padding: 0 4px;
+    color: var(--vscode-input-foreground);
+    background: var(--vscode-input-background);
+    border: 1px solid var(--vscode-focusBorder);
+    border-radius: 2px;
+    font: inherit;
+  }
+  .editor[type='checkbox'] { flex: none; height: auto; }
+  .editor[aria-invalid='true'] { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+  .problem {
+    position: absolute;
+    top: 100%;
+    left: 0;
+    z-index: 3;
+    min-width: 100%;
+    max-width: 28rem;
+    box-sizing: border-box;
+    padding: 2px 6px;
+    white-space: normal;
+    line-height: 1.4;
+    color: var(--vscode-inputValidation-errorForeground, var(--vscode-foreground, CanvasText));
+    background: var(--vscode-inputValidation-errorBackground, var(--vscode-editorWidget-background, Canvas));
+    border: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground, red));
+  }
+  /* The host's problem shows under the active cell while the grid has focus; the cell's name says it too. */
+  .grid:not(:focus-within) .problem { display: none; }
+  .note.invalid { color: var(--vscode-errorForeground); }
+  .note.conflict { color: var(--vscode-editorWarning-foreground, var(--vscode-foreground)); }
+  /* A row still on its way: one faint bar (one pseudo-element per row keeps style work small). */
+  .row.placeholder::before {
+    content: '';
+    position: absolute;
+    inset: 9px 8px;
+    border-radius: 2px;
+    background: var(--vscode-editorWidget-border, var(--vscode-descriptionForeground));
+    opacity: 0.2;
+  }
+  .message {
+    position: absolute;
+    top: calc(var(--xos-header-height) + 12px);
+    left: 12px;
+    right: 12px;
+    color: var(--vscode-descriptionForeground);
+  }
+  .message.error { color: var(--vscode-errorForeground); }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,664 @@
+// <xos-review-grid>: the review of many proposed changes as a WAI-ARIA data grid. Only the
+// rows the proposal touches, each changed cell old -> new, accepted or rejected per cell and
+// per row, edited in place (the value checked as typed, by the field kind here and by the
+// host's rules on Enter). Virtualised like <xos-list-grid>: only the rows on screen (plus a
+// few) are in the DOM; rows come from the store's review cache, in chunks.
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
+import { live } from 'lit/directives/live.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
+import type { Column, ReviewBlock, ReviewCell, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
+import { StoreController } from '../storeController.ts';
+import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
+import { reviewGridStyles } from './review-grid.styles.ts';
+import { styleProps } from './styleProps.ts';
+
+export const REVIEW_ROW_HEIGHT = 26;
+const HEADER_HEIGHT = 30;
+/** Rows rendered above and below the screen, so a small scroll shows no gap. */
+const OVERSCAN = 2;
+/** How often the rows' positioning anchor moves (in rows). */
+const ANCHOR_ROWS = 1000;
+const APPLY_WIDTH = 44;
+const CHANGE_WIDTH = 260;
+const NOTE_WIDTH = 320;
+
+/** A column of the grid: the row's toggle, an identifying column, a changed field, or the row's note. */
+type GridColumn =
+  | { readonly kind: 'apply'; readonly width: number }
+  | { readonly kind: 'id'; readonly index: number; readonly column: Column; readonly width: number }
+  | { readonly kind: 'change'; readonly index: number; readonly column: ReviewColumn; readonly width: number }
+  | { readonly kind: 'note'; readonly width: number };
+
+interface CellFormat {
+  readonly kind: FieldKind;
+  readonly context: FormatContext;
+}
+
+/** The in-place editor: which cell, what the input holds, and what is wrong with it (as typed, or as the host said). */
+interface Editing {
+  readonly key: string;
+  readonly change: number;
+  readonly problem?: string;
+}
+
+function idWidth(column: Column): number {
+  if (column.width) return column.width;
+  if (column.type === 'id') return 80;
+  if (column.numeric || column.type === 'bool' || column.type === 'date') return 120;
+  return 180;
+}
+
+const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '';
+
+/** What the page itself finds wrong with a typed value (the host checks the AST's other rules on Enter). */
+export function localProblem(column: ReviewColumn, value: unknown, texts: WebviewTexts, locale: string): string | undefined {
+  if (isEmpty(value)) return column.required ? texts.reviewRequired : undefined;
+  if (!fieldKind(column.type).valid(value)) {
+    switch (column.type) {
+      case 'int': return texts.reviewInteger;
+      case 'decimal': return texts.reviewDecimal;
+      case 'date': return texts.reviewDate;
+      case 'datetime': return texts.reviewDatetime;
+      default: return texts.reviewNotValid;
+    }
+  }
+  if ((column.type === 'int' || column.type === 'decimal') && (column.min !== undefined || column.max !== undefined)) {
+    const n = Number(value);
+    const number = new Intl.NumberFormat(locale);
+    if (column.min !== undefined && n < column.min) return texts.reviewMin.replace('{0}', number.format(column.min));
+    if (column.max !== undefined && n > column.max) return texts.reviewMax.replace('{0}', number.format(column.max));
+  }
+  return undefined;
+}
+
+/** The row's toggle: every proposed cell accepted, none, or some. */
+function rowChecked(row: ReviewRow): 'true' | 'false' | 'mixed' {
+  let accepted = 0;
+  let proposed = 0;
+  for (const cell of row.cells) {
+    if (!cell) continue;
+    proposed++;
+    if (cell.accepted) accepted++;
+  }
+  return accepted === 0 ? 'false' : accepted === proposed ? 'true' : 'mixed';
+}
+
+export class XosReviewGrid extends LitElement {
+  static override styles = reviewGridStyles;
+  static override properties = {
+    scrollTop: { state: true },
+    bodyHeight: { state: true },
+    activeRow: { state: true },
+    activeCol: { state: true },
+    editing: { state: true },
+  };
+
+  declare scrollTop: number;
+  declare bodyHeight: number;
+  /** The active cell: row index in the filter (-1 is the header row) and column index (0 is the row's toggle). */
+  declare activeRow: number;
+  declare activeCol: number;
+  declare editing: Editing | null;
+
+  private readonly board = new StoreController(this, ['review', 'reviewRows', 'locale']);
+  private resizeObserver: ResizeObserver | undefined;
+  private shown: ReviewBlock | null = null;
+  private columns: GridColumn[] = [];
+  private idFormats: CellFormat[] = [];
+  private changeFormats: CellFormat[] = [];
+  private visible = { first: 0, last: -1, top: 0 };
+  /** What the editor's input holds now (kept out of the render state: typing re-renders only when the problem changes). */
+  private editRaw: string | boolean = '';
+  private focusEditor = false;
+  private numbers: { readonly locale: string; readonly format: Intl.NumberFormat } | undefined;
+
+  constructor() {
+    super();
+    this.scrollTop = 0;
+    this.bodyHeight = 0;
+    this.activeRow = 0;
+    this.activeCol = 0;
+    this.editing = null;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resizeObserver?.disconnect();
+  }
+
+  override firstUpdated(): void {
+    const viewport = this.viewport;
+    if (!viewport) return;
+    this.resizeObserver = new ResizeObserver(() => {
+      this.bodyHeight = Math.max(0, viewport.clientHeight - HEADER_HEIGHT);
+    });
+    this.resizeObserver.observe(viewport);
+  }
+
+  private get viewport(): HTMLElement | null {
+    return this.renderRoot.querySelector('.viewport');
+  }
+
+  private get grid(): HTMLElement | null {
+    return this.renderRoot.querySelector('.grid');
+  }
+
+  private get total(): number {
+    return this.board.store.reviewTotal ?? 0;
+  }
+
+  private metrics(): ViewportInput {
+    // Until the viewport is measured, the window's height: the first frame paints every row it can show.
+    return { total: this.total, rowHeight: REVIEW_ROW_HEIGHT, bodyHeight: this.bodyHeight || window.innerHeight };
+  }
+
+  protected override willUpdate(_changed: PropertyValues): void {
+    const { store } = this.board;
+    const review = store.review;
+    if (review !== this.shown) {
+      if (review?.reviewId !== this.shown?.reviewId) {
+        // Another review starts at the top, without an open editor.
+        this.activeRow = 0;
+        this.activeCol = 0;
+        this.scrollTop = 0;
+        this.editing = null;
+        const viewport = this.viewport;
+        if (viewport) viewport.scrollTop = 0;
+      }
+      if (review && (review.columns !== this.shown?.columns || review.changed !== this.shown?.changed)) {
+        this.columns = [
+          { kind: 'apply', width: APPLY_WIDTH },
+          ...review.columns.map((column, index) => ({ kind: 'id' as const, index, column, width: idWidth(column) })),
+          ...review.changed.map((column, index) => ({ kind: 'change' as const, index, column, width: Math.max(CHANGE_WIDTH, (column.width ?? 0) * 2) })),
+          { kind: 'note', width: NOTE_WIDTH },
+        ];
+      }
+      this.shown = review;
+    }
+    const texts = store.texts;
+    const format = (c: Column): CellFormat => ({
+      kind: fieldKind(c.type),
+      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget },
+    });
+    this.idFormats = (review?.columns ?? []).map(format);
+    this.changeFormats = (review?.changed ?? []).map(format);
+    if (store.reviewTotal !== undefined && this.activeRow > store.reviewTotal - 1) this.activeRow = Math.max(0, store.reviewTotal - 1);
+    this.visible = visibleRows(this.metrics(), this.scrollTop);
+  }
+
+  protected override updated(): void {
+    const { first, last } = this.visible;
+    this.board.store.ensureReviewRows(Math.max(0, first - OVERSCAN), last + OVERSCAN);
+    if (this.focusEditor) {
+      const input = this.renderRoot.querySelector<HTMLInputElement | HTMLSelectElement>('.editor');
+      if (input) {
+        this.focusEditor = false;
+        input.focus();
+        if (input instanceof HTMLInputElement && (input.type === 'text' || input.type === 'search')) input.select();
+      }
+    }
+  }
+
+  override render(): TemplateResult {
+    const { store } = this.board;
+    const review = store.review;
+    const texts = store.texts;
+    if (!review || !texts) return html``;
+    const columns = this.columns;
+    const template = columns.map((c) => `${c.width}px`).join(' ');
+    const width = columns.reduce((sum, c) => sum + c.width, 0);
+    const total = store.reviewTotal;
+    const { first, last, top } = this.visible;
+    const from = Math.max(0, first - OVERSCAN);
+    const to = Math.min(this.total - 1, last + OVERSCAN);
+    // As in <xos-list-grid>: each row keeps its DOM slot (index % count) while on screen, and
+    // rows sit at offsets from an anchor that moves every ANCHOR_ROWS rows.
+    const count = to - from + 1;
+    const anchor = Math.floor(from / ANCHOR_ROWS) * ANCHOR_ROWS;
+    const rows: TemplateResult[] = [];
+    for (let slot = 0; slot < count; slot++) {
+      const index = from + ((((slot - from) % count) + count) % count);
+      rows.push(this.renderRow(index, store.reviewRow(index), texts, (index - anchor) * REVIEW_ROW_HEIGHT));
+    }
+    const activeId = this.activeRow < 0 ? `h-${this.activeCol}` : `c-${this.activeRow}-${this.activeCol}`;
+    const sizes = { '--xos-row-height': `${REVIEW_ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px`, '--xos-columns': template, '--xos-width': `${width}px` };
+    return html`
+      ${this.renderToolbar(review, texts)}
+      <div class="grid" role="grid" tabindex="0" style=${styleProps(sizes)}
+        data-context=${review.context}
+        aria-label=${review.label}
+        aria-rowcount=${total === undefined ? -1 : total + 1}
+        aria-colcount=${columns.length}
+        aria-activedescendant=${this.editing ? nothing : activeId}
+        aria-describedby="review-hint"
+        aria-busy=${total === undefined ? 'true' : 'false'}
+        @keydown=${this.onKeyDown}>
+        <div class="viewport" @scroll=${this.onScroll}>
+          <div class="header" role="row" aria-rowindex="1">
+            ${columns.map((column, i) => this.renderHeader(column, i, texts))}
+          </div>
+          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.metrics())}px` })}></div>
+          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${top - (first - anchor) * REVIEW_ROW_HEIGHT}px)` })}
+            @click=${this.onRowClick} @dblclick=${this.onRowDoubleClick}>
+            ${rows}
+          </div>
+        </div>
+        ${this.renderMessage(texts)}
+      </div>
+      <span id="review-hint" class="visually-hidden">${texts.reviewHint}</span>
+    `;
+  }
+
+  private renderToolbar(review: ReviewBlock, texts: WebviewTexts): TemplateResult {
+    const { store } = this.board;
+    const filters: Array<[ReviewFilter, string]> = [
+      ['changed', texts.reviewFilterChanged],
+      ['invalid', texts.reviewFilterInvalid],
+      ...(review.counts.conflicts > 0 || store.reviewFilter === 'conflicts' ? [['conflicts', texts.reviewFilterConflicts] as [ReviewFilter, string]] : []),
+      ['all', texts.reviewFilterAll],
+    ];
+    const blocked = review.canSave ? undefined
+      : review.counts.conflicts > 0 ? texts.reviewSettleConflicts
+        : review.counts.accepted === 0 ? texts.reviewNothingToSave : undefined;
+    return html`
+      <div class="toolbar">
+        <span class="count" aria-live="polite">${this.countText(review, texts)}</span>
+        <div class="filters" role="group" aria-label=${texts.reviewFilters}>
+          ${filters.map(([filter, label]) => html`<button type="button" class="filter" data-filter=${filter}
+            aria-pressed=${store.reviewFilter === filter ? 'true' : 'false'} @click=${() => this.showFilter(filter)}>${label}</button>`)}
+        </div>
+        <span class="spring"></span>
+        <vscode-button secondary class="accept-all" @click=${() => store.reviewAct('accept')}>${texts.reviewAcceptAll}</vscode-button>
+        <vscode-button secondary class="reject-all" @click=${() => store.reviewAct('reject')}>${texts.reviewRejectAll}</vscode-button>
+        <vscode-button class="save" ?disabled=${!review.canSave} aria-describedby=${blocked ? 'save-blocked' : nothing}
+          @click=${() => this.save()}>${texts.save}</vscode-button>
+        <vscode-button secondary class="discard" @click=${() => store.reviewAct('discard')}>${texts.reviewDiscard}</vscode-button>
+      </div>
+      ${blocked ? html`<div id="save-blocked" class="blocked">${blocked}</div>` : nothing}
+    `;
+  }
+
+  private countText(review: ReviewBlock, texts: WebviewTexts): string {
+    const number = this.numberFormat();
+    const { rows, accepted, invalid, conflicts, unchanged } = review.counts;
+    const parts = [
+      rows === 1 ? texts.reviewCountOne.replace('{accepted}', number.format(accepted))
+        : texts.reviewCount.replace('{accepted}', number.format(accepted)).replace('{rows}', number.format(rows)),
+      texts.reviewCountInvalid.replace('{count}', number.format(invalid)),
+    ];
+    if (conflicts > 0) parts.push(texts.reviewCountConflicts.replace('{count}', number.format(conflicts)));
+    parts.push(texts.reviewCountUnchanged.replace('{count}', number.format(unchanged)));
+    return parts.join(' · ');
+  }
+
+  private renderHeader(column: GridColumn, i: number, texts: WebviewTexts): TemplateResult {
+    const active = this.activeRow === -1 && this.activeCol === i;
+    const classes = classMap({ active, apply: column.kind === 'apply', numeric: column.kind === 'id' && column.column.numeric, change: column.kind === 'change' });
+    const label = column.kind === 'apply' ? texts.reviewApplyColumn : column.kind === 'note' ? texts.reviewStatusColumn : column.column.label;
+    return html`<div role="columnheader" id=${`h-${i}`} class=${classes} aria-colindex=${i + 1}
+      data-field=${column.kind === 'id' || column.kind === 'change' ? column.column.field : nothing}>
+      ${column.kind === 'apply'
+        ? html`<span aria-hidden="true">✓</span><span class="visually-hidden">${label}</span>`
+        : html`<span class="label">${label}</span>`}
+    </div>`;
+  }
+
+  private renderRow(index: number, row: ReviewRow | undefined, texts: WebviewTexts, y: number): TemplateResult {
+    const activeRow = index === this.activeRow;
+    const checked = row ? rowChecked(row) : 'false';
+    const invalid = row?.problem !== undefined;
+    const classes = classMap({
+      row: true, 'active-row': activeRow, placeholder: !row, invalid, conflict: row?.conflict === true, rejected: row !== undefined && checked === 'false',
+    });
+    return html`<div role="row" class=${classes} aria-rowindex=${index + 2} aria-invalid=${invalid ? 'true' : nothing}
+      data-index=${index} data-key=${row?.key ?? nothing} style=${styleProps({ transform: `translateY(${y}px)` })}>
+      ${row ? this.columns.map((column, c) => this.renderCell(index, row, column, c, checked, texts)) : nothing}
+    </div>`;
+  }
+
+  private renderCell(index: number, row: ReviewRow, column: GridColumn, c: number, checked: 'true' | 'false' | 'mixed', texts: WebviewTexts): TemplateResult {
+    const active = this.activeRow === index && this.activeCol === c;
+    // Only the active cell has an id (aria-activedescendant names it): a scrolled row rewrites no ids.
+    const id = active ? `c-${index}-${c}` : nothing;
+    switch (column.kind) {
+      case 'apply':
+        return html`<div role="rowheader" aria-colindex=${c + 1} class=${classMap({ apply: true, active })}>
+          <span role="checkbox" id=${id} class="check" aria-checked=${checked} aria-label=${texts.reviewAcceptRow.replace('{row}', this.rowName(row))}
+            aria-invalid=${row.problem !== undefined ? 'true' : nothing}>${checked === 'true' ? '✓' : checked === 'mixed' ? '–' : ''}</span>
+        </div>`;
+      case 'id':
+        return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ numeric: column.column.numeric, active })}>${this.idText(row, column.index)}</div>`;
+      case 'note': {
+        const note = this.noteText(row, texts);
+        return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ note: true, active, invalid: row.problem !== undefined, conflict: row.conflict === true })}
+          title=${note || nothing}>${note}</div>`;
+      }
+      case 'change':
+        return this.renderChange(index, row, column.index, column.column, c, active, texts);
+    }
+  }
+
+  private renderChange(index: number, row: ReviewRow, change: number, column: ReviewColumn, c: number, active: boolean, texts: WebviewTexts): TemplateResult {
+    const id = active ? `c-${index}-${c}` : nothing;
+    const cell = row.cells[change];
+    if (!cell) {
+      return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ change: true, kept: true, active })}
+        aria-label=${texts.reviewCellKept.replace('{field}', column.label)}></div>`;
+    }
+    const editing = this.editing?.key === row.key && this.editing.change === change;
+    const classes = classMap({ change: true, active, editing, accepted: cell.accepted, rejected: !cell.accepted, edited: cell.edited === true, invalid: cell.problem !== undefined, numeric: column.numeric });
+    if (editing) {
+      return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classes}>${this.renderEditor(column, texts)}${this.renderProblem(this.editing?.problem, true)}</div>`;
+    }
+    const from = this.changeText(cell.from, change);
+    const to = this.changeText(cell.to, change);
+    return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classes}
+      aria-label=${this.cellName(column, cell, from, to, texts)} aria-invalid=${cell.problem !== undefined ? 'true' : nothing}
+      title=${cell.problem ?? nothing} data-field=${column.field}>
+      <span class="values"><del>${from}</del><ins>${to}</ins></span>
+      ${cell.problem !== undefined ? html`<span class="warning" aria-hidden="true">!</span>` : nothing}
+      <span class="toggle" aria-hidden="true" title=${(cell.accepted ? texts.reviewRejectCell : texts.reviewAcceptCell).replace('{field}', column.label)}>${cell.accepted ? '✓' : '✗'}</span>
+      ${active ? this.renderProblem(cell.problem, false) : nothing}
+    </div>`;
+  }
+
+  /** The input for the edited cell, chosen by the field's input kind like the form's. */
+  private renderEditor(column: ReviewColumn, texts: WebviewTexts): TemplateResult {
+    const label = texts.reviewEditLabel.replace('{field}', column.label);
+    const invalid = this.editing?.problem !== undefined ? 'true' : 'false';
+    const raw = this.editRaw;
+    const text = String(raw);
+    switch (column.input) {
+      case 'checkbox':
+        return html`<input class="editor" type="checkbox" aria-label=${label} aria-invalid=${invalid} .checked=${live(raw === true)}
+          @change=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
+      case 'select':
+        return html`<select class="editor" aria-label=${label} aria-invalid=${invalid} @change=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>
+          ${(column.options ?? []).map((o) => html`<option value=${o.value} ?selected=${o.value === text}>${o.label}</option>`)}
+        </select>`;
+      case 'number':
+        // Decimals keep their exact digits: a text input, since a number input would round them.
+        return column.type === 'int'
+          ? html`<input class="editor" type="number" min=${column.min ?? nothing} max=${column.max ?? nothing} aria-label=${label} aria-invalid=${invalid}
+              .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`
+          : html`<input class="editor" type="text" inputmode="decimal" aria-label=${label} aria-invalid=${invalid}
+              .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
+      case 'date':
+        return html`<input class="editor" type="date" aria-label=${label} aria-invalid=${invalid}
+          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
+      case 'datetime':
+        return html`<input class="editor" type="datetime-local" aria-label="${label} (UTC)" aria-invalid=${invalid}
+          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
+      default:
+        return html`<input class="editor" type="text" aria-label=${label} aria-invalid=${invalid} ?required=${column.required}
+          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
+    }
+  }
+
+  /**
+   * Under the active cell: what is wrong with the value being typed (announced), or with the
+   * cell's value as the host checked it (already part of the cell's name).
+   */
+  private renderProblem(problem: string | undefined, editing: boolean): TemplateResult | typeof nothing {
+    if (problem === undefined) return nothing;
+    return editing
+      ? html`<div class="problem" role="alert">${problem}</div>`
+      : html`<div class="problem" aria-hidden="true">${problem}</div>`;
+  }
+
+  private renderMessage(texts: WebviewTexts): TemplateResult | typeof nothing {
+    const { store } = this.board;
+    if (store.reviewRowsError) return html`<div class="message error" role="alert">${texts.rowsFailed.replace('{error}', store.reviewRowsError)}</div>`;
+    if (store.reviewTotal === undefined) return html`<div class="message">${texts.loading}</div>`;
+    if (store.reviewTotal === 0) return html`<div class="message">${texts.reviewNoRows}</div>`;
+    return nothing;
+  }
+
+  private numberFormat(): Intl.NumberFormat {
+    const locale = this.board.store.locale;
+    if (this.numbers?.locale !== locale) this.numbers = { locale, format: new Intl.NumberFormat(locale) };
+    return this.numbers.format;
+  }
+
+  private idText(row: ReviewRow, column: number): string {
+    const format = this.idFormats[column];
+    return format ? format.kind.format(row.values[column], format.context) : String(row.values[column] ?? '');
+  }
+
+  private changeText(value: unknown, change: number): string {
+    const format = this.changeFormats[change];
+    return format ? format.kind.format(value, format.context) : String(value ?? '');
+  }
+
+  /** The row as a person names it: its identifying values. */
+  private rowName(row: ReviewRow): string {
+    return row.values.map((_value, i) => this.idText(row, i)).join(' ');
+  }
+
+  private noteText(row: ReviewRow, texts: WebviewTexts): string {
+    const notes: string[] = [];
+    if (row.problem !== undefined) notes.push(texts.reviewRowInvalid.replace('{problem}', row.problem));
+    if (row.conflict) notes.push(texts.reviewRowConflict);
+    return notes.join(' ');
+  }
+
+  /** "Price: 10.00 → 10.50, accepted" (and the person's own value, and what is wrong with it). */
+  private cellName(column: ReviewColumn, cell: ReviewCell, from: string, to: string, texts: WebviewTexts): string {
+    const name = (cell.accepted ? texts.reviewCellAccepted : texts.reviewCellRejected)
+      .replace('{field}', column.label).replace('{from}', from).replace('{to}', to);
+    const extra = [cell.edited ? texts.reviewCellEdited : '', cell.problem ?? ''].filter(Boolean);
+    return extra.length ? `${name}, ${extra.join(', ')}` : name;
+  }
+
+  private onScroll = (event: Event): void => {
+    this.scrollTop = (event.target as HTMLElement).scrollTop;
+  };
+
+  private showFilter(filter: ReviewFilter): void {
+    this.editing = null;
+    this.activeRow = Math.min(this.activeRow, 0);
+    this.scrollTop = 0;
+    const viewport = this.viewport;
+    if (viewport) viewport.scrollTop = 0;
+    this.board.store.setReviewFilter(filter);
+  }
+
+  private save(): void {
+    // A value being typed is kept first (Save runs the host's question on what it holds).
+    if (this.editing) this.commitEdit(false);
+    this.board.store.save();
+  }
+
+  private toggleRow(index: number): void {
+    const row = this.board.store.reviewRow(index);
+    if (row) this.board.store.reviewAct(rowChecked(row) === 'true' ? 'reject' : 'accept', row.key);
+  }
+
+  private toggleCell(index: number, col: number): void {
+    const column = this.columns[col];
+    const row = this.board.store.reviewRow(index);
+    if (column?.kind !== 'change' || !row) return;
+    const cell = row.cells[column.index];
+    if (cell) this.board.store.reviewAct(cell.accepted ? 'reject' : 'accept', row.key, column.column.field);
+  }
+
+  private openEditor(index: number, col: number): void {
+    const column = this.columns[col];
+    const row = this.board.store.reviewRow(index);
+    if (column?.kind !== 'change' || !row) return;
+    const cell = row.cells[column.index];
+    if (!cell) return;
+    this.moveTo(index, col);
+    this.editRaw = fieldKind(column.column.type).inputValue(cell.to);
+    this.editing = { key: row.key, change: column.index, problem: cell.problem };
+    this.focusEditor = true;
+  }
+
+  /** Sends the typed value (converted like the form's) unless the page finds it wrong; then the editor stays open. */
+  private commitEdit(refocus: boolean): void {
+    const editing = this.editing;
+    const review = this.board.store.review;
+    const texts = this.board.store.texts;
+    if (!editing || !review || !texts) return;
+    const column = review.changed[editing.change];
+    const kind = fieldKind(column.type);
+    const value = kind.parse(this.editRaw);
+    const problem = localProblem(column, value, texts, this.board.store.locale);
+    if (problem !== undefined) {
+      this.editing = { ...editing, problem };
+      return;
+    }
+    this.editing = null;
+    const row = this.findRow(editing.key);
+    const cell = row?.cells[editing.change];
+    // An unchanged value is not sent again (the host would mark it the person's own).
+    if (!cell || kind.inputValue(cell.to) !== this.editRaw) this.board.store.reviewEditCell(editing.key, column.field, value);
+    if (refocus) this.grid?.focus({ preventScroll: true });
+  }
+
+  private cancelEdit(): void {
+    this.editing = null;
+    this.grid?.focus({ preventScroll: true });
+  }
+
+  private findRow(key: string): ReviewRow | undefined {
+    const { first, last } = this.visible;
+    for (let i = Math.max(0, first - OVERSCAN); i <= last + OVERSCAN; i++) {
+      const row = this.board.store.reviewRow(i);
+      if (row?.key === key) return row;
+    }
+    const active = this.board.store.reviewRow(this.activeRow);
+    return active?.key === key ? active : undefined;
+  }
+
+  private onEditorInput = (event: Event): void => {
+    const editing = this.editing;
+    const review = this.board.store.review;
+    const texts = this.board.store.texts;
+    if (!editing || !review || !texts) return;
+    const target = event.target as HTMLInputElement | HTMLSelectElement;
+    this.editRaw = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
+    const column = review.changed[editing.change];
+    const problem = localProblem(column, fieldKind(column.type).parse(this.editRaw), texts, this.board.store.locale);
+    if (problem !== editing.problem) this.editing = { ...editing, problem };
+  };
+
+  private onEditorKey = (event: KeyboardEvent): void => {
+    // The grid's keys do not apply while typing.
+    event.stopPropagation();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      this.commitEdit(true);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      this.cancelEdit();
+    }
+  };
+
+  private onEditorBlur = (event: FocusEvent): void => {
+    // Leaving the editor keeps what was typed, as a spreadsheet does; Enter and Escape closed it already.
+    if (this.editing && (event.target as HTMLElement).isConnected) this.commitEdit(false);
+  };
+
+  private cellOf(event: Event): { index: number; col: number } | undefined {
+    const target = event.target as HTMLElement;
+    const row = target.closest<HTMLElement>('[role="row"]');
+    if (row?.dataset.index === undefined) return undefined;
+    const cell = target.closest<HTMLElement>('[aria-colindex]');
+    return { index: Number(row.dataset.index), col: cell ? Number(cell.getAttribute('aria-colindex')) - 1 : this.activeCol };
+  }
+
+  private onRowClick = (event: MouseEvent): void => {
+    const at = this.cellOf(event);
+    if (!at) return;
+    const target = event.target as HTMLElement;
+    if (target.closest('.editor')) return;
+    if (this.editing) this.commitEdit(false);
+    this.moveTo(at.index, at.col);
+    if (target.closest('.check')) this.toggleRow(at.index);
+    else if (target.closest('.toggle')) this.toggleCell(at.index, at.col);
+    if (!this.editing) this.grid?.focus({ preventScroll: true });
+  };
+
+  private onRowDoubleClick = (event: MouseEvent): void => {
+    const at = this.cellOf(event);
+    const target = event.target as HTMLElement;
+    if (!at || target.closest('.editor, .toggle, .check')) return;
+    this.openEditor(at.index, at.col);
+  };
+
+  private onKeyDown = (event: KeyboardEvent): void => {
+    if (this.editing) return;
+    const last = this.total - 1;
+    const lastCol = this.columns.length - 1;
+    const page = Math.max(1, Math.floor(this.bodyHeight / REVIEW_ROW_HEIGHT) - 1);
+    const ctrl = event.ctrlKey || event.metaKey;
+    let row = this.activeRow;
+    let col = this.activeCol;
+    switch (event.key) {
+      case 'ArrowDown': row = Math.min(last, row + 1); break;
+      case 'ArrowUp': row = Math.max(-1, row - 1); break;
+      case 'ArrowRight': col = Math.min(lastCol, col + 1); break;
+      case 'ArrowLeft': col = Math.max(0, col - 1); break;
+      case 'PageDown': row = Math.min(last, Math.max(0, row) + page); break;
+      case 'PageUp': row = Math.max(0, row - page); break;
+      case 'Home':
+        col = 0;
+        if (ctrl) row = 0;
+        break;
+      case 'End':
+        col = lastCol;
+        if (ctrl) row = last;
+        break;
+      case ' ':
+        event.preventDefault();
+        if (row < 0) return;
+        if (col === 0) this.toggleRow(row);
+        else this.toggleCell(row, col);
+        return;
+      case 'Enter':
+      case 'F2':
+        event.preventDefault();
+        if (row < 0) return;
+        if (col === 0 && event.key === 'Enter') this.toggleRow(row);
+        else this.openEditor(row, col);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    this.moveTo(row, col);
+  };
+
+  private moveTo(row: number, col: number): void {
+    this.activeRow = row;
+    this.activeCol = col;
+    const viewport = this.viewport;
+    if (!viewport) return;
+    // The active column in view.
+    const left = this.columns.slice(0, col).reduce((sum, c) => sum + c.width, 0);
+    const right = left + (this.columns[col]?.width ?? 0);
+    if (left < viewport.scrollLeft) viewport.scrollLeft = left;
+    else if (right > viewport.scrollLeft + viewport.clientWidth) viewport.scrollLeft = Math.min(left, right - viewport.clientWidth);
+    if (row < 0) return;
+    const metrics = this.metrics();
+    const { first, last } = visibleRows(metrics, viewport.scrollTop);
+    let scrollTop: number | undefined;
+    if (row <= first) scrollTop = scrollTopForRow(metrics, row, 'start');
+    else if (row >= last) scrollTop = scrollTopForRow(metrics, row, 'end');
+    if (scrollTop !== undefined && scrollTop !== viewport.scrollTop) {
+      viewport.scrollTop = scrollTop;
+      this.scrollTop = viewport.scrollTop;
+    }
+  }
+}
+
+customElements.define('xos-review-grid', XosReviewGrid);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'xos-review-grid': XosReviewGrid;
+  }
+}
