@@ -26,6 +26,7 @@ import { RecordActions, type RecordActionHost } from './recordActions.ts';
 import { errorText, runAction, type BoardDeps } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
+import { costlySort } from '../core/sortHint.ts';
 import { personText, personWords } from './outcomeText.ts';
 import type { BatchSaved, BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
 import { buildBoardView, detailBlock, gridRows, listBlock, mailBlock, reviewBlock, reviewCanSave, reviewRows, webviewTexts, type BoardView } from './view.ts';
@@ -368,10 +369,12 @@ export class BoardController {
     const { state, client } = this.options;
     const list = state.list();
     if (listId !== this.listId || !list) throw new Error('the list changed');
+    const earlierSort = state.listQuery().sort?.field;
     const changed = !isDeepStrictEqual(state.listQuery(), query);
     state.setListQuery(query);
     // Kept on disk at once, so a reload brings the list back sorted and filtered as the person left it.
     if (changed) this.history.listQueryChanged();
+    if (changed && query.sort && query.sort.field !== earlierSort) void this.warnCostlySort(list.context, query.sort.field, listId);
     // Windows of the sort or filter the person just left are not wanted any more (the page drops
     // their answers): those not yet read are not read, so the new one does not wait behind them.
     if (changed) {
@@ -417,6 +420,18 @@ export class BoardController {
     const rows = review.inFilter(filter);
     const { client, locale } = this.options;
     return { reviewId, revision: review.revision, filter, offset, total: rows.length, rows: reviewRows(client.ast(), locale(), review, rows.slice(offset, offset + limit)) };
+  }
+
+  /** A sort no index serves on a large table: the person is told what it costs and which index would help. */
+  private async warnCostlySort(context: string, field: string, listId: number): Promise<void> {
+    const costly = await costlySort(this.options.deps(), context, field);
+    if (!costly || listId !== this.listId) return;
+    const locale = this.options.locale();
+    const label = appModel(this.options.client.ast(), locale).context(context)?.fields.find((f) => f.field === field)?.label ?? field;
+    const text = translator(locale)('Sorting by {0} reads all {1} rows for every window (no index serves it), so it may take seconds. An index would help: {2}',
+      label, new Intl.NumberFormat(locale).format(costly.rows), costly.index);
+    this.ui.log.warn(`sorting ${context} by ${field}: no index serves it on ${costly.rows} rows; ${costly.index}`);
+    this.setStatus({ kind: 'info', text });
   }
 
   /** The tab says when the Board holds unsaved changes. */

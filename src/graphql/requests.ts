@@ -326,3 +326,13 @@ function graphqlLiteral(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Whether an index serves sorting a list context by `field`, and how many rows the table holds. */
+export function buildSortHintQuery(ast: Ast, contextName: string, field: string): RootedRequest {
+  astField(ast, astContext(ast, contextName, 'list').entity, field);
+  return {
+    query: 'query XosSortHint($context: String!, $field: String!) { xos_sort_hint(context: $context, field: $field) { indexed rows index } }',
+    variables: { context: contextName, field },
+    root: 'xos_sort_hint',
+  };
+}

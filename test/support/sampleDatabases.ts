@@ -12,7 +12,8 @@ import { postgresTool, type PostgresServer } from './postgres.ts';
 
 const run = promisify(execFile);
 
-const SAMPLES = fileURLToPath(new URL('../fixtures/samples/', import.meta.url));
+/** The vendored sample databases and their goldens. */
+export const SAMPLES = fileURLToPath(new URL('../fixtures/samples/', import.meta.url));
 
 /** Chinook 1.4.5 (lerocha/chinook-database), the SQLite script. */
 export const CHINOOK_SQLITE_SQL = join(SAMPLES, 'chinook', 'Chinook_Sqlite.sql');

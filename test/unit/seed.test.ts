@@ -220,6 +220,7 @@ class MemoryStorage implements Storage {
   readonly inserts: string[] = [];
 
   async rights(): Promise<Map<string, TableRights>> { return new Map(); }
+  async sortHint(): Promise<{ indexed: boolean; rows: number }> { return { indexed: true, rows: 0 }; }
 
   async count(table: string, _where?: Condition): Promise<number> {
     return this.tables.get(table)?.length ?? 0;

@@ -19,6 +19,7 @@ import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
 import { auditFields } from './audit.ts';
+import { sortHintFields } from './sortHint.ts';
 import { cursorFor, cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
 import { orderTerms, reversedTerms } from '../storage/seek.ts';
 import type { AuditMeta } from '../storage/audit.ts';
@@ -399,7 +400,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
 
   const audit = auditFields();
   return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: { ...queryFields, ...audit.query } }),
+    query: new GraphQLObjectType({ name: 'Query', fields: { ...queryFields, ...audit.query, ...sortHintFields(ast, model) } }),
     mutation: new GraphQLObjectType({ name: 'Mutation', fields: { ...mutationFields, ...audit.mutation } }),
   });
 }

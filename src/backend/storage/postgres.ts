@@ -17,7 +17,7 @@ import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import type {
-  AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -232,6 +232,23 @@ export class PostgresStorage implements Storage {
       rights.set(table.name, { insert: row.i === true, delete: row.d === true, ...(readOnlyReason ? { readOnlyReason } : {}) });
     }
     return rights;
+  }
+
+  async sortHint(tableName: string, columnName: string): Promise<SortHint> {
+    const table = this.#sql().table(tableName);
+    const column = table.byName.get(columnName);
+    if (!column) throw new Error(`${tableName} has no column ${columnName}`);
+    const [row] = await query(this.#pool, {
+      text: `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                            WHERE i.indrelid = to_regclass($1) AND a.attname = $2) AS indexed,
+                    (SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)) AS estimate`,
+      params: [tableSql(table), column.sql],
+    });
+    // Never analysed (-1): counted, but not past what makes a sort costly.
+    const estimate = Number(row.estimate ?? -1);
+    const rows = estimate >= 0 ? Math.round(estimate)
+      : Number((await query(this.#pool, { text: `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${tableSql(table)} LIMIT 10000001) AS t`, params: [] }))[0].n);
+    return { indexed: row.indexed === true, rows };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

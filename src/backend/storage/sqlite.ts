@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import type {
-  BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, Storage, StorageOptions, WriteResult,
+  BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
 
 export const SQLITE_MEMORY = ':memory:';
@@ -163,6 +163,20 @@ export class SqliteStorage implements Storage {
   async rights(): Promise<Map<string, TableRights>> {
     // SQLite has no grants; a file XOS may not write fails to open for writing, as it says.
     return new Map();
+  }
+
+  async sortHint(tableName: string, columnName: string): Promise<SortHint> {
+    const table = this.#sql().table(tableName);
+    const column = table.byName.get(columnName);
+    if (!column) throw new Error(`${tableName} has no column ${columnName}`);
+    const schema = table.sql.schema ?? 'main';
+    // The rowid (an INTEGER PRIMARY KEY names it) is the table's own order.
+    const rowid = this.#all({ text: 'SELECT 1 AS hit FROM pragma_table_info(?, ?) WHERE name = ? AND pk = 1 AND upper(type) = \'INTEGER\' AND (SELECT COUNT(*) FROM pragma_table_info(?, ?) WHERE pk > 0) = 1', params: [table.sql.name, schema, column.sql, table.sql.name, schema] });
+    const leading = this.#all({
+      text: 'SELECT 1 AS hit FROM pragma_index_list(?, ?) AS il, pragma_index_info(il.name, ?) AS ii WHERE ii.seqno = 0 AND ii.name = ?',
+      params: [table.sql.name, schema, schema, column.sql],
+    });
+    return { indexed: rowid.length > 0 || leading.length > 0, rows: await this.count(tableName) };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

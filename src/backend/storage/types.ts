@@ -167,9 +167,20 @@ export interface Storage {
    * migrated; stores without grants (SQLite) return nothing.
    */
   rights(model: Model): Promise<Map<string, TableRights>>;
+  /**
+   * Whether an index serves a sort by `column` (its first column, or the row's own key) and about
+   * how many rows the table holds: what a sort on a large table without one would cost.
+   */
+  sortHint(table: string, column: string): Promise<SortHint>;
   /** Round trip to the database in milliseconds. */
   ping(): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface SortHint {
+  readonly indexed: boolean;
+  /** The table's rows (PostgreSQL: the planner's estimate once the table was analysed). */
+  readonly rows: number;
 }
 
 export interface StorageOptions {
