@@ -3,11 +3,16 @@
 // paints its first rows at once, the rest are asked for in chunks of the shown filter and
 // revision, the host's reviewState swaps rows by key, a new revision or review drops the
 // cached rows, and the person's accepts, rejects, edits and discard go out as the host expects.
+// And what the review grid says and checks (webview/components/reviewText.ts): its counts line,
+// each cell's accessible name, a row's note and toggle, and the page's own check of a typed value.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fieldKind } from '../../src/ast/fieldKinds.ts';
 import * as protocol from '../../src/board/protocol.ts';
+import { webviewTexts } from '../../src/board/view.ts';
 import type { ReviewBlock, ReviewCounts, ReviewRow } from '../../src/board/viewTypes.ts';
 import { BoardStore, CHUNK_ROWS, type BoardEndpoint, type Topic } from '../../webview/state.ts';
+import { fill, localProblem, reviewCellName, reviewCountText, reviewNote, rowChecked } from '../../webview/components/reviewText.ts';
 
 interface Asked<P = unknown> {
   readonly method: string;
@@ -307,5 +312,52 @@ describe('BoardStore: the review of many proposed changes', () => {
     // Save is the form's save: the host asks the person once.
     store.save();
     assert.deepEqual(host.sent, [{ method: 'board/save', params: {} }]);
+  });
+});
+
+describe('the review grid\'s words and checks', () => {
+  const en = webviewTexts('en');
+  const de = webviewTexts('de');
+  const number = (locale: string) => new Intl.NumberFormat(locale);
+  const [price, status] = reviewBlock().changed;
+
+  test('the counts line, in the Board\'s locale; conflicts only when there are some', () => {
+    assert.equal(reviewCountText(COUNTS, en, number('en')), '1,998 of 2,000 rows will change · 2 invalid · 0 unchanged');
+    assert.equal(reviewCountText({ ...COUNTS, conflicts: 3, unchanged: 1200 }, de, number('de')),
+      '1.998 von 2.000 Zeilen werden geändert · 2 ungültig · 3 inzwischen geändert · 1.200 unverändert');
+    assert.equal(reviewCountText({ ...COUNTS, rows: 1, accepted: 1, invalid: 0 }, en, number('en')), '1 of 1 row will change · 0 invalid · 0 unchanged');
+  });
+
+  test('a cell\'s accessible name says old → new, accepted or rejected, the person\'s own value and the problem', () => {
+    assert.equal(reviewCellName(price, { from: '10.00', to: '10.50', accepted: true }, '10.00', '10.50', en), 'Price: 10.00 → 10.50, accepted');
+    assert.equal(reviewCellName(price, { from: '10.00', to: '-1', accepted: false, edited: true, problem: 'At least 0.' }, '10,00', '-1', de),
+      'Price: 10,00 → -1, abgelehnt, Ihr Wert, At least 0.');
+    // A value that looks like a placeholder or a replacement pattern is shown as it is.
+    assert.equal(reviewCellName(price, { from: '{to}', to: '$&', accepted: true }, '{to}', '$&', en), 'Price: {to} → $&, accepted');
+    assert.equal(fill('{a} {b} {c}', { a: '{b}', b: '$1' }), '{b} $1 {c}');
+  });
+
+  test('a row\'s toggle is checked, unchecked or mixed over its proposed cells; its note says why it is left out', () => {
+    assert.equal(rowChecked(reviewRow(1)), 'true');
+    assert.equal(rowChecked(reviewRow(1, { accepted: false })), 'false');
+    assert.equal(rowChecked({ ...reviewRow(1), cells: [{ from: 1, to: 2, accepted: true }, { from: 'a', to: 'b', accepted: false }] }), 'mixed');
+    assert.equal(reviewNote(reviewRow(1), en), '');
+    assert.equal(reviewNote(reviewRow(1, {}, { problem: 'At most 11.', conflict: true }), en),
+      'Not saved: At most 11. Changed by someone else meanwhile: accept or reject it again.');
+  });
+
+  test('a typed value is checked as the form converts it: required, its type, a number\'s bounds', () => {
+    const typed = (column: typeof price, raw: string) => localProblem(column, fieldKind(column.type).parse(raw), en, number('en'));
+    assert.equal(typed(price, ''), 'Required.');
+    assert.equal(typed(price, '12,50'), 'Enter a number like 1234.50 (no thousands separators).');
+    assert.equal(typed(price, '-0.01'), 'At least 0.');
+    assert.equal(typed(price, '12.50'), undefined);
+    assert.equal(typed(status, ''), undefined, 'an optional field may be emptied');
+    const age = { ...price, field: 'age', type: 'int' as const, min: 0, max: 1500, required: false };
+    assert.equal(typed(age, '1.5'), 'Enter a whole number.');
+    assert.equal(localProblem(age, 2000, en, number('en')), 'At most 1,500.');
+    assert.equal(localProblem(age, 2000, de, number('de')), 'Höchstens 1.500.');
+    const day = { ...price, field: 'day', type: 'date' as const, input: 'date' as const };
+    assert.equal(typed(day, '2026-13'), 'Enter a real date.');
   });
 });

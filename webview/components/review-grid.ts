@@ -8,10 +8,11 @@ import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
-import type { Column, ReviewBlock, ReviewCell, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
+import type { Column, ReviewBlock, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
 import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
 import { reviewGridStyles } from './review-grid.styles.ts';
+import { fill, localProblem, reviewCellName, reviewCountText, reviewNote, rowChecked } from './reviewText.ts';
 import { styleProps } from './styleProps.ts';
 
 export const REVIEW_ROW_HEIGHT = 26;
@@ -48,41 +49,6 @@ function idWidth(column: Column): number {
   if (column.type === 'id') return 80;
   if (column.numeric || column.type === 'bool' || column.type === 'date') return 120;
   return 180;
-}
-
-const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '';
-
-/** What the page itself finds wrong with a typed value (the host checks the AST's other rules on Enter). */
-export function localProblem(column: ReviewColumn, value: unknown, texts: WebviewTexts, locale: string): string | undefined {
-  if (isEmpty(value)) return column.required ? texts.reviewRequired : undefined;
-  if (!fieldKind(column.type).valid(value)) {
-    switch (column.type) {
-      case 'int': return texts.reviewInteger;
-      case 'decimal': return texts.reviewDecimal;
-      case 'date': return texts.reviewDate;
-      case 'datetime': return texts.reviewDatetime;
-      default: return texts.reviewNotValid;
-    }
-  }
-  if ((column.type === 'int' || column.type === 'decimal') && (column.min !== undefined || column.max !== undefined)) {
-    const n = Number(value);
-    const number = new Intl.NumberFormat(locale);
-    if (column.min !== undefined && n < column.min) return texts.reviewMin.replace('{0}', number.format(column.min));
-    if (column.max !== undefined && n > column.max) return texts.reviewMax.replace('{0}', number.format(column.max));
-  }
-  return undefined;
-}
-
-/** The row's toggle: every proposed cell accepted, none, or some. */
-function rowChecked(row: ReviewRow): 'true' | 'false' | 'mixed' {
-  let accepted = 0;
-  let proposed = 0;
-  for (const cell of row.cells) {
-    if (!cell) continue;
-    proposed++;
-    if (cell.accepted) accepted++;
-  }
-  return accepted === 0 ? 'false' : accepted === proposed ? 'true' : 'mixed';
 }
 
 export class XosReviewGrid extends LitElement {
@@ -264,7 +230,7 @@ export class XosReviewGrid extends LitElement {
         : review.counts.accepted === 0 ? texts.reviewNothingToSave : undefined;
     return html`
       <div class="toolbar">
-        <span class="count" aria-live="polite">${this.countText(review, texts)}</span>
+        <span class="count" aria-live="polite">${reviewCountText(review.counts, texts, this.numberFormat())}</span>
         <div class="filters" role="group" aria-label=${texts.reviewFilters}>
           ${filters.map(([filter, label]) => html`<button type="button" class="filter" data-filter=${filter}
             aria-pressed=${store.reviewFilter === filter ? 'true' : 'false'} @click=${() => this.showFilter(filter)}>${label}</button>`)}
@@ -278,19 +244,6 @@ export class XosReviewGrid extends LitElement {
       </div>
       ${blocked ? html`<div id="save-blocked" class="blocked">${blocked}</div>` : nothing}
     `;
-  }
-
-  private countText(review: ReviewBlock, texts: WebviewTexts): string {
-    const number = this.numberFormat();
-    const { rows, accepted, invalid, conflicts, unchanged } = review.counts;
-    const parts = [
-      rows === 1 ? texts.reviewCountOne.replace('{accepted}', number.format(accepted))
-        : texts.reviewCount.replace('{accepted}', number.format(accepted)).replace('{rows}', number.format(rows)),
-      texts.reviewCountInvalid.replace('{count}', number.format(invalid)),
-    ];
-    if (conflicts > 0) parts.push(texts.reviewCountConflicts.replace('{count}', number.format(conflicts)));
-    parts.push(texts.reviewCountUnchanged.replace('{count}', number.format(unchanged)));
-    return parts.join(' · ');
   }
 
   private renderHeader(column: GridColumn, i: number, texts: WebviewTexts): TemplateResult {
@@ -325,13 +278,13 @@ export class XosReviewGrid extends LitElement {
     switch (column.kind) {
       case 'apply':
         return html`<div role="rowheader" aria-colindex=${c + 1} class=${classMap({ apply: true, active })}>
-          <span role="checkbox" id=${id} class="check" aria-checked=${checked} aria-label=${texts.reviewAcceptRow.replace('{row}', this.rowName(row))}
+          <span role="checkbox" id=${id} class="check" aria-checked=${checked} aria-label=${fill(texts.reviewAcceptRow, { row: this.rowName(row) })}
             aria-invalid=${row.problem !== undefined ? 'true' : nothing}>${checked === 'true' ? '✓' : checked === 'mixed' ? '–' : ''}</span>
         </div>`;
       case 'id':
         return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ numeric: column.column.numeric, active })}>${this.idText(row, column.index)}</div>`;
       case 'note': {
-        const note = this.noteText(row, texts);
+        const note = reviewNote(row, texts);
         return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ note: true, active, invalid: row.problem !== undefined, conflict: row.conflict === true })}
           title=${note || nothing}>${note}</div>`;
       }
@@ -345,7 +298,7 @@ export class XosReviewGrid extends LitElement {
     const cell = row.cells[change];
     if (!cell) {
       return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ change: true, kept: true, active })}
-        aria-label=${texts.reviewCellKept.replace('{field}', column.label)}></div>`;
+        aria-label=${fill(texts.reviewCellKept, { field: column.label })}></div>`;
     }
     const editing = this.editing?.key === row.key && this.editing.change === change;
     const classes = classMap({ change: true, active, editing, accepted: cell.accepted, rejected: !cell.accepted, edited: cell.edited === true, invalid: cell.problem !== undefined, numeric: column.numeric });
@@ -355,18 +308,18 @@ export class XosReviewGrid extends LitElement {
     const from = this.changeText(cell.from, change);
     const to = this.changeText(cell.to, change);
     return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classes}
-      aria-label=${this.cellName(column, cell, from, to, texts)} aria-invalid=${cell.problem !== undefined ? 'true' : nothing}
+      aria-label=${reviewCellName(column, cell, from, to, texts)} aria-invalid=${cell.problem !== undefined ? 'true' : nothing}
       title=${cell.problem ?? nothing} data-field=${column.field}>
       <span class="values"><del>${from}</del><ins>${to}</ins></span>
       ${cell.problem !== undefined ? html`<span class="warning" aria-hidden="true">!</span>` : nothing}
-      <span class="toggle" aria-hidden="true" title=${(cell.accepted ? texts.reviewRejectCell : texts.reviewAcceptCell).replace('{field}', column.label)}>${cell.accepted ? '✓' : '✗'}</span>
+      <span class="toggle" aria-hidden="true" title=${fill(cell.accepted ? texts.reviewRejectCell : texts.reviewAcceptCell, { field: column.label })}>${cell.accepted ? '✓' : '✗'}</span>
       ${active ? this.renderProblem(cell.problem, false) : nothing}
     </div>`;
   }
 
   /** The input for the edited cell, chosen by the field's input kind like the form's. */
   private renderEditor(column: ReviewColumn, texts: WebviewTexts): TemplateResult {
-    const label = texts.reviewEditLabel.replace('{field}', column.label);
+    const label = fill(texts.reviewEditLabel, { field: column.label });
     const invalid = this.editing?.problem !== undefined ? 'true' : 'false';
     const raw = this.editRaw;
     const text = String(raw);
@@ -410,7 +363,7 @@ export class XosReviewGrid extends LitElement {
 
   private renderMessage(texts: WebviewTexts): TemplateResult | typeof nothing {
     const { store } = this.board;
-    if (store.reviewRowsError) return html`<div class="message error" role="alert">${texts.rowsFailed.replace('{error}', store.reviewRowsError)}</div>`;
+    if (store.reviewRowsError) return html`<div class="message error" role="alert">${fill(texts.rowsFailed, { error: store.reviewRowsError })}</div>`;
     if (store.reviewTotal === undefined) return html`<div class="message">${texts.loading}</div>`;
     if (store.reviewTotal === 0) return html`<div class="message">${texts.reviewNoRows}</div>`;
     return nothing;
@@ -435,21 +388,6 @@ export class XosReviewGrid extends LitElement {
   /** The row as a person names it: its identifying values. */
   private rowName(row: ReviewRow): string {
     return row.values.map((_value, i) => this.idText(row, i)).join(' ');
-  }
-
-  private noteText(row: ReviewRow, texts: WebviewTexts): string {
-    const notes: string[] = [];
-    if (row.problem !== undefined) notes.push(texts.reviewRowInvalid.replace('{problem}', row.problem));
-    if (row.conflict) notes.push(texts.reviewRowConflict);
-    return notes.join(' ');
-  }
-
-  /** "Price: 10.00 → 10.50, accepted" (and the person's own value, and what is wrong with it). */
-  private cellName(column: ReviewColumn, cell: ReviewCell, from: string, to: string, texts: WebviewTexts): string {
-    const name = (cell.accepted ? texts.reviewCellAccepted : texts.reviewCellRejected)
-      .replace('{field}', column.label).replace('{from}', from).replace('{to}', to);
-    const extra = [cell.edited ? texts.reviewCellEdited : '', cell.problem ?? ''].filter(Boolean);
-    return extra.length ? `${name}, ${extra.join(', ')}` : name;
   }
 
   private onScroll = (event: Event): void => {
@@ -505,7 +443,7 @@ export class XosReviewGrid extends LitElement {
     const column = review.changed[editing.change];
     const kind = fieldKind(column.type);
     const value = kind.parse(this.editRaw);
-    const problem = localProblem(column, value, texts, this.board.store.locale);
+    const problem = localProblem(column, value, texts, this.numberFormat());
     if (problem !== undefined) {
       this.editing = { ...editing, problem };
       return;
@@ -541,7 +479,7 @@ export class XosReviewGrid extends LitElement {
     const target = event.target as HTMLInputElement | HTMLSelectElement;
     this.editRaw = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
     const column = review.changed[editing.change];
-    const problem = localProblem(column, fieldKind(column.type).parse(this.editRaw), texts, this.board.store.locale);
+    const problem = localProblem(column, fieldKind(column.type).parse(this.editRaw), texts, this.numberFormat());
     if (problem !== editing.problem) this.editing = { ...editing, problem };
   };
 
