@@ -31,7 +31,10 @@ export function sortHintFields(ast: Ast, model: Model): GraphQLFieldConfigMap<un
         const column = table.byField.get(args.field as string) ?? table.byName.get(args.field as string);
         if (!column) throw badInput(`${context.entity} has no field ${String(args.field)}`, 'field');
         const hint = await ctx.storage.sortHint(table.name, column.name);
-        return { ...hint, index: hint.indexed ? null : `CREATE INDEX ON ${tableSql(table)} (${quoteIdentifier(column.sql)})` };
+        // With the key after it, every window of the sort (the list's order ends in the key) is one index range.
+        const key = table.byName.get('id');
+        const columns = [column.sql, ...(key && !key.parts && key.sql !== column.sql ? [key.sql] : [])].map(quoteIdentifier).join(', ');
+        return { ...hint, index: hint.indexed ? null : `CREATE INDEX ON ${tableSql(table)} (${columns})` };
       },
     },
   };
