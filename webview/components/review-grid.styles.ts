@@ -100,9 +100,8 @@ export const reviewGridStyles = css`
     cursor: pointer;
     user-select: none;
   }
-  .change { position: relative; display: flex; align-items: center; gap: 4px; overflow: visible; }
-  .change .values { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
-  .change.numeric .values { text-align: right; font-variant-numeric: tabular-nums; }
+  .change { position: relative; padding-right: 24px; }
+  .change.numeric { text-align: right; font-variant-numeric: tabular-nums; }
   .change del { color: var(--vscode-descriptionForeground); text-decoration: line-through; }
   .change ins { text-decoration: none; color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-foreground)); }
   /* The arrow between old and new: drawn, not a node (the cell's name says "→"). */
@@ -111,18 +110,25 @@ export const reviewGridStyles = css`
   .change.rejected del { text-decoration: none; color: inherit; }
   .change.edited ins { font-style: italic; }
   .change.invalid { box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
-  .change .warning { flex: none; font-weight: 700; color: var(--vscode-errorForeground); }
-  .toggle {
-    flex: none;
-    width: 18px;
+  .change.invalid ins { color: var(--vscode-errorForeground); }
+  /* The accept/reject mark (a click on it toggles the cell; Space does from the keyboard). */
+  [role='gridcell'].change::after {
+    content: '✓';
+    position: absolute;
+    top: 0;
+    right: 2px;
+    width: 20px;
     text-align: center;
-    border-radius: 3px;
     cursor: pointer;
     user-select: none;
     color: var(--vscode-descriptionForeground);
   }
-  .toggle:hover { background: var(--vscode-toolbar-hoverBackground); color: var(--vscode-foreground); }
-  .change.editing { padding: 0 2px; }
+  .change.rejected::after { content: '✗'; }
+  .change.kept::after, .change.editing::after { content: none; }
+  .change:hover::after { color: var(--vscode-foreground); }
+  /* The active cell's problem shows under it: the cell lets it out. */
+  .change.active.invalid { overflow: visible; }
+  .change.editing { display: flex; align-items: center; gap: 4px; padding: 0 2px; overflow: visible; }
   .editor {
     flex: 1 1 auto;
     min-width: 0;
@@ -147,6 +153,7 @@ export const reviewGridStyles = css`
     box-sizing: border-box;
     padding: 2px 6px;
     white-space: normal;
+    text-align: start;
     line-height: 1.4;
     color: var(--vscode-inputValidation-errorForeground, var(--vscode-foreground, CanvasText));
     background: var(--vscode-inputValidation-errorBackground, var(--vscode-editorWidget-background, Canvas));

@@ -24,6 +24,8 @@ const ANCHOR_ROWS = 1000;
 const APPLY_WIDTH = 44;
 const CHANGE_WIDTH = 260;
 const NOTE_WIDTH = 320;
+/** The accept/reject mark at a changed cell's end (review-grid.styles.ts draws it as wide). */
+const TOGGLE_WIDTH = 22;
 
 /** A column of the grid: the row's toggle, an identifying column, a changed field, or the row's note. */
 type GridColumn =
@@ -116,8 +118,7 @@ export class XosReviewGrid extends LitElement {
   }
 
   private metrics(): ViewportInput {
-    // Until the viewport is measured, the window's height: the first frame paints every row it can show.
-    return { total: this.total, rowHeight: REVIEW_ROW_HEIGHT, bodyHeight: this.bodyHeight || window.innerHeight };
+    return { total: this.total, rowHeight: REVIEW_ROW_HEIGHT, bodyHeight: this.bodyHeight };
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
@@ -248,7 +249,7 @@ export class XosReviewGrid extends LitElement {
 
   private renderHeader(column: GridColumn, i: number, texts: WebviewTexts): TemplateResult {
     const active = this.activeRow === -1 && this.activeCol === i;
-    const classes = classMap({ active, apply: column.kind === 'apply', numeric: column.kind === 'id' && column.column.numeric, change: column.kind === 'change' });
+    const classes = classMap({ active, apply: column.kind === 'apply', numeric: column.kind === 'id' && column.column.numeric });
     const label = column.kind === 'apply' ? texts.reviewApplyColumn : column.kind === 'note' ? texts.reviewStatusColumn : column.column.label;
     return html`<div role="columnheader" id=${`h-${i}`} class=${classes} aria-colindex=${i + 1}
       data-field=${column.kind === 'id' || column.kind === 'change' ? column.column.field : nothing}>
@@ -307,14 +308,12 @@ export class XosReviewGrid extends LitElement {
     }
     const from = this.changeText(cell.from, change);
     const to = this.changeText(cell.to, change);
+    // Three nodes a cell (the arrow and the accept/reject mark at its end are drawn by CSS): a screen
+    // of rows stays a few hundred elements, which a review grid made anew lays out and paints at once.
     return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classes}
       aria-label=${reviewCellName(column, cell, from, to, texts)} aria-invalid=${cell.problem !== undefined ? 'true' : nothing}
-      title=${cell.problem ?? nothing} data-field=${column.field}>
-      <span class="values"><del>${from}</del><ins>${to}</ins></span>
-      ${cell.problem !== undefined ? html`<span class="warning" aria-hidden="true">!</span>` : nothing}
-      <span class="toggle" aria-hidden="true" title=${fill(cell.accepted ? texts.reviewRejectCell : texts.reviewAcceptCell, { field: column.label })}>${cell.accepted ? '✓' : '✗'}</span>
-      ${active ? this.renderProblem(cell.problem, false) : nothing}
-    </div>`;
+      title=${cell.problem ?? fill(cell.accepted ? texts.reviewRejectCell : texts.reviewAcceptCell, { field: column.label })}
+      data-field=${column.field}><del>${from}</del><ins>${to}</ins>${active ? this.renderProblem(cell.problem, false) : nothing}</div>`;
   }
 
   /** The input for the edited cell, chosen by the field's input kind like the form's. */
@@ -516,16 +515,23 @@ export class XosReviewGrid extends LitElement {
     if (this.editing) this.commitEdit(false);
     this.moveTo(at.index, at.col);
     if (target.closest('.check')) this.toggleRow(at.index);
-    else if (target.closest('.toggle')) this.toggleCell(at.index, at.col);
+    else if (this.onToggle(event)) this.toggleCell(at.index, at.col);
     if (!this.editing) this.grid?.focus({ preventScroll: true });
   };
 
   private onRowDoubleClick = (event: MouseEvent): void => {
     const at = this.cellOf(event);
     const target = event.target as HTMLElement;
-    if (!at || target.closest('.editor, .toggle, .check')) return;
+    if (!at || target.closest('.editor, .check') || this.onToggle(event)) return;
     this.openEditor(at.index, at.col);
   };
+
+  /** Whether a click hit a changed cell's accept/reject mark (its ::after, at the cell's end). */
+  private onToggle(event: MouseEvent): boolean {
+    const cell = event.target as HTMLElement;
+    return cell.classList.contains('change') && !cell.classList.contains('kept') && !cell.classList.contains('editing')
+      && event.offsetX >= cell.clientWidth - TOGGLE_WIDTH;
+  }
 
   private onKeyDown = (event: KeyboardEvent): void => {
     if (this.editing) return;
