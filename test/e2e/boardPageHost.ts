@@ -155,7 +155,11 @@ let saves = 0;
 const reviewRequests: protocol.ReviewRowsParams[] = [];
 const reviewActions: Array<{ action: string; key?: string; field?: string }> = [];
 const reviewEdits: Array<{ key: string; field: string; value: unknown }> = [];
-let review: { block: ReviewBlock; total: number; conflictEvery: number; accepted: Map<number, boolean[]>; edited: Map<number, unknown[]>; filters: Map<ReviewFilter, Int32Array> } | undefined;
+let review: {
+  block: ReviewBlock; total: number; conflictEvery: number; accepted: Map<number, boolean[]>; edited: Map<number, unknown[]>; filters: Map<ReviewFilter, Int32Array>;
+  /** Rows as built, until the person changes them (the host keeps its rows too). */
+  rows: Array<ReviewRow | undefined>;
+} | undefined;
 let reviewId = 0;
 
 function reviewColumns(): { columns: Column[]; changed: ReviewColumn[] } {
@@ -182,6 +186,11 @@ function proposed(index: number): unknown[] {
 }
 
 function reviewRowAt(index: number): ReviewRow {
+  const state = review!;
+  return state.rows[index] ??= buildReviewRow(index);
+}
+
+function buildReviewRow(index: number): ReviewRow {
   const state = review!;
   const person = personAt(index).values;
   const from = [person[4], person[5], person[6]];
@@ -286,6 +295,7 @@ endpoint.onNotification(protocol.reviewAction, ({ reviewId: id, action, key, fie
     if (column === undefined) cells.fill(value);
     else cells[column] = value;
     state.accepted.set(index, cells);
+    state.rows[index] = undefined;
   };
   if (key === undefined) {
     for (let i = 0; i < state.total; i++) set(i);
@@ -310,6 +320,7 @@ endpoint.onNotification(protocol.reviewEdit, ({ reviewId: id, key, field, value 
   const cells = state.accepted.get(index) ?? [true, true, true];
   cells[column] = true;
   state.accepted.set(index, cells);
+  state.rows[index] = undefined;
   const after = reviewRowAt(index);
   // A row that became valid or invalid moves between filters: a new revision.
   if ((before.problem === undefined) !== (after.problem === undefined)) sendReview(state.block.revision + 1, state.block.filter);
@@ -353,7 +364,7 @@ window.xosHost = {
     const { columns, changed } = reviewColumns();
     const empty: ReviewCounts = { rows: 0, accepted: 0, rejected: 0, invalid: 0, conflicts: 0, unchanged: 0, cells: 0 };
     review = {
-      total: count, conflictEvery: options.conflictEvery ?? 0, accepted: new Map(), edited: new Map(), filters: new Map(),
+      total: count, conflictEvery: options.conflictEvery ?? 0, accepted: new Map(), edited: new Map(), filters: new Map(), rows: new Array(count),
       block: { reviewId, revision: 1, context: config.context, label: config.label, columns, changed, counts: empty, filter: 'changed', total: 0, rows: [], canSave: false },
     };
     // The block as the host builds it (its first rows, its counts), then the clock starts: from the page's receipt to its first rows painted.
