@@ -512,6 +512,7 @@ export class XosReviewGrid extends LitElement {
     if (!at) return;
     const target = event.target as HTMLElement;
     if (target.closest('.editor')) return;
+    if (this.editorGone()) this.editing = null;
     if (this.editing) this.commitEdit(false);
     this.moveTo(at.index, at.col);
     if (target.closest('.check')) this.toggleRow(at.index);
@@ -526,6 +527,11 @@ export class XosReviewGrid extends LitElement {
     this.openEditor(at.index, at.col);
   };
 
+  /** An edit whose row scrolled out of the DOM (or left the filter) is dropped, so the grid's keys work again. */
+  private editorGone(): boolean {
+    return this.editing !== null && !this.renderRoot.querySelector('.editor');
+  }
+
   /** Whether a click hit a changed cell's accept/reject mark (its ::after, at the cell's end). */
   private onToggle(event: MouseEvent): boolean {
     const cell = event.target as HTMLElement;
@@ -534,7 +540,15 @@ export class XosReviewGrid extends LitElement {
   }
 
   private onKeyDown = (event: KeyboardEvent): void => {
-    if (this.editing) return;
+    if (this.editorGone()) this.editing = null;
+    if (this.editing) {
+      // The grid has focus while an edit stays open (its value did not pass): Escape drops it, Enter or F2 goes back to it.
+      if (event.key === 'Escape') this.cancelEdit();
+      else if (event.key === 'Enter' || event.key === 'F2') this.renderRoot.querySelector<HTMLElement>('.editor')?.focus();
+      else return;
+      event.preventDefault();
+      return;
+    }
     const last = this.total - 1;
     const lastCol = this.columns.length - 1;
     const page = Math.max(1, Math.floor(this.bodyHeight / REVIEW_ROW_HEIGHT) - 1);
