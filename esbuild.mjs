@@ -1,4 +1,4 @@
-// Bundles the extension host, the Board webview (and its browser transport), the xos-mcp and xos-server CLIs into dist/
+// Bundles the extension host (activation and host), the Board webview (and its browser transport), the xos-mcp and xos-server CLIs into dist/
 //   node esbuild.mjs [--production] [--watch]
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,19 +17,29 @@ function hasHashbang(entry) {
   return readFileSync(join(repoRoot, entry), 'utf8').startsWith('#!');
 }
 
+// The two bundles of the extension host: what activation loads, and the rest.
+const extensionHostOptions = {
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20', // the Node inside VS Code's Electron
+  external: ['vscode'],
+  // src/packageRoot.ts finds the package root, src/host/shell.ts the host bundle, from the bundle's folder.
+  define: { 'import.meta.dirname': '__dirname' },
+};
+
 const bundles = [
   {
-    name: 'extension host',
+    // Activation only (package.json's main): the contributions' stand-ins, src/host/shell.ts.
+    name: 'extension activation',
     entry: 'src/extension.ts',
-    options: () => ({
-      outfile: 'dist/extension.cjs',
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20', // the Node inside VS Code's Electron
-      external: ['vscode'],
-      // src/packageRoot.ts finds the package root from the bundle's folder.
-      define: { 'import.meta.dirname': '__dirname' },
-    }),
+    options: () => ({ outfile: 'dist/extension.cjs', ...extensionHostOptions }),
+  },
+  {
+    // Backend, GraphQL, MCP server, mail, contacts, Board: required by dist/extension.cjs on
+    // first use (src/host/shell.ts), and right after activation.
+    name: 'extension host',
+    entry: 'src/host/xosHost.ts',
+    options: () => ({ outfile: 'dist/host.cjs', ...extensionHostOptions }),
   },
   {
     // The embedded backend's own thread (src/graphql/workerBackend.ts starts it): the extension

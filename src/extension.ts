@@ -1,15 +1,11 @@
-// Extension entry: wires the host parts and hands every disposable to VS Code.
+// Extension entry (dist/extension.cjs): activation registers only the contributions' stand-ins
+// (src/host/shell.ts); the host itself is dist/host.cjs, loaded on first use and right after.
 import type { ExtensionContext } from './host/extensionContext.ts';
-import { createOutputChannel } from './host/output.ts';
-import { startXosHost, type XosExtensionApi } from './host/xosHost.ts';
+import { activateShell } from './host/shell.ts';
+import type { XosExtensionApi } from './host/xosHost.ts';
 
-export async function activate(context: ExtensionContext): Promise<XosExtensionApi> {
-  const output = createOutputChannel();
-  context.subscriptions.push(output);
-  const api = await startXosHost(context, output);
-  output.info(`XOS ${String(context.extension.packageJSON.version)} activated`);
-  void api.ready().then(() => output.info('XOS backend and MCP server are running'), () => undefined);
-  return api;
+export function activate(context: ExtensionContext): XosExtensionApi {
+  return activateShell(context);
 }
 
 export function deactivate(): void {

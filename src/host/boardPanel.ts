@@ -7,10 +7,9 @@ import { boardHtml, createNonce } from '../board/html.ts';
 import { boardTexts } from '../board/texts.ts';
 import { writeCsvFile } from '../core/csv.ts';
 import { connectWebview } from './boardTransport.ts';
+import { boardViewType } from './contributionIds.ts';
 import { notify } from './notify.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
-
-export const boardViewType = 'xos.board';
 
 export interface BoardPanelOptions {
   readonly extensionUri: vscode.Uri;
@@ -58,7 +57,7 @@ export class BoardPanel implements vscode.Disposable {
     this.attach(panel);
   }
 
-  /** After a window reload VS Code hands back the Board's tab (see registerBoardSerializer); it shows the Board as the host has it. */
+  /** After a window reload VS Code hands back the Board's tab (the serializer src/host/shell.ts registers); it shows the Board as the host has it. */
   restore(panel: vscode.WebviewPanel): void {
     if (this.panel) {
       // Only one Board: a second restored tab closes.

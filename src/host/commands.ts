@@ -1,14 +1,9 @@
-// Command ids (as contributed in package.json) and their registrations.
+// The commands' registrations (their ids, as contributed in package.json: contributionIds.ts).
 import * as vscode from 'vscode';
+import { commandIds } from './contributionIds.ts';
 import { notify } from './notify.ts';
 
-export const commandIds = {
-  openBoard: 'xos.openBoard',
-  showOutput: 'xos.showOutput',
-  showStatus: 'xos.showStatus',
-  exportCsv: 'xos.exportCsv',
-  undoLastSave: 'xos.undoLastSave',
-} as const;
+export { commandIds };
 
 export interface CommandDependencies {
   readonly output: vscode.OutputChannel;

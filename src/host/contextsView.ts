@@ -6,7 +6,6 @@ import type { OpenableContext } from '../core/domain.ts';
 import { openableContexts } from '../core/openContext.ts';
 import { notify } from './notify.ts';
 
-export const contextsViewId = 'xos.contexts';
 export const openContextCommand = 'xos.openContext';
 
 export interface ContextsViewOptions {
@@ -46,10 +45,13 @@ class ContextsTree implements vscode.TreeDataProvider<OpenableContext> {
   }
 }
 
-/** Registers the view and the command; `refresh` after the app or the locale changed. */
-export function registerContextsView(options: ContextsViewOptions): { refresh(): void; disposables: vscode.Disposable[] } {
+/**
+ * Shows the app's lists in the view (`show` puts the tree into the view activation registered,
+ * src/host/shell.ts) and registers the command; `refresh` after the app or the locale changed.
+ */
+export function registerContextsView(options: ContextsViewOptions, show: (tree: vscode.TreeDataProvider<OpenableContext>) => vscode.Disposable): { refresh(): void; disposables: vscode.Disposable[] } {
   const tree = new ContextsTree(options);
-  const view = vscode.window.createTreeView(contextsViewId, { treeDataProvider: tree });
+  const view = show(tree);
   const command = vscode.commands.registerCommand(openContextCommand, async (name?: unknown) => {
     if (typeof name === 'string' && name) return options.open(name);
     const contexts = tree.getChildren();

@@ -8,7 +8,6 @@ import type { XosDeps } from '../mcp/ports.ts';
 import { XOS_TOOLS } from '../mcp/registry.ts';
 import { notify } from './notify.ts';
 
-export const mcpProviderId = 'xos';
 export const mcpServerLabel = 'XOS';
 
 /** Changes whenever a tool is added, removed, renamed or described differently. */
@@ -77,8 +76,4 @@ export class XosMcpProvider implements vscode.McpServerDefinitionProvider<vscode
     void this.close();
     this.changed.dispose();
   }
-}
-
-export function registerMcpProvider(provider: XosMcpProvider): vscode.Disposable {
-  return vscode.lm.registerMcpServerDefinitionProvider(mcpProviderId, provider);
 }

@@ -2,7 +2,7 @@
 // not) and the MCP port in the tooltip; clicking it shows the XOS output.
 import * as vscode from 'vscode';
 import type { DsnStatus } from '../core/domain.ts';
-import { commandIds } from './commands.ts';
+import { commandIds } from './contributionIds.ts';
 
 export interface StatusBarInfo {
   readonly mode: 'embedded' | 'remote' | undefined;

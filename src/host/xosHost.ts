@@ -1,5 +1,7 @@
 // Puts the host parts together: backend, Board, confirmations, MCP server and
 // provider, status bar, commands, and the reactions to settings changes.
+// The entry of dist/host.cjs: src/host/shell.ts (activation) loads it on first use and hands
+// it what activation registered (output channel, status bar, the view, the MCP provider).
 import { mkdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { pickLocale, resolveText } from '../ast/locale.ts';
@@ -16,16 +18,16 @@ import { resultText } from '../mcp/result.ts';
 import { McpSession } from '../mcp/session.ts';
 import { systemStatusTool } from '../mcp/tools/systemStatus.ts';
 import { BackendService } from './backendSetup.ts';
-import { BoardPanel, boardViewType, vscodeBoardUi } from './boardPanel.ts';
+import { BoardPanel, vscodeBoardUi } from './boardPanel.ts';
 import { setupContactsAndMail } from './contactsAndMail.ts';
 import { registerCommands } from './commands.ts';
 import { registerContextsView } from './contextsView.ts';
 import { registerCreateApp } from './createApp.ts';
 import { notificationConfirmer } from './confirmer.ts';
 import { notify } from './notify.ts';
-import { registerMcpProvider, XosMcpProvider } from './mcpProvider.ts';
+import { XosMcpProvider } from './mcpProvider.ts';
 import { backendSettings, mcpSettings, readSettings } from './settings.ts';
-import { XosStatusBar } from './statusBar.ts';
+import type { XosStatusBar } from './statusBar.ts';
 
 /** What the extension returns from activate(): for scripts and the in-host tests. */
 export interface XosExtensionApi {
@@ -45,9 +47,29 @@ export interface XosExtensionApi {
   locale(): string;
 }
 
-export async function startXosHost(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<XosExtensionApi> {
+/** What activation (src/host/shell.ts) registered and hands to the host. */
+export interface HostShell {
+  readonly output: vscode.LogOutputChannel;
+  readonly statusBar: XosStatusBar;
+  /** Shows `tree` in the XOS view (registered at activation). */
+  showContexts(tree: vscode.TreeDataProvider<unknown>): vscode.Disposable;
+  /** Answers VS Code's questions for the XOS MCP server definitions with `provider`. */
+  serveMcp(provider: vscode.McpServerDefinitionProvider): vscode.Disposable;
+}
+
+/** The started host: the extension's API, and the Board's tab VS Code hands back after a reload. */
+export interface XosHost {
+  readonly api: XosExtensionApi;
+  restoreBoard(panel: vscode.WebviewPanel): void;
+}
+
+/**
+ * Wires every part and returns at once (nothing here waits): the backend and the MCP server
+ * start behind it; `api.ready()` resolves when they run.
+ */
+export function startXosHost(context: vscode.ExtensionContext, shell: HostShell): XosHost {
+  const { output, statusBar } = shell;
   const backend = new BackendService({ globalStorage: context.globalStorageUri, secrets: context.secrets, output });
-  const statusBar = new XosStatusBar();
   const mcp = new XosMcpProvider(output);
 
   const locale = (): string => {
@@ -80,16 +102,8 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     ast: () => (backend.backend ? backend.client.ast() : undefined),
     locale,
     open: (name) => board.openContext(name),
-  });
+  }, shell.showContexts);
   context.subscriptions.push(...contextsView.disposables);
-  // After a window reload the Board's tab comes back showing what the host has (kept drafts included).
-  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(boardViewType, {
-    deserializeWebviewPanel: async (restored) => {
-      panel.restore(restored);
-      // Where the Board was, once the backend answers.
-      void ready.then(() => board.resume());
-    },
-  }));
 
   const status = async (): Promise<Record<string, unknown>> => {
     const result = await systemStatusTool.handler({}, { ...deps(), sessionCount: () => mcp.sessionCount }, new McpSession('status', XOS_TOOL_NAMES), new AbortController().signal);
@@ -140,10 +154,9 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   context.subscriptions.push(
     contactsAndMail,
     backend,
-    statusBar,
     panel,
     mcp,
-    registerMcpProvider(mcp),
+    shell.serveMcp(mcp),
     ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave() }),
     registerCreateApp({ context, output, applyToBackend: (change) => backend.restartAfter(change) }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
@@ -166,8 +179,8 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   );
   context.subscriptions.push(connection);
 
-  // Activation returns at once (commands, status bar and Board are there); the backend and
-  // the MCP server start behind it, and VS Code picks the server up when it listens.
+  // The host returns at once (commands, view and Board are there); the backend and the MCP
+  // server start behind it, and VS Code picks the server up when it listens.
   // Unsaved Board work is kept on disk and offered back after a reload or a crash.
   const draftDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   mkdirSync(draftDir, { recursive: true });
@@ -215,7 +228,7 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
   }
   ready.catch((error: unknown) => output.error(`XOS did not start: ${error instanceof Error ? error.message : String(error)}`));
 
-  return {
+  const api: XosExtensionApi = {
     ready: () => ready,
     backend: () => {
       const active = backend.backend;
@@ -227,5 +240,14 @@ export async function startXosHost(context: vscode.ExtensionContext, output: vsc
     keptDraftPath: () => kept.draftPath,
     keptHistoryPath: () => kept.historyPath,
     locale,
+  };
+  return {
+    api,
+    // After a window reload the Board's tab comes back showing what the host has (kept drafts included).
+    restoreBoard: (restored) => {
+      panel.restore(restored);
+      // Where the Board was, once the backend answers.
+      void ready.then(() => board.resume());
+    },
   };
 }

@@ -19,7 +19,7 @@ test('the packaged .vsix contains exactly the shipped files', { timeout: 120_000
     const shipped = names.filter((name) => name.startsWith('extension/')).map((name) => name.slice('extension/'.length));
     for (const required of [
       'package.json', 'package.nls.json', 'package.nls.de.json', 'l10n/bundle.l10n.de.json',
-      'dist/extension.cjs', 'dist/backendWorker.mjs', 'dist/webview/board.js', 'dist/xos-server.mjs',
+      'dist/extension.cjs', 'dist/host.cjs', 'dist/backendWorker.mjs', 'dist/webview/board.js', 'dist/xos-server.mjs',
       'media/xos.png', 'media/xos-activity.svg', 'media/demo/crm.json',
     ]) {
       assert.ok(shipped.includes(required), `${required} missing from the .vsix: ${shipped.join(', ')}`);
