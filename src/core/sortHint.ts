@@ -17,8 +17,11 @@ export interface CostlySort {
 
 /** The cost of sorting `context` by `field` when no index serves it on a large table; undefined when it is cheap or unknown. */
 export async function costlySort(deps: Pick<CoreDeps, 'client'>, context: string, field: string, threshold = COSTLY_SORT_ROWS): Promise<CostlySort | undefined> {
+  const ast = deps.client.ast();
+  // XOS's own tables have an index for every sortable column; only the person's own (`table`) may lack one.
+  if (ast.entities[ast.contexts[context]?.entity ?? '']?.table === undefined) return undefined;
   try {
-    const request = buildSortHintQuery(deps.client.ast(), context, field);
+    const request = buildSortHintQuery(ast, context, field);
     const result = await deps.client.run(request.query, request.variables);
     const hint = result.data?.[request.root] as { indexed: boolean; rows: number; index: string | null } | undefined;
     if (!hint || hint.indexed || hint.rows < threshold || !hint.index) return undefined;
