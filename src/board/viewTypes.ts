@@ -5,6 +5,7 @@ import type { WidgetDef } from '../ast/schema.ts';
 import type { BoardFieldType, InputKind } from '../ast/fieldKinds.ts';
 import type { SelectOption } from '../ast/appModel.ts';
 import type { ListQuery } from '../core/domain.ts';
+import type { ReviewTally } from '../core/review.ts';
 import type { BoardTexts } from './texts.ts';
 
 export interface Column {
@@ -163,21 +164,7 @@ export interface ReviewRow {
 }
 
 /** How many rows and cells the review holds, as the host counts them. */
-export interface ReviewCounts {
-  /** Rows the proposal touches (shown in the grid). */
-  readonly rows: number;
-  /** Rows written on Save: valid, at least one accepted cell, no open conflict. */
-  readonly accepted: number;
-  /** Rows the person rejected whole (no accepted cell). */
-  readonly rejected: number;
-  readonly invalid: number;
-  /** Rows someone else changed meanwhile that wait for the person's decision. */
-  readonly conflicts: number;
-  /** Rows the proposal matched but would leave as they are (not shown). */
-  readonly unchanged: number;
-  /** Cells written on Save. */
-  readonly cells: number;
-}
+export type ReviewCounts = ReviewTally;
 
 /** A review of many proposed changes on a list context: the grid pages through its rows with `reviewRows`. */
 export interface ReviewBlock {

@@ -63,13 +63,20 @@ export interface BatchChange {
   readonly set: Readonly<Record<string, unknown>>;
 }
 
+/** How many rows and cells a review holds. */
 export interface ReviewTally {
+  /** Rows the proposal touches (shown in the grid). */
   readonly rows: number;
+  /** Rows written on Save: valid, at least one accepted cell, no open conflict. */
   readonly accepted: number;
+  /** Valid rows the person rejected whole (no accepted cell). */
   readonly rejected: number;
   readonly invalid: number;
+  /** Rows someone else changed meanwhile that wait for the person's decision. */
   readonly conflicts: number;
+  /** Rows the proposal matched but would leave as they are (not shown). */
   readonly unchanged: number;
+  /** Cells written on Save. */
   readonly cells: number;
 }
 
