@@ -163,7 +163,8 @@ export class XosReviewGrid extends LitElement {
       if (input) {
         this.focusEditor = false;
         input.focus();
-        if (input instanceof HTMLInputElement && (input.type === 'text' || input.type === 'search')) input.select();
+        // The value is selected, so typing replaces it, as in every editor with text (a whole number's too).
+        if (input instanceof HTMLInputElement && (input.type === 'text' || input.type === 'search' || input.type === 'number')) input.select();
       }
     }
   }
