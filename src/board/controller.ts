@@ -404,13 +404,13 @@ export class BoardController {
     const sent = this.sentReview;
     if (sent?.review === review && sent.revision === review.revision) {
       const rows = reviewRows(ast, locale, review, review.takeTouched());
-      endpoint.notify(protocol.reviewState, { reviewId: sent.id, revision: review.revision, counts: review.tally(), canSave: reviewCanSave(review, false), rows });
+      endpoint.notify(protocol.reviewState, { reviewId: sent.id, revision: review.revision, counts: review.tally(), canSave: reviewCanSave(review, review.asking), rows });
       return;
     }
     const id = sent?.review === review ? sent.id : ++this.reviewId;
     review.takeTouched();
     this.sentReview = { review, id, revision: review.revision };
-    endpoint.notify(protocol.review, { review: reviewBlock({ ast, locale, review, reviewId: id, asking: false }) });
+    endpoint.notify(protocol.review, { review: reviewBlock({ ast, locale, review, reviewId: id, asking: review.asking }) });
   }
 
   private async reviewWindow({ reviewId, filter, offset, limit }: protocol.ReviewRowsParams): Promise<protocol.ReviewRowsResult> {

@@ -199,6 +199,7 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
     case 'not_a_save': return t('Only a save can be undone; entry {0} is none.', outcome.entry);
     case 'batch_saved': return t('Saved {0} records of {1} in one transaction.', words.count(outcome.records), words.entity(outcome.entity));
     case 'batch_conflict': return t('Not saved: {0} of the {1} records were changed by someone else meanwhile; nothing was written. Accept or reject the marked rows again, then save.', words.count(outcome.conflicts + outcome.gone), words.count(outcome.records));
+    case 'review_asking': return t('You are already being asked whether to save these changes.');
     case 'review_conflicts': return t('Not saved: {0} rows were changed by someone else meanwhile. Accept or reject each marked row first.', words.count(outcome.count));
     case 'batch_answer_lost':
       return outcome.found === 'unchanged'

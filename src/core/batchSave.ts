@@ -31,10 +31,17 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   const asked = review.accepted();
   if (asked.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
 
+  if (review.asking) return { kind: 'review_asking', ok: false, entity: review.entity };
   const away = deps.confirmer.unavailable?.();
   if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
   const summary: SaveSummary = { entity: review.entity, id: '', changes: [], batch: batchSummary(ast, deps.locale, review, asked) };
-  const answer = await askBound(deps, summary, signal);
+  review.asking = true;
+  let answer: Awaited<ReturnType<typeof askBound>>;
+  try {
+    answer = await askBound(deps, summary, signal);
+  } finally {
+    review.asking = false;
+  }
   if (answer === 'void' || deps.board.review() !== review || !isDeepStrictEqual(review.accepted(), asked)) {
     return { kind: 'changed_while_asked', ok: false, action: 'save' };
   }

@@ -77,6 +77,8 @@ export type BatchSaveOutcome =
   | BatchSaved
   /** Records changed by someone else meanwhile (or gone): nothing was written; the review marks them. */
   | { readonly kind: 'batch_conflict'; readonly ok: false; readonly entity: string; readonly records: number; readonly conflicts: number; readonly gone: number; readonly ids: readonly string[] }
+  /** The person is already being asked to save this review. */
+  | { readonly kind: 'review_asking'; readonly ok: false; readonly entity: string }
   /** Conflicting rows still wait for the person's decision. */
   | { readonly kind: 'review_conflicts'; readonly ok: false; readonly entity: string; readonly count: number }
   /** The answer to the batch write was lost and reading back could not tell whether it was stored. */

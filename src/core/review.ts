@@ -114,6 +114,8 @@ export class Review {
   revision = 0;
   /** The filter the person chose last (kept while the Board is hidden). */
   filter: ReviewFilterKind = 'changed';
+  /** The person is being asked to save this review: a second Save waits for that answer. */
+  asking = false;
   private readonly rows: MutableRow[];
   private readonly byId = new Map<string, MutableRow>();
   /** Rows changed in place since the Board last took them (`takeTouched`). */
@@ -160,11 +162,11 @@ export class Review {
           changed = true;
         }
       }
-      // Deciding on a conflicting row settles it: accepted ones are written over the version stored now.
-      if (row.conflict && field === undefined) {
+      // Any decision on a conflicting row settles it (accepted cells are written over the version stored
+      // now); the row stays where the person sees it until the filter is chosen again.
+      if (row.conflict) {
         row.conflict = false;
         changed = true;
-        membership = true;
       }
       if (this.invalid(row) !== wasInvalid) membership = true;
       this.touched.add(row.id);
@@ -201,7 +203,11 @@ export class Review {
       }
       row.version = now.version;
       row.record = { ...row.record, ...structuredClone(now.record) };
-      for (const [field, cell] of row.cells) cell.from = row.record[field] ?? null;
+      // Undecided until the person says: its box is empty, one click (accept) settles it.
+      for (const [field, cell] of row.cells) {
+        cell.from = row.record[field] ?? null;
+        cell.accepted = false;
+      }
       row.conflict = true;
     }
     this.bump();

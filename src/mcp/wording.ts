@@ -186,6 +186,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
       return `Not saved: ${outcome.conflicts + outcome.gone} of the ${outcome.records.toLocaleString('en-US')} records changed since they were read`
         + `${outcome.gone ? ` (${outcome.gone} deleted)` : ''} (${outcome.entity} ${outcome.ids.join(', ')}${outcome.conflicts + outcome.gone > outcome.ids.length ? ', …' : ''}); nothing was written. `
         + 'The Board marks them: the person accepts or rejects each again, then call xos_ui_save again after they said so.';
+    case 'review_asking': return `Not asked again: the person is already being asked to save these ${outcome.entity} changes. Wait for that answer; nothing was written by this call.`;
     case 'review_conflicts': return `Not saved: ${outcome.count} ${outcome.entity} records changed by someone else still wait for the person's decision on the Board; nothing was written. Call xos_ui_save again after they decided.`;
     case 'batch_answer_lost':
       return outcome.found === 'unchanged'

@@ -64,6 +64,7 @@ const SAMPLES: { readonly [K in Kind]: ReadonlyArray<Extract<BoardOutcome, { kin
     { kind: 'batch_saved', ok: true, entity: 'person', records: 3, cells: 6, fields: ['age', 'city'], lostAnswer: 'socket hang up' },
   ],
   batch_conflict: [{ kind: 'batch_conflict', ok: false, entity: 'person', records: 1000, conflicts: 1, gone: 1, ids: ['7', '9'] }],
+  review_asking: [{ kind: 'review_asking', ok: false, entity: 'person' }],
   review_conflicts: [{ kind: 'review_conflicts', ok: false, entity: 'person', count: 2 }],
   batch_answer_lost: [
     { kind: 'batch_answer_lost', ok: false, entity: 'person', records: 10, reason: 'socket hang up', found: 'unchanged' },
