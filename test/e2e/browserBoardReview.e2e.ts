@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
+import { raised } from '../support/raised.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
 import { vscodeServer } from './support/codeServer.ts';
@@ -52,16 +53,6 @@ function stored(): Map<number, Person> {
   } finally {
     db.close();
   }
-}
-
-/** 5 % more, rounded half away from zero to cents, on exact decimal digits. */
-function raised(value: string): string {
-  const negative = value.startsWith('-');
-  const [whole, fraction = ''] = value.replace('-', '').split('.');
-  const cents = BigInt(whole + fraction.padEnd(2, '0')) * 105n;
-  const rounded = (cents + 50n) / 100n;
-  const text = rounded.toString().padStart(3, '0');
-  return `${negative && rounded !== 0n ? '-' : ''}${text.slice(0, -2)}.${text.slice(-2)}`;
 }
 
 const cents = (value: string) => BigInt(value.replace('.', ''));

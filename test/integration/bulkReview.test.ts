@@ -15,6 +15,7 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import { onBothStores } from '../support/bothStores.ts';
 import { connectInMemory } from '../support/mcpClient.ts';
+import { raised } from '../support/raised.ts';
 import { seedPeople } from '../support/seedPeople.ts';
 
 const ast = demoApp();
@@ -58,16 +59,6 @@ interface Person { id: number; version: number; net_worth: string | null; city: 
 async function people(backend: Backend): Promise<Map<number, Person>> {
   const rows = await backend.api.storage.select({ table: 'person', columns: ['net_worth', 'city'], orderBy: [{ column: 'id', desc: false }] });
   return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), version: Number(r.version), net_worth: r.net_worth === null ? null : String(r.net_worth), city: r.city as string | null }]));
-}
-
-/** 5 % more, rounded half away from zero to cents, on exact decimal digits. */
-function raised(value: string): string {
-  const negative = value.startsWith('-');
-  const [whole, fraction = ''] = value.replace('-', '').split('.');
-  const cents = BigInt(whole + fraction.padEnd(2, '0')) * 105n;
-  const rounded = (cents + 50n) / 100n;
-  const text = rounded.toString().padStart(3, '0');
-  return `${negative && rounded !== 0n ? '-' : ''}${text.slice(0, -2)}.${text.slice(-2)}`;
 }
 
 onBothStores('many records, one review', ast, 0, async (backend) => {

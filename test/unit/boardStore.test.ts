@@ -12,73 +12,15 @@ import type { ReactiveController } from 'lit';
 import * as protocol from '../../src/board/protocol.ts';
 import { webviewTexts } from '../../src/board/view.ts';
 import type { DetailBlock, FormField, GridRow, ListBlock } from '../../src/board/viewTypes.ts';
-import { BoardStore, CHUNK_ROWS, type BoardEndpoint, type BoardPage, type Topic } from '../../webview/state.ts';
+import { BoardStore, CHUNK_ROWS, type BoardPage, type Topic } from '../../webview/state.ts';
 import { StoreController, boardStoreContext, type StoreHost } from '../../webview/storeController.ts';
+import { FakeBoardHost, settle, type Asked } from '../support/fakeBoardHost.ts';
 
-interface Sent {
-  readonly method: string;
-  readonly params: unknown;
-}
-
-interface Asked<P = unknown> {
-  readonly method: string;
-  readonly params: P;
-  readonly timeoutMs: number;
-  settled: boolean;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
-/** The host's side of the Board protocol, played by the test. */
-class FakeHost implements BoardEndpoint {
-  readonly sent: Sent[] = [];
-  readonly asked: Asked[] = [];
-  private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
-  private readonly requestHandlers = new Map<string, (params: unknown) => unknown>();
-
-  notify<P>(type: protocol.NotificationType<P>, params: P): void {
-    // The real host drops a message failing its guard.
-    assert.ok(!type.guard || type.guard(params), `${type.method} with params the host would drop: ${JSON.stringify(params)}`);
-    this.sent.push({ method: type.method, params });
-  }
-
-  request<P, R>(type: protocol.RequestType<P, R>, params: P, timeoutMs: number): Promise<R> {
-    assert.ok(!type.guard || type.guard(params), `${type.method} with params the host would refuse: ${JSON.stringify(params)}`);
-    return new Promise<R>((resolve, reject) => {
-      const asked: Asked = {
-        method: type.method, params, timeoutMs, settled: false,
-        resolve: (result) => { asked.settled = true; resolve(result as R); },
-        reject: (error) => { asked.settled = true; reject(error); },
-      };
-      this.asked.push(asked);
-    });
-  }
-
-  onNotification<P>(type: protocol.NotificationType<P>, handler: (params: P) => void): void {
-    this.notificationHandlers.set(type.method, handler as (params: unknown) => void);
-  }
-
-  onRequest<P, R>(type: protocol.RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
-    this.requestHandlers.set(type.method, handler as (params: unknown) => unknown);
-  }
-
-  /** The host sends a notification to the webview. */
-  send<P>(type: protocol.NotificationType<P>, params: P): void {
-    const handler = this.notificationHandlers.get(type.method);
-    assert.ok(handler, `the store does not listen to ${type.method}`);
-    handler(params);
-  }
-
-  /** The host asks the webview; resolves with the webview's answer. */
-  async ask<P, R>(type: protocol.RequestType<P, R>, params: P): Promise<R> {
-    const handler = this.requestHandlers.get(type.method);
-    assert.ok(handler, `the store answers no ${type.method}`);
-    return await handler(params) as R;
-  }
-
+/** The host's side of the Board protocol, played by the test, with the list's rows. */
+class FakeHost extends FakeBoardHost {
   /** The store's rows requests not answered yet, in the order asked. */
   openRows(): Asked<protocol.RowsParams>[] {
-    return this.asked.filter((a) => a.method === protocol.rows.method && !a.settled) as Asked<protocol.RowsParams>[];
+    return this.open(protocol.rows);
   }
 
   /** Answers a rows request with rows numbered from its offset. */
@@ -110,9 +52,6 @@ function setup(lang = 'en') {
   const store = new BoardStore(host, page);
   return { host, page, store, seen: topicsOf(store) };
 }
-
-/** Lets the store's promise callbacks run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 function rowsFrom(offset: number, count: number): GridRow[] {
   return Array.from({ length: count }, (_, i) => ({ key: String(offset + i + 1), values: [offset + i + 1, `Person ${offset + i + 1}`] }));

@@ -11,58 +11,15 @@ import { fieldKind } from '../../src/ast/fieldKinds.ts';
 import * as protocol from '../../src/board/protocol.ts';
 import { webviewTexts } from '../../src/board/view.ts';
 import type { ReviewBlock, ReviewCounts, ReviewRow } from '../../src/board/viewTypes.ts';
-import { BoardStore, CHUNK_ROWS, type BoardEndpoint, type Topic } from '../../webview/state.ts';
+import { BoardStore, CHUNK_ROWS, type Topic } from '../../webview/state.ts';
 import { fill, localProblem, reviewCellName, reviewCountText, reviewNote, rowChecked } from '../../webview/components/reviewText.ts';
+import { FakeBoardHost, settle, type Asked } from '../support/fakeBoardHost.ts';
 
-interface Asked<P = unknown> {
-  readonly method: string;
-  readonly params: P;
-  readonly timeoutMs: number;
-  settled: boolean;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
-/** The host's side of the Board protocol, played by the test (every message checked by the protocol's guard, as the real host does). */
-class FakeHost implements BoardEndpoint {
-  readonly sent: Array<{ readonly method: string; readonly params: unknown }> = [];
-  readonly asked: Asked[] = [];
-  private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
-
-  notify<P>(type: protocol.NotificationType<P>, params: P): void {
-    assert.ok(!type.guard || type.guard(params), `${type.method} with params the host would drop: ${JSON.stringify(params)}`);
-    this.sent.push({ method: type.method, params });
-  }
-
-  request<P, R>(type: protocol.RequestType<P, R>, params: P, timeoutMs: number): Promise<R> {
-    assert.ok(!type.guard || type.guard(params), `${type.method} with params the host would refuse: ${JSON.stringify(params)}`);
-    return new Promise<R>((resolve, reject) => {
-      const asked: Asked = {
-        method: type.method, params, timeoutMs, settled: false,
-        resolve: (result) => { asked.settled = true; resolve(result as R); },
-        reject: (error) => { asked.settled = true; reject(error); },
-      };
-      this.asked.push(asked);
-    });
-  }
-
-  onNotification<P>(type: protocol.NotificationType<P>, handler: (params: P) => void): void {
-    this.notificationHandlers.set(type.method, handler as (params: unknown) => void);
-  }
-
-  onRequest(): void {
-    // The review asks the page nothing.
-  }
-
-  send<P>(type: protocol.NotificationType<P>, params: P): void {
-    const handler = this.notificationHandlers.get(type.method);
-    assert.ok(handler, `the store does not listen to ${type.method}`);
-    handler(params);
-  }
-
+/** The host's side of the Board protocol, played by the test, with the review's rows. */
+class FakeHost extends FakeBoardHost {
   /** The store's reviewRows requests not answered yet, in the order asked. */
   openReviewRows(): Asked<protocol.ReviewRowsParams>[] {
-    return this.asked.filter((a) => a.method === protocol.reviewRows.method && !a.settled) as Asked<protocol.ReviewRowsParams>[];
+    return this.open(protocol.reviewRows);
   }
 
   /** Answers a reviewRows request with rows numbered from its offset (as the host holds them for that revision and filter). */
@@ -83,8 +40,6 @@ function setup() {
   for (const topic of TOPICS) store.subscribe([topic], () => seen.push(topic));
   return { host, store, seen };
 }
-
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Product `offset + i + 1`: its price goes from 10.00 to 10.50, its name stays. */
 function reviewRow(n: number, cell: Partial<NonNullable<ReviewRow['cells'][number]>> = {}, extra: Partial<ReviewRow> = {}): ReviewRow {

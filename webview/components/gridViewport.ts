@@ -59,3 +59,50 @@ export function scrollTopForRow(input: ViewportInput, row: number, align: 'start
   // Rounded toward the row, so it is wholly on screen even when one scrolled pixel moves several.
   return align === 'start' ? Math.floor(clamped / scale(input)) : Math.ceil(clamped / scale(input));
 }
+
+/** Rows a PageUp or PageDown moves: a screen less one, at least one. */
+export function pageRows({ rowHeight, bodyHeight }: ViewportInput): number {
+  return Math.max(1, Math.floor(bodyHeight / rowHeight) - 1);
+}
+
+/**
+ * The scrollTop that brings `row` wholly on screen from `scrollTop`: at the top when it is at or
+ * above the first row on screen, at the bottom when at or below the last; undefined when it stays.
+ */
+export function scrollTopToShow(input: ViewportInput, row: number, scrollTop: number): number | undefined {
+  const { first, last } = visibleRows(input, scrollTop);
+  let target: number | undefined;
+  if (row <= first) target = scrollTopForRow(input, row, 'start');
+  else if (row >= last) target = scrollTopForRow(input, row, 'end');
+  return target === scrollTop ? undefined : target;
+}
+
+/** The rows to render, `overscan` above and below the screen (`to` may pass the last row: it is what to load). */
+export function overscanned({ first, last }: VisibleRows, overscan: number): { readonly from: number; readonly to: number } {
+  return { from: Math.max(0, first - overscan), to: last + overscan };
+}
+
+export interface RowSlots {
+  /** The rows in DOM order: each keeps its slot (index % count) while on screen, so a scroll by a few rows rewrites a few rows. */
+  readonly rows: ReadonlyArray<{ readonly index: number; readonly y: number }>;
+  /** Where the rows layer sits (its translateY): each row's `y` is from there. */
+  readonly layerTop: number;
+}
+
+/**
+ * The rows on screen and `overscan` around them, in their DOM slots. Rows sit at offsets from an
+ * anchor that moves every `anchorRows` rows; the layer's transform carries the rest.
+ */
+export function rowSlots(input: ViewportInput, visible: VisibleRows, overscan: number, anchorRows: number): RowSlots {
+  const { total, rowHeight } = input;
+  const { from } = overscanned(visible, overscan);
+  const to = Math.min(total - 1, visible.last + overscan);
+  const count = to - from + 1;
+  const anchor = Math.floor(from / anchorRows) * anchorRows;
+  const rows: Array<{ index: number; y: number }> = [];
+  for (let slot = 0; slot < count; slot++) {
+    const index = from + ((((slot - from) % count) + count) % count);
+    rows.push({ index, y: (index - anchor) * rowHeight });
+  }
+  return { rows, layerTop: visible.top - (visible.first - anchor) * rowHeight };
+}

@@ -1,15 +1,9 @@
 // Styles of <xos-list-grid>: theme variables only, so light, dark and high-contrast themes apply.
 import { css } from 'lit';
+import { gridStyles } from './grid.styles.ts';
 
 export const listGridStyles = css`
-  :host {
-    display: flex;
-    flex-direction: column;
-    min-height: 0;
-    flex: 1 1 auto;
-    gap: 6px;
-  }
-  .toolbar { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
+  ${gridStyles}
   input[type='search'] {
     flex: 0 1 20rem;
     min-width: 8rem;
@@ -24,17 +18,6 @@ export const listGridStyles = css`
   }
   input[type='search']:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   input[type='search']::placeholder { color: var(--vscode-input-placeholderForeground); }
-  .count { color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
-  .spring { flex: 1; }
-  .grid {
-    position: relative;
-    flex: 1 1 auto;
-    min-height: 120px;
-    border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
-  }
-  .grid:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
-  .viewport { position: absolute; inset: 0; overflow: auto; contain: strict; }
-  .header, .row { display: grid; grid-template-columns: var(--xos-columns); width: var(--xos-width); }
   .header {
     position: sticky;
     top: 0;
@@ -56,8 +39,6 @@ export const listGridStyles = css`
   }
   [role='columnheader'].sortable { cursor: pointer; }
   [role='columnheader'].sortable:hover { background: var(--vscode-list-hoverBackground); }
-  [role='columnheader'] .label { overflow: hidden; text-overflow: ellipsis; }
-  [role='columnheader'].numeric { justify-content: flex-end; }
   .sort-mark { color: var(--vscode-descriptionForeground); }
   .resize {
     position: absolute;
@@ -69,13 +50,8 @@ export const listGridStyles = css`
     touch-action: none;
   }
   .resize:hover, .resize.dragging { background: var(--vscode-sash-hoverBorder, var(--vscode-focusBorder)); }
-  .spacer { width: var(--xos-width); }
-  .rows { position: absolute; left: 0; top: var(--xos-header-height); will-change: transform; }
-  .row { position: absolute; left: 0; top: 0; height: var(--xos-row-height); align-items: center; }
-  .row:hover { background: var(--vscode-list-hoverBackground); }
   .row.navigable { cursor: pointer; }
   .row.active-row { background: var(--vscode-list-inactiveSelectionBackground); color: var(--vscode-list-inactiveSelectionForeground, inherit); }
-  .grid:focus .row.active-row { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground, inherit); }
   [role='gridcell'] {
     padding: 0 8px;
     overflow: hidden;
@@ -83,37 +59,11 @@ export const listGridStyles = css`
     text-overflow: ellipsis;
     line-height: var(--xos-row-height);
   }
-  [role='gridcell'].numeric { text-align: right; font-variant-numeric: tabular-nums; }
   [role='gridcell'].ref { color: var(--vscode-textLink-foreground); }
   [role='gridcell'] a { color: var(--vscode-textLink-foreground); text-decoration: none; }
   [role='gridcell'] a:hover { color: var(--vscode-textLink-activeForeground, var(--vscode-textLink-foreground)); text-decoration: underline; }
   [role='gridcell'].active, [role='columnheader'].active {
     outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder));
     outline-offset: -1px;
-  }
-  /* A row still on its way: one faint bar (one pseudo-element per row keeps style work small). */
-  .row.placeholder::before {
-    content: '';
-    position: absolute;
-    inset: 9px 8px;
-    border-radius: 2px;
-    background: var(--vscode-editorWidget-border, var(--vscode-descriptionForeground));
-    opacity: 0.2;
-  }
-  .message {
-    position: absolute;
-    top: calc(var(--xos-header-height) + 12px);
-    left: 12px;
-    right: 12px;
-    color: var(--vscode-descriptionForeground);
-  }
-  .message.error { color: var(--vscode-errorForeground); }
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
   }
 `;

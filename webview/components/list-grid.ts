@@ -8,18 +8,16 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, GridRow, ListBlock } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
-import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
+import { moveActiveCell } from './gridKeys.ts';
+import { spacerHeight } from './gridViewport.ts';
+import { GridViewportController } from './gridViewportController.ts';
 import { listGridStyles } from './list-grid.styles.ts';
 import { styleProps } from './styleProps.ts';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 30;
-/** Rows rendered above and below the screen, so a small scroll shows no gap (each costs layout per frame). */
-const OVERSCAN = 2;
 const FILTER_DELAY_MS = 200;
 const MIN_COLUMN_WIDTH = 48;
-/** How often the rows' positioning anchor moves (in rows). */
-const ANCHOR_ROWS = 1000;
 
 function defaultWidth(column: Column): number {
   if (column.width) return column.width;
@@ -37,32 +35,25 @@ interface CellFormat {
 export class XosListGrid extends LitElement {
   static override styles = listGridStyles;
   static override properties = {
-    scrollTop: { state: true },
-    bodyHeight: { state: true },
     activeRow: { state: true },
     activeCol: { state: true },
     widths: { state: true },
   };
 
-  declare scrollTop: number;
-  declare bodyHeight: number;
   /** The active cell: row index in the current query (-1 is the header row) and column index. */
   declare activeRow: number;
   declare activeCol: number;
   declare widths: number[];
 
   private readonly board = new StoreController(this, ['list', 'rows', 'locale']);
-  private resizeObserver: ResizeObserver | undefined;
+  private readonly view = new GridViewportController(this, { rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, total: () => this.total });
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private shownList: ListBlock | null = null;
   private formats: CellFormat[] = [];
   private copyWholeRow = false;
-  private visible = { first: 0, last: -1, top: 0 };
 
   constructor() {
     super();
-    this.scrollTop = 0;
-    this.bodyHeight = 0;
     this.activeRow = 0;
     this.activeCol = 0;
     this.widths = [];
@@ -70,29 +61,11 @@ export class XosListGrid extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.resizeObserver?.disconnect();
     clearTimeout(this.filterTimer);
-  }
-
-  override firstUpdated(): void {
-    const viewport = this.viewport;
-    if (!viewport) return;
-    this.resizeObserver = new ResizeObserver(() => {
-      this.bodyHeight = Math.max(0, viewport.clientHeight - HEADER_HEIGHT);
-    });
-    this.resizeObserver.observe(viewport);
-  }
-
-  private get viewport(): HTMLElement | null {
-    return this.renderRoot.querySelector('.viewport');
   }
 
   private get total(): number {
     return this.board.store.total ?? 0;
-  }
-
-  private metrics(): ViewportInput {
-    return { total: this.total, rowHeight: ROW_HEIGHT, bodyHeight: this.bodyHeight };
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
@@ -104,9 +77,7 @@ export class XosListGrid extends LitElement {
         this.widths = list ? list.columns.map(defaultWidth) : [];
         this.activeRow = 0;
         this.activeCol = 0;
-        this.scrollTop = 0;
-        const viewport = this.viewport;
-        if (viewport) viewport.scrollTop = 0;
+        this.view.toTop();
       }
       this.shownList = list;
     }
@@ -115,12 +86,11 @@ export class XosListGrid extends LitElement {
       kind: fieldKind(c.type),
       context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget },
     }));
-    this.visible = visibleRows(this.metrics(), this.scrollTop);
   }
 
   protected override updated(): void {
-    const { first, last } = this.visible;
-    this.board.store.ensureRows(Math.max(0, first - OVERSCAN), last + OVERSCAN);
+    const { from, to } = this.view.wanted;
+    this.board.store.ensureRows(from, to);
   }
 
   override render(): TemplateResult {
@@ -129,25 +99,9 @@ export class XosListGrid extends LitElement {
     const texts = store.texts;
     if (!list || !texts) return html``;
     const columns = list.columns;
-    const template = this.widths.map((w) => `${w}px`).join(' ');
-    const width = this.widths.reduce((a, b) => a + b, 0);
     const total = store.total;
-    const { first, last, top } = this.visible;
-    const from = Math.max(0, first - OVERSCAN);
-    const to = Math.min(this.total - 1, last + OVERSCAN);
-    // Each row keeps its DOM slot (index % count) while it stays on screen, so a scroll by a
-    // few rows rewrites a few rows, not all of them. Rows sit at offsets from an anchor
-    // that moves every ANCHOR_ROWS rows; the layer's transform carries the rest.
-    const count = to - from + 1;
-    const anchor = Math.floor(from / ANCHOR_ROWS) * ANCHOR_ROWS;
-    const rows: TemplateResult[] = [];
-    for (let slot = 0; slot < count; slot++) {
-      const index = from + ((((slot - from) % count) + count) % count);
-      rows.push(this.renderRow(index, store.row(index), columns, list.navigable, (index - anchor) * ROW_HEIGHT));
-    }
+    const { rows, layerTop } = this.view.slots();
     const activeId = this.activeRow < 0 ? `h-${this.activeCol}` : `c-${this.activeRow}-${this.activeCol}`;
-    // One column template for the header and every row, set once on the grid.
-    const sizes = { '--xos-row-height': `${ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px`, '--xos-columns': template, '--xos-width': `${width}px` };
     return html`
       <div class="toolbar">
         <input type="search" class="filter" aria-label=${texts.filter} placeholder=${texts.filterPlaceholder}
@@ -157,7 +111,7 @@ export class XosListGrid extends LitElement {
         ${list.canCreate ? html`<vscode-button class="new" secondary @click=${() => store.newRecord()}>${texts.create}</vscode-button>` : nothing}
         <vscode-button class="export" secondary ?disabled=${!total} @click=${() => store.exportCsv()}>${texts.exportCsv}</vscode-button>
       </div>
-      <div class="grid" role="grid" tabindex="0" style=${styleProps(sizes)}
+      <div class="grid" role="grid" tabindex="0" style=${styleProps(this.view.sizes(this.widths))}
         data-context=${list.context}
         aria-label=${list.label}
         aria-rowcount=${total === undefined ? -1 : total + 1}
@@ -166,14 +120,14 @@ export class XosListGrid extends LitElement {
         aria-describedby="grid-hint"
         aria-busy=${total === undefined ? 'true' : 'false'}
         @keydown=${this.onKeyDown} @copy=${this.onCopy}>
-        <div class="viewport" @scroll=${this.onScroll}>
+        <div class="viewport" @scroll=${this.view.onScroll}>
           <div class="header" role="row" aria-rowindex="1">
             ${columns.map((column, i) => this.renderHeader(column, i))}
           </div>
-          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.metrics())}px` })}></div>
-          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${top - (first - anchor) * ROW_HEIGHT}px)` })}
+          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.view.metrics())}px` })}></div>
+          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${layerTop}px)` })}
             @click=${this.onRowClick} @dblclick=${this.onRowOpen}>
-            ${rows}
+            ${rows.map(({ index, y }) => this.renderRow(index, store.row(index), columns, list.navigable, y))}
           </div>
         </div>
         ${this.renderMessage()}
@@ -236,10 +190,6 @@ export class XosListGrid extends LitElement {
     return store.total === 1 ? texts.countOne : texts.countMany.replace('{count}', number.format(store.total));
   }
 
-  private onScroll = (event: Event): void => {
-    this.scrollTop = (event.target as HTMLElement).scrollTop;
-  };
-
   private onFilterInput = (event: Event): void => {
     const value = (event.target as HTMLInputElement).value;
     clearTimeout(this.filterTimer);
@@ -274,9 +224,7 @@ export class XosListGrid extends LitElement {
   /** A new sort or filter shows its first rows. */
   private resetPosition(): void {
     this.activeRow = Math.min(this.activeRow, 0);
-    this.scrollTop = 0;
-    const viewport = this.viewport;
-    if (viewport) viewport.scrollTop = 0;
+    this.view.toTop();
   }
 
   private rowIndexOf(event: Event): number | undefined {
@@ -322,27 +270,9 @@ export class XosListGrid extends LitElement {
   }
 
   private onKeyDown = (event: KeyboardEvent): void => {
-    const last = this.total - 1;
-    const lastCol = (this.board.store.list?.columns.length ?? 1) - 1;
-    const page = Math.max(1, Math.floor(this.bodyHeight / ROW_HEIGHT) - 1);
-    const ctrl = event.ctrlKey || event.metaKey;
-    let row = this.activeRow;
-    let col = this.activeCol;
+    const row = this.activeRow;
+    const col = this.activeCol;
     switch (event.key) {
-      case 'ArrowDown': row = Math.min(last, row + 1); break;
-      case 'ArrowUp': row = Math.max(-1, row - 1); break;
-      case 'ArrowRight': col = Math.min(lastCol, col + 1); break;
-      case 'ArrowLeft': col = Math.max(0, col - 1); break;
-      case 'PageDown': row = Math.min(last, Math.max(0, row) + page); break;
-      case 'PageUp': row = Math.max(0, row - page); break;
-      case 'Home':
-        col = 0;
-        if (ctrl) row = 0;
-        break;
-      case 'End':
-        col = lastCol;
-        if (ctrl) row = last;
-        break;
       case 'Enter':
       case ' ':
         event.preventDefault();
@@ -352,7 +282,7 @@ export class XosListGrid extends LitElement {
       case 'c':
       case 'C':
         // Ctrl+C copies through the copy event; with Shift the whole row.
-        if (ctrl && event.shiftKey) {
+        if ((event.ctrlKey || event.metaKey) && event.shiftKey) {
           event.preventDefault();
           // execCommand's copy event is aimed at the document, outside this shadow root: catch it there.
           this.copyWholeRow = true;
@@ -365,28 +295,18 @@ export class XosListGrid extends LitElement {
           }
         }
         return;
-      default:
-        return;
     }
+    const lastCol = (this.board.store.list?.columns.length ?? 1) - 1;
+    const to = moveActiveCell(event, { row, col }, { lastRow: this.total - 1, lastCol, page: this.view.page });
+    if (!to) return;
     event.preventDefault();
-    this.moveTo(row, col);
+    this.moveTo(to.row, to.col);
   };
 
   private moveTo(row: number, col: number): void {
     this.activeRow = row;
     this.activeCol = col;
-    if (row < 0) return;
-    const viewport = this.viewport;
-    if (!viewport) return;
-    const metrics = this.metrics();
-    const { first, last } = visibleRows(metrics, viewport.scrollTop);
-    let scrollTop: number | undefined;
-    if (row <= first) scrollTop = scrollTopForRow(metrics, row, 'start');
-    else if (row >= last) scrollTop = scrollTopForRow(metrics, row, 'end');
-    if (scrollTop !== undefined && scrollTop !== viewport.scrollTop) {
-      viewport.scrollTop = scrollTop;
-      this.scrollTop = viewport.scrollTop;
-    }
+    this.view.showRow(row);
   }
 
   private onCopy = (event: ClipboardEvent): void => {

@@ -1,18 +1,10 @@
 // Styles of <xos-review-grid>: theme variables only, so light, dark and high-contrast themes apply.
-// The grid's frame, header and rows are laid out like <xos-list-grid>'s.
+// The grid's frame, header and rows come from grid.styles.ts, as <xos-list-grid>'s do.
 import { css } from 'lit';
+import { gridStyles } from './grid.styles.ts';
 
 export const reviewGridStyles = css`
-  :host {
-    display: flex;
-    flex-direction: column;
-    min-height: 0;
-    flex: 1 1 auto;
-    gap: 6px;
-  }
-  .toolbar { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
-  .count { color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
-  .spring { flex: 1; }
+  ${gridStyles}
   .filters { display: flex; gap: 2px; }
   .filters button {
     font: inherit;
@@ -31,15 +23,6 @@ export const reviewGridStyles = css`
   }
   .filters button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
   .blocked { color: var(--vscode-descriptionForeground); }
-  .grid {
-    position: relative;
-    flex: 1 1 auto;
-    min-height: 120px;
-    border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
-  }
-  .grid:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
-  .viewport { position: absolute; inset: 0; overflow: auto; contain: strict; }
-  .header, .row { display: grid; grid-template-columns: var(--xos-columns); width: var(--xos-width); }
   .header {
     position: sticky;
     top: 0;
@@ -57,16 +40,9 @@ export const reviewGridStyles = css`
     white-space: nowrap;
     user-select: none;
   }
-  [role='columnheader'] .label { overflow: hidden; text-overflow: ellipsis; }
-  [role='columnheader'].numeric { justify-content: flex-end; }
   /* Not sticky: a sticky cell in every row costs the scroll a frame in two. */
   [role='columnheader'].apply { justify-content: center; }
-  .spacer { width: var(--xos-width); }
-  .rows { position: absolute; left: 0; top: var(--xos-header-height); will-change: transform; }
-  .row { position: absolute; left: 0; top: 0; height: var(--xos-row-height); align-items: center; }
-  .row:hover { background: var(--vscode-list-hoverBackground); }
   .row.active-row { z-index: 1; background: var(--vscode-list-inactiveSelectionBackground); color: var(--vscode-list-inactiveSelectionForeground, inherit); }
-  .grid:focus .row.active-row { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground, inherit); }
   .row.invalid { box-shadow: inset 3px 0 0 var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
   .row.conflict { box-shadow: inset 3px 0 0 var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground)); }
   .row.rejected { color: var(--vscode-disabledForeground, var(--vscode-descriptionForeground)); }
@@ -80,7 +56,6 @@ export const reviewGridStyles = css`
     line-height: var(--xos-row-height);
   }
   [role='rowheader'] { display: flex; align-items: center; justify-content: center; padding: 0; }
-  [role='gridcell'].numeric { text-align: right; font-variant-numeric: tabular-nums; }
   [role='gridcell'].active, [role='columnheader'].active, [role='rowheader'].active {
     outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder));
     outline-offset: -1px;
@@ -163,29 +138,4 @@ export const reviewGridStyles = css`
   .grid:not(:focus-within) .problem { display: none; }
   .note.invalid { color: var(--vscode-errorForeground); }
   .note.conflict { color: var(--vscode-editorWarning-foreground, var(--vscode-foreground)); }
-  /* A row still on its way: one faint bar (one pseudo-element per row keeps style work small). */
-  .row.placeholder::before {
-    content: '';
-    position: absolute;
-    inset: 9px 8px;
-    border-radius: 2px;
-    background: var(--vscode-editorWidget-border, var(--vscode-descriptionForeground));
-    opacity: 0.2;
-  }
-  .message {
-    position: absolute;
-    top: calc(var(--xos-header-height) + 12px);
-    left: 12px;
-    right: 12px;
-    color: var(--vscode-descriptionForeground);
-  }
-  .message.error { color: var(--vscode-errorForeground); }
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-  }
 `;

@@ -10,17 +10,15 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, ReviewBlock, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
-import { scrollTopForRow, spacerHeight, visibleRows, type ViewportInput } from './gridViewport.ts';
+import { moveActiveCell } from './gridKeys.ts';
+import { spacerHeight } from './gridViewport.ts';
+import { GridViewportController } from './gridViewportController.ts';
 import { reviewGridStyles } from './review-grid.styles.ts';
 import { fill, localProblem, reviewCellName, reviewCountText, reviewNote, rowChecked } from './reviewText.ts';
 import { styleProps } from './styleProps.ts';
 
 export const REVIEW_ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 30;
-/** Rows rendered above and below the screen, so a small scroll shows no gap. */
-const OVERSCAN = 2;
-/** How often the rows' positioning anchor moves (in rows). */
-const ANCHOR_ROWS = 1000;
 const APPLY_WIDTH = 44;
 const CHANGE_WIDTH = 260;
 const NOTE_WIDTH = 320;
@@ -56,27 +54,22 @@ function idWidth(column: Column): number {
 export class XosReviewGrid extends LitElement {
   static override styles = reviewGridStyles;
   static override properties = {
-    scrollTop: { state: true },
-    bodyHeight: { state: true },
     activeRow: { state: true },
     activeCol: { state: true },
     editing: { state: true },
   };
 
-  declare scrollTop: number;
-  declare bodyHeight: number;
   /** The active cell: row index in the filter (-1 is the header row) and column index (0 is the row's toggle). */
   declare activeRow: number;
   declare activeCol: number;
   declare editing: Editing | null;
 
   private readonly board = new StoreController(this, ['review', 'reviewRows', 'locale']);
-  private resizeObserver: ResizeObserver | undefined;
+  private readonly view = new GridViewportController(this, { rowHeight: REVIEW_ROW_HEIGHT, headerHeight: HEADER_HEIGHT, total: () => this.total });
   private shown: ReviewBlock | null = null;
   private columns: GridColumn[] = [];
   private idFormats: CellFormat[] = [];
   private changeFormats: CellFormat[] = [];
-  private visible = { first: 0, last: -1, top: 0 };
   /** What the editor's input holds now (kept out of the render state: typing re-renders only when the problem changes). */
   private editRaw: string | boolean = '';
   private focusEditor = false;
@@ -84,29 +77,9 @@ export class XosReviewGrid extends LitElement {
 
   constructor() {
     super();
-    this.scrollTop = 0;
-    this.bodyHeight = 0;
     this.activeRow = 0;
     this.activeCol = 0;
     this.editing = null;
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.resizeObserver?.disconnect();
-  }
-
-  override firstUpdated(): void {
-    const viewport = this.viewport;
-    if (!viewport) return;
-    this.resizeObserver = new ResizeObserver(() => {
-      this.bodyHeight = Math.max(0, viewport.clientHeight - HEADER_HEIGHT);
-    });
-    this.resizeObserver.observe(viewport);
-  }
-
-  private get viewport(): HTMLElement | null {
-    return this.renderRoot.querySelector('.viewport');
   }
 
   private get grid(): HTMLElement | null {
@@ -117,10 +90,6 @@ export class XosReviewGrid extends LitElement {
     return this.board.store.reviewTotal ?? 0;
   }
 
-  private metrics(): ViewportInput {
-    return { total: this.total, rowHeight: REVIEW_ROW_HEIGHT, bodyHeight: this.bodyHeight };
-  }
-
   protected override willUpdate(_changed: PropertyValues): void {
     const { store } = this.board;
     const review = store.review;
@@ -129,10 +98,8 @@ export class XosReviewGrid extends LitElement {
         // Another review starts at the top, without an open editor.
         this.activeRow = 0;
         this.activeCol = 0;
-        this.scrollTop = 0;
         this.editing = null;
-        const viewport = this.viewport;
-        if (viewport) viewport.scrollTop = 0;
+        this.view.toTop();
       }
       if (review && (review.columns !== this.shown?.columns || review.changed !== this.shown?.changed)) {
         this.columns = [
@@ -152,12 +119,11 @@ export class XosReviewGrid extends LitElement {
     this.idFormats = (review?.columns ?? []).map(format);
     this.changeFormats = (review?.changed ?? []).map(format);
     if (store.reviewTotal !== undefined && this.activeRow > store.reviewTotal - 1) this.activeRow = Math.max(0, store.reviewTotal - 1);
-    this.visible = visibleRows(this.metrics(), this.scrollTop);
   }
 
   protected override updated(): void {
-    const { first, last } = this.visible;
-    this.board.store.ensureReviewRows(Math.max(0, first - OVERSCAN), last + OVERSCAN);
+    const { from, to } = this.view.wanted;
+    this.board.store.ensureReviewRows(from, to);
     if (this.focusEditor) {
       const input = this.renderRoot.querySelector<HTMLInputElement | HTMLSelectElement>('.editor');
       if (input) {
@@ -175,26 +141,12 @@ export class XosReviewGrid extends LitElement {
     const texts = store.texts;
     if (!review || !texts) return html``;
     const columns = this.columns;
-    const template = columns.map((c) => `${c.width}px`).join(' ');
-    const width = columns.reduce((sum, c) => sum + c.width, 0);
     const total = store.reviewTotal;
-    const { first, last, top } = this.visible;
-    const from = Math.max(0, first - OVERSCAN);
-    const to = Math.min(this.total - 1, last + OVERSCAN);
-    // As in <xos-list-grid>: each row keeps its DOM slot (index % count) while on screen, and
-    // rows sit at offsets from an anchor that moves every ANCHOR_ROWS rows.
-    const count = to - from + 1;
-    const anchor = Math.floor(from / ANCHOR_ROWS) * ANCHOR_ROWS;
-    const rows: TemplateResult[] = [];
-    for (let slot = 0; slot < count; slot++) {
-      const index = from + ((((slot - from) % count) + count) % count);
-      rows.push(this.renderRow(index, store.reviewRow(index), texts, (index - anchor) * REVIEW_ROW_HEIGHT));
-    }
+    const { rows, layerTop } = this.view.slots();
     const activeId = this.activeRow < 0 ? `h-${this.activeCol}` : `c-${this.activeRow}-${this.activeCol}`;
-    const sizes = { '--xos-row-height': `${REVIEW_ROW_HEIGHT}px`, '--xos-header-height': `${HEADER_HEIGHT}px`, '--xos-columns': template, '--xos-width': `${width}px` };
     return html`
       ${this.renderToolbar(review, texts)}
-      <div class="grid" role="grid" tabindex="0" style=${styleProps(sizes)}
+      <div class="grid" role="grid" tabindex="0" style=${styleProps(this.view.sizes(columns.map((c) => c.width)))}
         data-context=${review.context}
         aria-label=${review.label}
         aria-rowcount=${total === undefined ? -1 : total + 1}
@@ -203,14 +155,14 @@ export class XosReviewGrid extends LitElement {
         aria-describedby="review-hint"
         aria-busy=${total === undefined ? 'true' : 'false'}
         @keydown=${this.onKeyDown}>
-        <div class="viewport" @scroll=${this.onScroll}>
+        <div class="viewport" @scroll=${this.view.onScroll}>
           <div class="header" role="row" aria-rowindex="1">
             ${columns.map((column, i) => this.renderHeader(column, i, texts))}
           </div>
-          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.metrics())}px` })}></div>
-          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${top - (first - anchor) * REVIEW_ROW_HEIGHT}px)` })}
+          <div class="spacer" style=${styleProps({ height: `${spacerHeight(this.view.metrics())}px` })}></div>
+          <div class="rows" role="rowgroup" style=${styleProps({ transform: `translateY(${layerTop}px)` })}
             @click=${this.onRowClick} @dblclick=${this.onRowDoubleClick}>
-            ${rows}
+            ${rows.map(({ index, y }) => this.renderRow(index, store.reviewRow(index), texts, y))}
           </div>
         </div>
         ${this.renderMessage(texts)}
@@ -390,16 +342,10 @@ export class XosReviewGrid extends LitElement {
     return row.values.map((_value, i) => this.idText(row, i)).join(' ');
   }
 
-  private onScroll = (event: Event): void => {
-    this.scrollTop = (event.target as HTMLElement).scrollTop;
-  };
-
   private showFilter(filter: ReviewFilter): void {
     this.editing = null;
     this.activeRow = Math.min(this.activeRow, 0);
-    this.scrollTop = 0;
-    const viewport = this.viewport;
-    if (viewport) viewport.scrollTop = 0;
+    this.view.toTop();
     this.board.store.setReviewFilter(filter);
   }
 
@@ -462,8 +408,8 @@ export class XosReviewGrid extends LitElement {
   }
 
   private findRow(key: string): ReviewRow | undefined {
-    const { first, last } = this.visible;
-    for (let i = Math.max(0, first - OVERSCAN); i <= last + OVERSCAN; i++) {
+    const { from, to } = this.view.wanted;
+    for (let i = from; i <= to; i++) {
       const row = this.board.store.reviewRow(i);
       if (row?.key === key) return row;
     }
@@ -550,27 +496,9 @@ export class XosReviewGrid extends LitElement {
       event.preventDefault();
       return;
     }
-    const last = this.total - 1;
-    const lastCol = this.columns.length - 1;
-    const page = Math.max(1, Math.floor(this.bodyHeight / REVIEW_ROW_HEIGHT) - 1);
-    const ctrl = event.ctrlKey || event.metaKey;
-    let row = this.activeRow;
-    let col = this.activeCol;
+    const row = this.activeRow;
+    const col = this.activeCol;
     switch (event.key) {
-      case 'ArrowDown': row = Math.min(last, row + 1); break;
-      case 'ArrowUp': row = Math.max(-1, row - 1); break;
-      case 'ArrowRight': col = Math.min(lastCol, col + 1); break;
-      case 'ArrowLeft': col = Math.max(0, col - 1); break;
-      case 'PageDown': row = Math.min(last, Math.max(0, row) + page); break;
-      case 'PageUp': row = Math.max(0, row - page); break;
-      case 'Home':
-        col = 0;
-        if (ctrl) row = 0;
-        break;
-      case 'End':
-        col = lastCol;
-        if (ctrl) row = last;
-        break;
       case ' ':
         event.preventDefault();
         if (row < 0) return;
@@ -584,33 +512,24 @@ export class XosReviewGrid extends LitElement {
         if (col === 0 && event.key === 'Enter') this.toggleRow(row);
         else this.openEditor(row, col);
         return;
-      default:
-        return;
     }
+    const to = moveActiveCell(event, { row, col }, { lastRow: this.total - 1, lastCol: this.columns.length - 1, page: this.view.page });
+    if (!to) return;
     event.preventDefault();
-    this.moveTo(row, col);
+    this.moveTo(to.row, to.col);
   };
 
   private moveTo(row: number, col: number): void {
     this.activeRow = row;
     this.activeCol = col;
-    const viewport = this.viewport;
+    const viewport = this.view.element;
     if (!viewport) return;
     // The active column in view.
     const left = this.columns.slice(0, col).reduce((sum, c) => sum + c.width, 0);
     const right = left + (this.columns[col]?.width ?? 0);
     if (left < viewport.scrollLeft) viewport.scrollLeft = left;
     else if (right > viewport.scrollLeft + viewport.clientWidth) viewport.scrollLeft = Math.min(left, right - viewport.clientWidth);
-    if (row < 0) return;
-    const metrics = this.metrics();
-    const { first, last } = visibleRows(metrics, viewport.scrollTop);
-    let scrollTop: number | undefined;
-    if (row <= first) scrollTop = scrollTopForRow(metrics, row, 'start');
-    else if (row >= last) scrollTop = scrollTopForRow(metrics, row, 'end');
-    if (scrollTop !== undefined && scrollTop !== viewport.scrollTop) {
-      viewport.scrollTop = scrollTop;
-      this.scrollTop = viewport.scrollTop;
-    }
+    this.view.showRow(row);
   }
 }
 
