@@ -17,14 +17,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { launchChromium, type Browser, type BrowserContext, type Page } from './support/browser.ts';
+import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 
 interface Reply { text: string; isError: boolean }
@@ -87,13 +86,14 @@ async function currentStartId(base: string): Promise<string> {
 
 let dir: string;
 let client: Client;
-let transport: StdioClientTransport;
 let browser: Browser;
 let page: Page | undefined;
 /** Browser profiles whose pages open more tabs (browser.newPage's own context cannot). */
 const profiles: BrowserContext[] = [];
 let link: string;
-let stderr = '';
+let xosMcp: StartedXosMcp | undefined;
+/** What xos-mcp said on stderr so far. */
+const stderr = (): string => xosMcp?.log() ?? '';
 
 async function call(name: string, args: Record<string, unknown> = {}, through: Client = client): Promise<Reply> {
   const result = await through.callTool({ name, arguments: args });
@@ -117,26 +117,14 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; stderr:\n${stderr}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; stderr:\n${stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** Another xos-mcp over stdio (its own data), as a client would start it; resolves once its link is printed. */
-async function startAnother(args: string[], env: Record<string, string>, data: string): Promise<{ client: Client; link: string; log: () => string }> {
-  let log = '';
-  const stdio = new StdioClientTransport({
-    command: join(root, 'node_modules', '.bin', 'node'),
-    args: [join(root, 'bin', 'xos-mcp.mjs'), '--confirm-timeout', '60', '--locale', 'en', ...args],
-    env: { ...process.env as Record<string, string>, XDG_DATA_HOME: data, ...env },
-    cwd: data,
-    stderr: 'pipe',
-  });
-  stdio.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString('utf8'); });
-  const another = new Client({ name: 'xos-browser-e2e-2', version: '1.0.0' });
-  await another.connect(stdio);
-  const printed = await until('the other Board link', () => /Open the XOS Board: (\S+)/.exec(log)?.[1]);
-  return { client: another, link: printed, log: () => log };
+async function startAnother(args: string[], env: Record<string, string>, data: string): Promise<StartedXosMcp> {
+  return startXosMcp({ name: 'xos-browser-e2e-2', data, args, env });
 }
 
 interface Recorded { method: string; url: string; headers: IncomingHttpHeaders; body: string }
@@ -241,17 +229,9 @@ async function startSquatter(port: number): Promise<{ server: Server; recorded: 
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-mcp-e2e-'));
-  transport = new StdioClientTransport({
-    command: join(root, 'node_modules', '.bin', 'node'),
-    args: [join(root, 'bin', 'xos-mcp.mjs'), '--board-port', '0', '--confirm-timeout', '60', '--locale', 'en'],
-    env: { ...process.env as Record<string, string>, XDG_DATA_HOME: dir },
-    cwd: dir,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  client = new Client({ name: 'xos-browser-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  link = await until('the Board link on stderr', () => /Open the XOS Board: (\S+)/.exec(stderr)?.[1]);
+  xosMcp = await startXosMcp({ name: 'xos-browser-e2e', data: dir });
+  client = xosMcp.client;
+  link = xosMcp.link;
   browser = await launchChromium();
 });
 
@@ -423,7 +403,7 @@ describe('xos-mcp and the Board in a browser', () => {
       }
     } catch (error) {
       await saveFailureArtifacts('browser-board', page as never, undefined);
-      t.diagnostic(stderr);
+      t.diagnostic(stderr());
       throw error;
     }
   });

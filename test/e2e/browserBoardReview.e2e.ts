@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test, type TestContext } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { raised } from '../support/raised.ts';
@@ -22,7 +22,6 @@ import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const LIST_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
 
 interface Reply { text: string; isError: boolean }
@@ -33,7 +32,9 @@ let client: Client;
 let browser: Browser;
 let page: Page;
 let link: string;
-let stderr = '';
+let xosMcp: StartedXosMcp | undefined;
+/** What xos-mcp said on stderr so far. */
+const stderr = (): string => xosMcp?.log() ?? '';
 const errors: string[] = [];
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<Reply> {
@@ -69,7 +70,7 @@ async function until<T>(what: string, read: () => Promise<T>, expected: T, timeo
   await vscodeServer.waitFor(async () => {
     last = await read().catch(() => undefined);
     return JSON.stringify(last) === JSON.stringify(expected) || undefined;
-  }, { timeoutMs, intervalMs: 50, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}; xos-mcp said:\n${stderr}` });
+  }, { timeoutMs, intervalMs: 50, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}; xos-mcp said:\n${stderr()}` });
 }
 
 /** An attribute of the first element a locator finds. */
@@ -87,25 +88,16 @@ async function keepingArtifacts(t: TestContext, name: string, body: () => Promis
     assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
   } catch (error) {
     await saveFailureArtifacts(name, page, undefined);
-    t.diagnostic(stderr);
+    t.diagnostic(stderr());
     throw error;
   }
 }
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-mcp-review-'));
-  const transport = new StdioClientTransport({
-    command: join(root, 'node_modules', '.bin', 'node'),
-    args: [join(root, 'bin', 'xos-mcp.mjs'), '--board-port', '0', '--confirm-timeout', '60', '--locale', 'en'],
-    env: { ...process.env as Record<string, string>, XDG_DATA_HOME: dir },
-    cwd: dir,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  client = new Client({ name: 'xos-browser-review-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  await vscodeServer.waitFor(() => /Open the XOS Board: (\S+)/.exec(stderr)?.[1], { timeoutMs: 30_000, intervalMs: 50, describe: () => `no Board link on stderr:\n${stderr}` });
-  link = /Open the XOS Board: (\S+)/.exec(stderr)![1];
+  xosMcp = await startXosMcp({ name: 'xos-browser-review-e2e', data: dir });
+  client = xosMcp.client;
+  link = xosMcp.link;
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
   page.on('pageerror', (error) => errors.push(error.message));

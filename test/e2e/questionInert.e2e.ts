@@ -8,14 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { saveFailureArtifacts } from './support/artifacts.ts';
 import { launchChromium, type Browser, type Page } from './support/browser.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 
 let dir: string;
@@ -23,7 +22,9 @@ let client: Client;
 let browser: Browser;
 let page: Page | undefined;
 let link: string;
-let stderr = '';
+let xosMcp: StartedXosMcp | undefined;
+/** What xos-mcp said on stderr so far. */
+const stderr = (): string => xosMcp?.log() ?? '';
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
   const result = await client.callTool({ name, arguments: args });
@@ -46,7 +47,7 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; stderr:\n${stderr}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; stderr:\n${stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -79,17 +80,9 @@ function probeAct(poke: boolean): Promise<{ open: boolean; ariaDisabled: string 
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-question-e2e-'));
-  const transport = new StdioClientTransport({
-    command: join(root, 'node_modules', '.bin', 'node'),
-    args: [join(root, 'bin', 'xos-mcp.mjs'), '--board-port', '0', '--confirm-timeout', '60', '--locale', 'en'],
-    env: { ...process.env as Record<string, string>, XDG_DATA_HOME: dir },
-    cwd: dir,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  client = new Client({ name: 'xos-question-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  link = await until('the Board link on stderr', () => /Open the XOS Board: (\S+)/.exec(stderr)?.[1]);
+  xosMcp = await startXosMcp({ name: 'xos-question-e2e', data: dir });
+  client = xosMcp.client;
+  link = xosMcp.link;
   browser = await launchChromium();
 });
 
