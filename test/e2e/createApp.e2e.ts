@@ -36,7 +36,16 @@ async function createFromSqlite(page: Page, database: string): Promise<void> {
   await pathBox.click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(database);
+  // The dialog completes what is typed as it goes: Enter only once the box holds exactly the path,
+  // and the dialog is only done once it closed (a busy dialog may swallow the first Enter).
+  await vscodeServer.waitFor(async () => ((await pathBox.inputValue()) === database ? true : undefined),
+    { timeoutMs: 15_000, describe: () => `the file dialog's path box did not hold ${database}` });
   await page.keyboard.press('Enter');
+  const closed = await quickInput.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+  if (!closed) {
+    await page.keyboard.press('Enter');
+    await quickInput.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
 }
 
 test('"XOS: Create App from Database…" on the Chinook SQLite file writes xos.json, sets xos.dsn, and the Board shows Chinook\'s customers', { timeout: 300_000 }, async () => {

@@ -11,6 +11,8 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number; clickCount?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
+  /** The value of an input, textarea or select. */
+  inputValue(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;
   count(): Promise<number>;
 }
