@@ -1,6 +1,6 @@
 // What the client offers the floors above (the use cases, contacts, the tools, the hosts):
 // the XOS backend, embedded or remote, run through one interface. Types only, browser-safe.
-import type { AuditMeta } from '../backend/storage/audit.ts';
+import type { AuditMeta, AuditPath } from '../backend/storage/audit.ts';
 import type { AuditState } from '../backend/storage/types.ts';
 import type { Ast } from '../ast/schema.ts';
 
@@ -24,6 +24,46 @@ export interface DsnStatus {
 }
 
 
+/** One record written, as the change feed tells it (after the write's commit). */
+export interface RecordChange {
+  readonly entity: string;
+  readonly id: string;
+  readonly action: 'create' | 'update' | 'delete';
+  /** The version after the write; null for a delete. */
+  readonly version: number | null;
+  /** Who wrote, where the backend knows (a person's name). */
+  readonly person?: string;
+  readonly path?: AuditPath;
+}
+
+/** Someone else has a record open on their Board, with unsaved changes or not. */
+export interface PresenceEntry {
+  readonly person: string;
+  readonly entity: string;
+  readonly id: string;
+  /** true: unsaved changes on the form ("Anna is editing"). */
+  readonly editing: boolean;
+}
+
+/** What the change feed tells a front end. */
+export type ChangeFeedEvent =
+  /** Records others (or this front end) wrote, in commit order. */
+  | { readonly kind: 'changes'; readonly changes: readonly RecordChange[] }
+  /** The feed cannot tell which records changed (away too long, no audit trail): read what is shown again. */
+  | { readonly kind: 'reset'; readonly reason: 'away' | 'unknown' }
+  /** The whole presence of the others, replaced each time. */
+  | { readonly kind: 'presence'; readonly presence: readonly PresenceEntry[] }
+  /** The feed was lost (live false) or is back (live true; `caughtUp`: changes read on return). */
+  | { readonly kind: 'connection'; readonly live: boolean; readonly caughtUp?: number };
+
+/** Live changes and presence of the backend the client talks to. */
+export interface ChangeFeed {
+  /** Listens until the returned function is called. */
+  subscribe(listener: (event: ChangeFeedEvent) => void): () => void;
+  /** Tells the others which record this Board has open (undefined: none) and whether it holds unsaved changes. */
+  announce(open: { readonly entity: string; readonly id: string; readonly editing: boolean } | undefined): void;
+}
+
 /** The XOS backend, embedded or remote. */
 export interface XosClient {
   /**
@@ -34,4 +74,6 @@ export interface XosClient {
   run(query: string, variables?: Record<string, unknown>, audit?: AuditMeta, signal?: AbortSignal): Promise<GraphQLResult>;
   ast(): Ast;
   status(): Promise<DsnStatus>;
+  /** The backend's change feed, where it has one. */
+  readonly feed?: ChangeFeed;
 }

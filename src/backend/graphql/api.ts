@@ -11,6 +11,7 @@ import { depthLimitRule } from './depth.ts';
 import { tryFastPath } from './fastpath.ts';
 import { buildXosSchema, createRequestContext } from './schema.ts';
 import { auditMetaOf } from './audit.ts';
+import type { Person } from '../people/person.ts';
 
 export interface GraphQLRequest {
   readonly query: string;
@@ -18,6 +19,8 @@ export interface GraphQLRequest {
   readonly operationName?: string | null;
   /** `{ xos: { path, approval } }`: who writes and which approval allowed it (the audit trail). */
   readonly extensions?: Record<string, unknown> | null;
+  /** Who sends it, as proven by the HTTP layer (a person's token) or named by the embedded front end. */
+  readonly person?: Person;
 }
 
 export interface XosApiOptions {
