@@ -123,6 +123,25 @@ export const ContextSchema = z.strictObject({
 });
 export type ContextDef = z.infer<typeof ContextSchema>;
 
+export const CONTEXT_RIGHTS = ['read', 'edit', 'create', 'delete'] as const;
+export type ContextRight = (typeof CONTEXT_RIGHTS)[number];
+export const FIELD_RIGHTS = ['read', 'edit'] as const;
+export type FieldRight = (typeof FIELD_RIGHTS)[number];
+
+/**
+ * What the people of one role may do. Contexts: the rights per context (`"*"`: every context not
+ * named); a context not named (and no `"*"`) is not theirs at all. Fields (`entity.field`): `[]`
+ * hidden, `["read"]` shown but never changed; a field not named keeps what its context allows.
+ * Rows: per entity, only the records whose `field` holds the person's name (`"$person"`).
+ */
+export const RoleSchema = z.strictObject({
+  label: LocalizedText.optional(),
+  contexts: z.record(z.string(), z.array(z.enum(CONTEXT_RIGHTS))),
+  fields: z.record(z.string(), z.array(z.enum(FIELD_RIGHTS))).optional(),
+  rows: z.record(z.string(), z.strictObject({ field: z.string(), is: z.literal('$person') })).optional(),
+});
+export type RoleDef = z.infer<typeof RoleSchema>;
+
 export const AstSchema = z.strictObject({
   xos: z.literal('1'),
   app: z.string().min(1),
@@ -138,6 +157,8 @@ export const AstSchema = z.strictObject({
    * own schema, `xos.audit`) and nothing else.
    */
   audit: z.boolean().optional(),
+  /** Who may do what (role name -> rights); absent: everyone who may use the app may do everything it offers. */
+  roles: z.record(z.string(), RoleSchema).optional(),
   /** What `xos-server init` noticed about the database as a whole. */
   notes: z.array(z.string()).optional(),
   /** Demo or seed records per entity; refs given by id. */
