@@ -128,6 +128,8 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       return model;
     });
     const layout = context.layout;
+    // The person's role may narrow what the context offers (set by the server, in every locale).
+    const readOnly = text(context.read_only_reason) ?? entity.read_only;
     const withLayout = fields.map((f): FieldModel => {
       const widget = layout?.widgets?.[f.field];
       const width = layout?.columns?.[f.field]?.width;
@@ -154,7 +156,7 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       editable: new Set(context.editable ?? []),
       rowTarget,
       sections,
-      ...(entity.read_only !== undefined ? { readOnly: entity.read_only } : {}),
+      ...(readOnly !== undefined ? { readOnly } : {}),
       ownTable: entity.table !== undefined,
     });
   }

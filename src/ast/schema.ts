@@ -120,6 +120,11 @@ export const ContextSchema = z.strictObject({
   /** key: `row` (a list row) or a field name -> where it leads. */
   navigate: z.record(z.string(), NavigateSchema).optional(),
   layout: LayoutSchema.optional(),
+  /**
+   * Why the person changes less here than the context offers: set by the server from the person's
+   * role (never written by hand), shown on the Board's form.
+   */
+  read_only_reason: LocalizedText.optional(),
 });
 export type ContextDef = z.infer<typeof ContextSchema>;
 

@@ -27,6 +27,8 @@ const GRAPHQL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LOCALE_TAG = /^[a-z]{2,3}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?$/;
 const FILTER_OPERATORS = ['_and', '_or', '_not'];
 const RESERVED_ENUM_VALUES = ['true', 'false', 'null'];
+/** Fields a person's name can be stored in (a role's own-records filter). */
+const TEXT_TYPES: readonly FieldType[] = ['string', 'text', 'email', 'phone', 'url'];
 const MIN_MAX_TYPES: readonly FieldType[] = ['int', 'decimal', 'string', 'text', 'email', 'phone', 'url'];
 
 /** `contexts.person_list.list_fields[3]`; keys that are not plain names are quoted: `a["x y"]`. */
@@ -178,6 +180,7 @@ class SemanticCheck {
     for (const [name, context] of entries(this.root.contexts)) this.checkContext(name, context);
     this.checkGraphqlNames();
     this.checkData();
+    for (const [name, role] of entries(this.root.roles)) this.checkRole(name, role);
     return this.problems;
   }
 
@@ -607,6 +610,48 @@ class SemanticCheck {
           }
         }
       });
+    }
+  }
+
+  /** A role names only contexts, entities and fields that exist; its own-records field is a readable text of the entity. */
+  private checkRole(name: string, role: unknown): void {
+    const at = ['roles', name];
+    if (!isRecord(role)) return;
+    this.checkText(role.label, [...at, 'label']);
+    for (const [context] of entries(role.contexts)) {
+      if (context !== '*' && !this.contextNames.includes(context)) {
+        this.add([...at, 'contexts', context], `unknown context "${context}"; known: ${this.contextNames.join(', ')} (or "*" for every context not named)`);
+      }
+    }
+    const fieldRights = isRecord(role.fields) ? role.fields : {};
+    for (const [key, rights] of Object.entries(fieldRights)) {
+      const fieldAt = [...at, 'fields', key];
+      const [entity, field, ...more] = key.split('.');
+      if (field === undefined || more.length > 0) this.add(fieldAt, `name the field as "entity.field", like "person.email"`);
+      else if (!this.entities.has(entity)) this.add(fieldAt, `unknown entity "${entity}"; known: ${this.knownEntities()}`);
+      else if (this.lacks(entity, field)) this.add(fieldAt, `unknown field "${field}" on ${entity}`);
+      else if (field === 'id') this.add(fieldAt, 'the id names every record and is always shown: remove it');
+      else if (Array.isArray(rights) && rights.includes('edit') && !rights.includes('read')) this.add(fieldAt, 'a field that can be edited must be readable too: use ["read", "edit"]');
+    }
+    for (const [entity, row] of entries(role.rows)) {
+      const rowAt = [...at, 'rows', entity];
+      if (!this.entities.has(entity)) {
+        this.add(rowAt, `unknown entity "${entity}"; known: ${this.knownEntities()}`);
+        continue;
+      }
+      if (!isRecord(row) || typeof row.field !== 'string') continue;
+      const def = this.entities.get(entity)!.get(row.field);
+      if (!def) {
+        if (this.lacks(entity, row.field)) this.add([...rowAt, 'field'], `unknown field "${row.field}" on ${entity}`);
+        continue;
+      }
+      if (!TEXT_TYPES.includes(def.type as FieldType)) {
+        this.add([...rowAt, 'field'], `"${row.field}" is ${String(def.type)}: own records are found by the person's name, so use a text field (${TEXT_TYPES.join(', ')})`);
+      }
+      const rights = fieldRights[`${entity}.${row.field}`];
+      if (Array.isArray(rights) && !rights.includes('read')) {
+        this.add([...rowAt, 'field'], `"${entity}.${row.field}" holds whose record it is and must stay readable: give it ["read"] in fields`);
+      }
     }
   }
 

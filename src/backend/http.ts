@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { XosApi, GraphQLRequest } from './graphql/api.ts';
+import type { Person } from './people/person.ts';
 import type { AuditState } from './storage/types.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -130,9 +131,9 @@ function parseGraphQLRequest(text: string): GraphQLRequest {
   return { query, variables: variables as Record<string, unknown> | null, operationName: operationName as string | null, extensions: extensions as Record<string, unknown> | null };
 }
 
-/** The AST as clients load it: everything but the seed data. */
-function publicAst(api: XosApi) {
-  const { data: _data, ...rest } = api.ast;
+/** The AST as clients load it: everything but the seed data; the person's role's, when a person sends it. */
+function publicAst(api: XosApi, person?: Person) {
+  const { data: _data, ...rest } = api.astFor(person);
   return rest;
 }
 

@@ -2,7 +2,7 @@
 // The HTTP server and the extension's embedded backend both go through here.
 import {
   execute, GraphQLError, parse, specifiedRules, validate, visit,
-  type DocumentNode, type FormattedExecutionResult, type GraphQLSchema,
+  type DocumentNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema,
 } from 'graphql';
 import type { Ast } from '../../ast/schema.ts';
 import { buildModel, type Model } from '../model.ts';
@@ -12,6 +12,9 @@ import { tryFastPath } from './fastpath.ts';
 import { buildXosSchema, createRequestContext } from './schema.ts';
 import { auditMetaOf } from './audit.ts';
 import type { Person } from '../people/person.ts';
+import { entityGrants, roleOf, RoleError, rowFilters, withRole } from '../roles.ts';
+import { roleStorage } from '../roleStorage.ts';
+import { asRefusal, type RoleRefusal } from './forbidden.ts';
 
 export interface GraphQLRequest {
   readonly query: string;
@@ -37,17 +40,82 @@ export interface XosApi {
   readonly schema: GraphQLSchema;
   readonly storage: Storage;
   run(request: GraphQLRequest): Promise<FormattedExecutionResult>;
+  /**
+   * The AST the person is served (their role's, see roles.ts); without a person, or without roles
+   * in the AST, the whole AST. Throws RoleError for a person the roles give no access.
+   */
+  astFor(person?: Person): Ast;
 }
 
 export const DEFAULT_MAX_DEPTH = 12;
 const DOCUMENT_CACHE_SIZE = 500;
 const CACHEABLE_QUERY_LENGTH = 16 * 1024;
 
+type Runner = (request: GraphQLRequest, storage: Storage) => Promise<FormattedExecutionResult>;
+
 export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions = {}): XosApi {
   const model = buildModel(ast);
   const schema = buildXosSchema(ast, model);
+  const run = createRunner(schema, model, options);
+  const onInternalError = options.onInternalError ?? ((e: unknown) => console.error(e));
+  // One restricted API per role, made when a person of that role first asks, on the same storage (never migrated again).
+  const roleApis = new Map<string, RoleApi>();
+  const roleApi = (person: Person): RoleApi | undefined => {
+    const role = roleOf(ast, person);
+    if (!role) return undefined;
+    let api = roleApis.get(role.name);
+    if (!api) {
+      const roleAst = withRole(ast, role.name, person);
+      const roleModel = buildModel(roleAst);
+      const grants = entityGrants(ast, role.def);
+      const roleSchema = buildXosSchema(roleAst, roleModel, grants);
+      const refusal: RoleRefusal = { roleName: role.name, role: role.def, ast, schema };
+      const reads = (entity: string, field?: string) => grants.get(entity)?.read === true
+        && (field === undefined || Object.hasOwn(roleAst.entities[entity].fields, field) || !Object.hasOwn(ast.entities[entity].fields, field));
+      api = {
+        ast: roleAst,
+        run: createRunner(roleSchema, roleModel, options, (error) => asRefusal(error, refusal)),
+        storage: (name) => roleStorage(storage, { role: role.name, person: name, model, rows: rowFilters(role.def), reads }),
+      };
+      roleApis.set(role.name, api);
+    }
+    return api;
+  };
+
+  return {
+    ast, model, schema, storage,
+    astFor: (person) => (person ? roleApi(person)?.ast ?? ast : ast),
+    async run(request) {
+      if (!request.person) return run(request, storage);
+      let api: RoleApi | undefined;
+      try {
+        api = roleApi(request.person);
+      } catch (error) {
+        if (error instanceof RoleError) return { errors: [{ message: error.message, extensions: { code: 'FORBIDDEN' } }] };
+        onInternalError(error);
+        return { errors: [{ message: 'Internal error while applying the person\'s role; the server log has the details.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] };
+      }
+      if (!api) return run(request, storage);
+      return api.run(request, api.storage(request.person.name));
+    },
+  };
+}
+
+interface RoleApi {
+  readonly ast: Ast;
+  readonly run: Runner;
+  /** The storage as the named person of this role reaches it (own records, the audit trail it may read). */
+  readonly storage: (person: string) => Storage;
+}
+
+/** Runs requests against one schema; `refine` may turn a client error into a clearer one (a role's refusal). */
+function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOptions, refine?: (error: GraphQLFormattedError) => GraphQLFormattedError): Runner {
   const rules = [...specifiedRules, depthLimitRule(options.maxDepth ?? DEFAULT_MAX_DEPTH)];
   const onInternalError = options.onInternalError ?? ((e: unknown) => console.error(e));
+  const formatted = (error: GraphQLError) => {
+    const out = format(error, onInternalError);
+    return refine && out.extensions?.code !== 'INTERNAL_SERVER_ERROR' ? refine(out) : out;
+  };
 
   // Agents repeat the same queries; parsing and validating once per text is enough.
   const prepared = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] } | { error: GraphQLError }>();
@@ -69,35 +137,32 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
     return entry;
   };
 
-  const requestError = (error: GraphQLError): FormattedExecutionResult => ({ errors: [format(error, onInternalError)] });
+  const requestError = (error: GraphQLError): FormattedExecutionResult => ({ errors: [formatted(error)] });
 
-  return {
-    ast, model, schema, storage,
-    async run(request) {
-      if (typeof request.query !== 'string' || request.query.trim() === '') {
-        return requestError(new GraphQLError('The request has no query: send {"query": "{ ... }"}.', { extensions: { code: 'BAD_USER_INPUT' } }));
-      }
-      const prepared = prepare(request.query);
-      if ('error' in prepared) return requestError(prepared.error);
-      if (prepared.errors.length) return { errors: prepared.errors.map((e) => format(e, onInternalError)) };
-      const document = prepared.document;
-      let audit;
-      try {
-        audit = auditMetaOf(request.extensions);
-      } catch (error) {
-        return requestError(error as GraphQLError);
-      }
-      const variableValues = request.variables ?? undefined;
-      const operationName = request.operationName ?? undefined;
-      if (options.fastPath !== false) {
-        const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage, audit));
-        if (fast) return fast;
-      }
-      const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit) });
-      const formatted: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
-      if (result.errors?.length) return { errors: result.errors.map((e) => format(e, onInternalError)), ...formatted };
-      return formatted;
-    },
+  return async (request, storage) => {
+    if (typeof request.query !== 'string' || request.query.trim() === '') {
+      return requestError(new GraphQLError('The request has no query: send {"query": "{ ... }"}.', { extensions: { code: 'BAD_USER_INPUT' } }));
+    }
+    const prepared = prepare(request.query);
+    if ('error' in prepared) return requestError(prepared.error);
+    if (prepared.errors.length) return { errors: prepared.errors.map(formatted) };
+    const document = prepared.document;
+    let audit;
+    try {
+      audit = auditMetaOf(request.extensions);
+    } catch (error) {
+      return requestError(error as GraphQLError);
+    }
+    const variableValues = request.variables ?? undefined;
+    const operationName = request.operationName ?? undefined;
+    if (options.fastPath !== false) {
+      const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage, audit));
+      if (fast) return fast.errors?.length ? { ...fast, errors: fast.errors.map((e) => (refine ? refine(e) : e)) } : fast;
+    }
+    const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit) });
+    const data: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
+    if (result.errors?.length) return { errors: result.errors.map(formatted), ...data };
+    return data;
   };
 }
 
@@ -120,7 +185,7 @@ function withInputField(document: DocumentNode, error: GraphQLError): GraphQLErr
 }
 
 /** Gives every error a code; hides the text of unexpected ones. */
-function format(error: GraphQLError, onInternalError: (e: unknown) => void) {
+function format(error: GraphQLError, onInternalError: (e: unknown) => void): GraphQLFormattedError {
   if (!(error instanceof GraphQLError)) {
     onInternalError(error);
     return { message: 'Internal error while running the query; the server log has the details.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };

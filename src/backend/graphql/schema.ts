@@ -49,8 +49,15 @@ const SCALARS: Record<string, GraphQLScalarType> = {
   datetime: DateTimeScalar,
 };
 
+/** What may be written per entity (a role's grants); absent: everything the AST allows. */
+export interface EntityWrites {
+  readonly edit: boolean;
+  readonly create: boolean;
+  readonly delete: boolean;
+}
+
 /** Builds the executable schema; `model` must come from the same AST. */
-export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
+export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<string, EntityWrites>): GraphQLSchema {
   const orderDirection = new GraphQLEnumType({
     name: 'order_by',
     description: 'Sort direction.',
@@ -329,7 +336,8 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
     const version = { type: new GraphQLNonNull(GraphQLInt) };
     const idArg = { type: new GraphQLNonNull(GraphQLID) };
 
-    mutationFields[`insert_${entityName}`] = {
+    const may = writes?.get(entityName) ?? { edit: true, create: true, delete: true };
+    if (may.create) mutationFields[`insert_${entityName}`] = {
       type: new GraphQLNonNull(object),
       description: `Creates one ${entityName}; required fields must be given.`,
       args: { object: { type: new GraphQLNonNull(insertInput) } },
@@ -342,7 +350,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
         return guard(() => ctx.storage.insert(table.name, row, ctx.audit));
       },
     };
-    mutationFields[`update_${entityName}`] = {
+    if (may.edit) mutationFields[`update_${entityName}`] = {
       type: new GraphQLNonNull(object),
       description: `Changes fields of one ${entityName}; fails with CONFLICT when version is not the stored one.`,
       args: { id: idArg, version, set: { type: new GraphQLNonNull(setInput) } },
@@ -361,7 +369,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
       name: `${entityName}_many_update_input`,
       fields: () => ({ id: idArg, version, set: { type: new GraphQLNonNull(setInput) } }),
     });
-    mutationFields[`update_${entityName}_many`] = {
+    if (may.edit) mutationFields[`update_${entityName}_many`] = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(object))),
       description: `Changes many ${entityName} records (at most ${MAX_BATCH_ROWS}) in ONE transaction, each checked against its version: all are written, or — when any changed meanwhile or is gone — none, and the error (CONFLICT) names every such record.`,
       args: { updates: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(manyInput))) } },
@@ -384,7 +392,7 @@ export function buildXosSchema(ast: Ast, model: Model): GraphQLSchema {
           { conflicts: result.conflicts.map((c) => ({ id: String(c.id), current: c.current ? rowToApi(table, c.current) : null })) });
       },
     };
-    mutationFields[`delete_${entityName}`] = {
+    if (may.delete) mutationFields[`delete_${entityName}`] = {
       type: new GraphQLNonNull(GraphQLBoolean),
       description: `Deletes one ${entityName}; fails with CONFLICT when version is not the stored one.`,
       args: { id: idArg, version },
