@@ -103,7 +103,8 @@ export function withRole(ast: Ast, roleName: string, person: Person): Ast {
     const context = ast.contexts[name];
     contexts[name] = visibleContext(ast, role, roleName, name, context, entities[context.entity], inverses.get(context.entity) ?? new Set(), readable);
   }
-  const { roles: _roles, ...rest } = ast;
+  // Other roles and the seed records (values of hidden fields among them) are not the person's to see.
+  const { roles: _roles, data: _data, ...rest } = ast;
   return { ...rest, entities, contexts };
 }
 

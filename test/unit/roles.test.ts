@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { validateAst } from '../../src/ast/validate.ts';
 import { withRole, RoleError, entityGrants } from '../../src/backend/roles.ts';
 import type { Ast } from '../../src/ast/schema.ts';
+import { appModel } from '../../src/ast/appModel.ts';
 
 type Json = Record<string, any>;
 
@@ -138,4 +139,12 @@ test('withRole: "*" gives every context; create needs every required field setta
 
 test('withRole: an unknown role or none is refused with what to do', () => {
   assert.throws(() => withRole(valid(), 'Boss', { name: 'eve', role: 'Boss' }), (e: unknown) => e instanceof RoleError && /eve's role "Boss" is not one of this app's roles \(Sales, Admin\)/.test(e.message));
+});
+
+test('the Board model shows the role\'s reason in the Board\'s language', () => {
+  const ast = withRole(valid(), 'Sales', { name: 'anna', role: 'Sales' });
+  assert.equal(appModel(ast, 'de').context('person_detail')?.readOnly, 'Ihre Rolle „Sales“ darf E-Mail nicht ändern.');
+  assert.equal(appModel(ast, 'en').context('person_detail')?.readOnly, 'Your role "Sales" may not change Email.');
+  // Without roles, the entity's own reason as before.
+  assert.equal(appModel(valid(), 'en').context('person_detail')?.readOnly, undefined);
 });

@@ -66,10 +66,26 @@ function refusalMessage({ roleName, role, ast }: RoleRefusal, typeName: string, 
     const readable = Object.entries(ast.contexts).some(([name, c]) => c.entity === entity && contextRights(role, name).has('read'));
     if (!readable) return needs(entity, 'read', 'read');
     const name = entityField(ast, entity, field);
+    const inverse = inverseOf(ast, entity, name);
+    if (inverse) {
+      if (fieldAccess(role, inverse.from, inverse.field) === 'hidden') return `${prefix} may not see ${inverse.from}.${inverse.field}, so not ${entity}.${name} either.`;
+      return needs(inverse.from, 'read', 'read');
+    }
     if (fieldAccess(role, entity, name) === 'hidden') return `${prefix} may not see ${entity}.${name}.`;
     return `${prefix} may only read ${entity}.${name}: it needs "edit" on the field.`;
   }
   return `${prefix} may not use ${typeName}.${field}.`;
+}
+
+/** The ref an inverse list (`company.deals`) is made of. */
+function inverseOf(ast: Ast, entity: string, name: string): { from: string; field: string } | undefined {
+  if (Object.hasOwn(ast.entities[entity].fields, name)) return undefined;
+  for (const [from, def] of Object.entries(ast.entities)) {
+    for (const [field, fieldDef] of Object.entries(def.fields)) {
+      if (fieldDef.type === 'ref' && fieldDef.entity === entity && fieldDef.inverse === name) return { from, field };
+    }
+  }
+  return undefined;
 }
 
 /** `company_id` in an input is the ref field `company`. */
