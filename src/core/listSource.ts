@@ -117,6 +117,12 @@ export class QueryListSource implements ListSource {
   recordByKey(key: string): BoardRecord | undefined {
     return this.recent.get(key);
   }
+
+  refresh(): void {
+    // A write moves rows: counts and the positions of rows read before no longer hold.
+    this.counts.clear();
+    this.anchors.forget();
+  }
 }
 
 /** Which way a window is read: in the list's order, or the other way round (then its rows are reversed). */
@@ -154,6 +160,13 @@ class Anchors {
   private readonly byOrder = new Map<string, Map<number, Anchor>>();
   private readonly maps = new Map<string, readonly Anchor[]>();
   private readonly deepReads = new Map<string, number>();
+
+  /** Every known position (rows were written): reads go by offset until new ones are known. */
+  forget(): void {
+    this.byOrder.clear();
+    this.maps.clear();
+    this.deepReads.clear();
+  }
 
   remember(order: string, anchors: readonly Anchor[]): void {
     let known = this.byOrder.get(order);
