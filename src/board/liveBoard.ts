@@ -8,6 +8,7 @@ import type { Ast } from '../ast/schema.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { hasUnsavedForm, readStored } from '../core/base.ts';
 import { listWindow } from '../core/show.ts';
+import { reviewRowsChanged } from '../core/batch.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Board, BoardRecord, BoardSnapshot, ListQuery } from '../core/domain.ts';
 import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange } from '../graphql/types.ts';
@@ -245,7 +246,19 @@ export class LiveBoard {
     if (this.batch.empty || this.disposed) return;
     const { changes, everything } = this.batch.take();
     await this.readDetail(changes, everything);
+    await this.readReview(changes);
     await this.readList(changes, everything);
+  }
+
+  /** Rows of the open review others changed or deleted: they become conflicts the person decides again (as when a save meets them). */
+  private async readReview(changes: readonly RecordChange[]): Promise<void> {
+    const { state } = this.host;
+    const review = state.review();
+    if (!review) return;
+    const changed = changes.filter((c) => c.entity === review.entity).map((c) => ({ id: c.id, version: c.action === 'delete' ? null : c.version }));
+    if (!changed.length) return;
+    const current = await reviewRowsChanged(this.host.deps(), review, changed);
+    if (current.length && state.review() === review) state.reviewConflicts(current);
   }
 
   /** The shown record: new values, a conflict with the person's unsaved work, or deleted. The echo of this Board's own save is no change. */

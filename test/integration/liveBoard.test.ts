@@ -14,6 +14,7 @@ import { BoardState } from '../../src/board/state.ts';
 import { translator } from '../../src/board/texts.ts';
 import type { DetailBlock, GridRow, PresenceView } from '../../src/board/viewTypes.ts';
 import { showRecord } from '../../src/core/show.ts';
+import { proposeBatch } from '../../src/core/batch.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildDeleteMutation, buildDetailQuery, buildInsertMutation, buildUpdateMutation } from '../../src/graphql/requests.ts';
 import type { RecordChange, XosClient } from '../../src/graphql/types.ts';
@@ -281,6 +282,29 @@ describe('the Board live over a real backend', () => {
     feed.emit({ kind: 'reset', reason: 'unknown' });
     await controller.liveSettled();
     assert.equal(field(lastDetail(), 'city').value, 'After reset');
+  });
+
+  test('a review whose rows someone else changed or deleted: those rows become conflicts at once; others stay as they were', async () => {
+    await controller.openContext('person_list');
+    const doomed = await create({ firstname: 'Review', lastname: 'Gone' });
+    const proposed = await proposeBatch({ client: writer, board: controller.board, confirmer: undefined as never, locale: 'en' }, 'person_list', writer.ast().contexts.person_list,
+      [{ id: '6', age: 60 }, { id: '7', age: 61 }, { id: '8', age: 62 }, { id: doomed.id, age: 63 }]);
+    assert.equal(proposed.ok, true, JSON.stringify(proposed));
+    const review = controller.board.review()!;
+    const changed = await write('7', { age: 70 }, false);
+    const deleted = await remove(doomed.id);
+    // The echo-like case: row 8 now holds exactly the proposed value (written elsewhere), no conflict to decide.
+    const same = await write('8', { age: 62 }, false);
+    feed.emit({ kind: 'changes', changes: [changed, deleted, same, { entity: 'company', id: '1', action: 'update', version: 9 }] });
+    await controller.liveSettled();
+    assert.equal(review.row('7')!.conflict, true);
+    assert.equal(review.row('7')!.record.age, 70);
+    assert.equal(review.row(doomed.id)!.gone, true);
+    assert.equal(review.row('6')!.conflict, false);
+    assert.equal(review.row('8')!.conflict, false);
+    const block = sent('board/review').at(-1)!.params.review;
+    assert.equal(block.counts.conflicts, 1, JSON.stringify(block.counts));
+    endpoint.receive({ method: 'board/reviewAction', params: { reviewId: block.reviewId, action: 'discard' } });
   });
 
   test('disposed: the Board stops listening and says it has nothing open', () => {
