@@ -67,6 +67,8 @@ export class BoardStore {
   /** Others on the shown record, and the shown list's rows others are editing (key -> names). */
   presence: PresenceView['detail'] = [];
   private rowEditors = new Map<string, readonly string[]>();
+  /** Counts the rows swapped in after others wrote (the grid then finds its active row's record again). */
+  rowSwaps = 0;
   /** Questions that came while one was open (the host queues them; this is the page's own guard). */
   private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
@@ -259,7 +261,17 @@ export class BoardStore {
     this.total = total;
     this.rowsError = undefined;
     for (const { offset, rows } of windows) this.storeRows(offset, rows);
+    this.rowSwaps++;
     this.emit('rows');
+  }
+
+  /** Where the row with this key is among the loaded rows, if loaded. */
+  indexOfKey(key: string): number | undefined {
+    for (const [chunk, rows] of this.chunks) {
+      const at = rows.findIndex((row) => row.key === key);
+      if (at >= 0) return chunk * CHUNK_ROWS + at;
+    }
+    return undefined;
   }
 
   /** Who else is editing the row with this key (the grid marks it). */

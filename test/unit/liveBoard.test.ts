@@ -110,6 +110,9 @@ describe('the page\'s store takes re-read rows in place', () => {
     assert.equal(store.total, 299);
     assert.equal(store.row(100)?.values[1], 'Changed 101');
     assert.equal(store.row(0), undefined, 'a chunk not read again is asked for again');
+    assert.equal(store.rowSwaps, 1);
+    assert.equal(store.indexOfKey('150'), 149, 'the grid finds its active row\'s record again');
+    assert.equal(store.indexOfKey('5'), undefined);
     store.ensureRows(0, CHUNK_ROWS - 1);
     await settle();
     assert.equal(host.open(protocol.rows).length, 1);

@@ -51,6 +51,9 @@ export class XosListGrid extends LitElement {
   private shownList: ListBlock | null = null;
   private formats: CellFormat[] = [];
   private copyWholeRow = false;
+  /** The active row's record and the store's swap count it was seen at: after others wrote, the active row follows its record. */
+  private activeKey: string | undefined;
+  private seenSwaps = 0;
 
   constructor() {
     super();
@@ -81,6 +84,12 @@ export class XosListGrid extends LitElement {
       }
       this.shownList = list;
     }
+    if (store.rowSwaps !== this.seenSwaps) {
+      this.seenSwaps = store.rowSwaps;
+      const moved = this.activeKey === undefined ? undefined : store.indexOfKey(this.activeKey);
+      if (moved !== undefined && this.activeRow >= 0) this.activeRow = moved;
+    }
+    if (this.activeRow >= 0) this.activeKey = store.row(this.activeRow)?.key ?? this.activeKey;
     const texts = store.texts;
     this.formats = (list?.columns ?? []).map((c) => ({
       kind: fieldKind(c.type),
