@@ -74,8 +74,9 @@ export interface QuerySourceInput {
  * filter is asked once, together with its first window; a sort reuses it.
  */
 export class QueryListSource implements ListSource {
-  readonly total: number;
-  readonly first: ListWindow;
+  /** Kept current by later reads (others write): a page shown again gets what is stored now. */
+  total: number;
+  first: ListWindow;
   private readonly input: QuerySourceInput;
   private readonly counts = new Map<string, number>();
   private readonly recent = new RecentRecords();
@@ -111,6 +112,8 @@ export class QueryListSource implements ListSource {
     const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key), this.anchors, signal);
     this.counts.set(key, window.total);
     this.recent.remember(window.records);
+    if (key === countKey({})) this.total = window.total;
+    if (window.offset === 0 && !query.sort && key === countKey({}) && window.records.length >= this.first.records.length) this.first = window;
     return window;
   }
 
