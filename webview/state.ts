@@ -7,7 +7,7 @@
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
-import type { DetailBlock, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
+import type { DetailBlock, GridRow, ListBlock, MailBlock, PresenceView, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
 
 /** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
 export type BoardEndpoint = Pick<protocol.MessageEndpoint, 'notify' | 'request' | 'onNotification' | 'onRequest'>;
@@ -18,7 +18,7 @@ export interface BoardPage {
   setLang(locale: string): void;
 }
 
-export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question'
+export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question' | 'presence'
   /** The review block, its filter, counts and canSave; its rows have their own topic. */
   | 'review' | 'reviewRows';
 
@@ -64,6 +64,11 @@ export class BoardStore {
   /** Rows in the review's filter; undefined while the host has not said. */
   reviewTotal: number | undefined;
   reviewRowsError: string | undefined;
+  /** Others on the shown record, and the shown list's rows others are editing (key -> names). */
+  presence: PresenceView['detail'] = [];
+  private rowEditors = new Map<string, readonly string[]>();
+  /** Counts the rows swapped in after others wrote (the grid then finds its active row's record again). */
+  rowSwaps = 0;
   /** Questions that came while one was open (the host queues them; this is the page's own guard). */
   private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
@@ -95,6 +100,12 @@ export class BoardStore {
       this.emit('locale');
     });
     host.onNotification(protocol.list, ({ list }) => this.showList(list));
+    host.onNotification(protocol.listRows, (changed) => this.swapRows(changed));
+    host.onNotification(protocol.presence, ({ detail, rows }) => {
+      this.presence = detail;
+      this.rowEditors = new Map(rows.map((r) => [r.key, r.people]));
+      this.emit('presence');
+    });
     host.onNotification(protocol.review, ({ review }) => this.showReview(review));
     host.onNotification(protocol.reviewState, (state) => this.applyReviewState(state));
     host.onNotification(protocol.detail, ({ detail }) => {
@@ -235,6 +246,37 @@ export class BoardStore {
       if (this.chunks.size <= MAX_CHUNKS) break;
       this.chunks.delete(chunk);
     }
+  }
+
+  /**
+   * Someone else wrote: the windows the host read again replace what is cached, in place; chunks it
+   * did not read are dropped (asked for again when scrolled to). The list, its scroll position, active
+   * row, sort and filter stay: only the rows change.
+   */
+  private swapRows({ listId, query, total, windows }: { listId: number; query: ListQuery; total: number; windows: readonly { offset: number; rows: readonly GridRow[] }[] }): void {
+    if (listId !== this.list?.listId || JSON.stringify(query) !== JSON.stringify(this.query)) return;
+    this.generation++;
+    this.pending.clear();
+    this.chunks.clear();
+    this.total = total;
+    this.rowsError = undefined;
+    for (const { offset, rows } of windows) this.storeRows(offset, rows);
+    this.rowSwaps++;
+    this.emit('rows');
+  }
+
+  /** Where the row with this key is among the loaded rows, if loaded. */
+  indexOfKey(key: string): number | undefined {
+    for (const [chunk, rows] of this.chunks) {
+      const at = rows.findIndex((row) => row.key === key);
+      if (at >= 0) return chunk * CHUNK_ROWS + at;
+    }
+    return undefined;
+  }
+
+  /** Who else is editing the row with this key (the grid marks it). */
+  rowEditing(key: string): readonly string[] {
+    return this.rowEditors.get(key) ?? [];
   }
 
   /** The row at a 0-based index of the current query, if loaded. */

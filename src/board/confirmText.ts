@@ -114,6 +114,23 @@ export interface SaveQuestionParts {
   readonly compose: (changes: string) => string;
   /** The localised "+N more changes" note. */
   readonly more: (count: number) => string;
+  /** Said after the changes, within the budget (othersEditingNote: who else is editing the record). */
+  readonly note?: string;
+}
+
+/** Names shown in the "also editing" note, and the longest name. */
+const MAX_OTHERS = 3;
+
+/**
+ * "Anna is editing this record too." Names come from other people's tokens: data, so each passes
+ * the sanitiser and is shortened; more than three become "Anna, Ben, Cleo +2".
+ */
+export function othersEditingNote(names: readonly string[], words: { one: (name: string) => string; many: (names: string) => string }): string | undefined {
+  const shown = [...new Set(names)].map((name) => shorten(displayText(name), MAX_LABEL));
+  if (!shown.length) return undefined;
+  const rest = shown.length - MAX_OTHERS;
+  const list = shown.slice(0, MAX_OTHERS).join(', ') + (rest > 0 ? ` +${rest}` : '');
+  return neutraliseLinks(shown.length === 1 ? words.one(list) : words.many(list));
 }
 
 /**
@@ -122,14 +139,15 @@ export interface SaveQuestionParts {
  */
 export function saveQuestion(changes: readonly ChangeLine[], parts: SaveQuestionParts, budget = QUESTION_BUDGET): string {
   const lines = changes.map((c) => describeChange(c.label, c.from, c.to, { fromText: c.fromText, toText: c.toText }));
+  const note = parts.note ? ` ${neutraliseLinks(parts.note)}` : '';
   for (let shown = lines.length; shown >= 0; shown -= 1) {
     const rest = lines.length - shown;
     const list = [...lines.slice(0, shown), ...(rest > 0 ? [parts.more(rest)] : [])].join('; ');
-    const message = neutraliseLinks(parts.compose(list));
+    const message = neutraliseLinks(parts.compose(list)) + note;
     if (units(message) <= budget) return message;
   }
   // Not even the note fits: the template itself is too long; say so rather than hide changes.
-  return headUnits(neutraliseLinks(parts.compose(parts.more(lines.length))), budget);
+  return headUnits(neutraliseLinks(parts.compose(parts.more(lines.length))) + note, budget);
 }
 
 // ---- the send question -----------------------------------------------------

@@ -10,7 +10,7 @@
 // last question never lands on the next one's Save or Send.
 import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
-import { batchQuestion, displayText, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
+import { batchQuestion, displayText, othersEditingNote, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
 import type { Confirmer, DeleteAnswer, DeleteSummary, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../core/domain.ts';
 import type { Translate } from './texts.ts';
 
@@ -113,6 +113,10 @@ export class QuestionConfirmer implements Confirmer {
         ? t('Create a new {0}? {1}', what, changes)
         : t('Save changes to {0} {1}? {2}', what, id, changes)),
       more: (count) => t('+{0} more (the Board shows all changes)', count),
+      note: othersEditingNote(summary.othersEditing ?? [], {
+        one: (name) => t('{0} is editing this record too.', name),
+        many: (names) => t('{0} are editing this record too.', names),
+      }),
     });
     this.options.log.info(batch
       ? `asking to save ${batch.records} ${summary.entity} records (${batch.fields.map((f) => f.field).join(', ')})`

@@ -23,6 +23,7 @@ import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
 import * as protocol from './protocol.ts';
 import type { MessageEndpoint } from './protocol.ts';
 import { RecordActions, type RecordActionHost } from './recordActions.ts';
+import { LiveBoard } from './liveBoard.ts';
 import { errorText, runAction, type BoardDeps } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
@@ -108,6 +109,8 @@ export class BoardController {
   private readonly records: RecordActions;
   /** Send, Undo Send, discard, the mail notices, draft edits (mailActions.ts). */
   private readonly mail: MailActions;
+  /** What others write and who else is on a record, from the client's change feed (liveBoard.ts); absent without a feed. */
+  private readonly live: LiveBoard | undefined;
 
   /** The Board the tools use: the host state, with form data flushed from the page. */
   readonly board: Board;
@@ -137,6 +140,7 @@ export class BoardController {
       closeReview: () => state.closeReview(),
       snapshot: () => state.snapshot(),
       onChange: (listener) => state.onChange(listener),
+      othersEditing: (entity, id) => this.live?.othersEditing(entity, id) ?? [],
     };
     this.history = new BoardHistory(state);
     this.actionHost = {
@@ -166,6 +170,29 @@ export class BoardController {
     this.records = new RecordActions(this.actionHost);
     this.mail = new MailActions(this.actionHost);
     this.disposables.push(state.onChange((change) => this.stateChanged(change)), this.history, this.history.onChange(() => this.send({ history: true })));
+    const feed = options.client.feed;
+    this.live = feed && new LiveBoard(feed, {
+      state,
+      board: this.board,
+      deps: () => options.deps(),
+      ast: () => options.client.ast(),
+      locale: () => options.locale(),
+      listId: () => this.listId,
+      pageConnected: () => this.connected,
+      notifyPage: (type, params) => {
+        if (this.connected) this.endpoint?.notify(type, params);
+      },
+      setStatus: (status) => this.setStatus(status),
+      log: this.ui.log,
+    });
+    if (this.live) this.disposables.push(this.live);
+    // A Board that shows a record already (restored) tells the others at once.
+    this.live?.stateChanged();
+  }
+
+  /** Resolves once the changes the feed told are read and shown (tests). */
+  liveSettled(): Promise<void> {
+    return this.live?.settled() ?? Promise.resolve();
   }
 
   /** Whether a page is connected and has said ready. */
@@ -331,6 +358,7 @@ export class BoardController {
   private sendAll(): void {
     this.sentReview = undefined;
     this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true, review: true });
+    this.live?.sendPresence();
   }
 
   /** A line for the person from outside the Board (the data source went away or came back). */
@@ -352,14 +380,17 @@ export class BoardController {
   private stateChanged(change: BoardChange): void {
     if (change === 'list') this.listId++;
     this.updateTitle();
+    this.live?.stateChanged();
     if (this.applyingWebviewEdit) return;
     // A tool showed something: the person should see it.
     const { surface } = this.options;
     if (!surface.isOpen() || (change !== 'form' && !surface.isVisible())) surface.show(true);
     if (!surface.isOpen()) return;
     if (change === 'list' || change === 'detail') {
-      this.status = null;
+      // While the feed is lost, the status line keeps saying so.
+      this.status = this.live?.pausedStatus() ?? null;
       this.send({ list: true, detail: true, status: true, review: true });
+      this.live?.sendPresence();
     } else if (change === 'review') this.send({ review: true });
     else if (change === 'form') this.send({ detail: true });
     else this.send({ mail: true });
@@ -387,6 +418,7 @@ export class BoardController {
       const window = await listWindow(this.board, offset, limit, query, read.signal);
       const context = appModel(client.ast(), this.options.locale()).context(list.context);
       if (!window || !context || listId !== this.listId) throw new Error('the list changed');
+      this.live?.served(listId, offset, limit, query);
       return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
     } finally {
       this.windowReads.delete(read);

@@ -8,7 +8,7 @@
 // List rows travel in windows the webview asks for as the person scrolls.
 import type { HistoryView, ListQuery, OpenableContext, RefChoice } from '../core/domain.ts';
 import type { RecordHistoryView } from './recordHistory.ts';
-import { REVIEW_FILTERS, type DetailBlock, type GridRow, type ListBlock, type MailBlock, type ReviewBlock, type ReviewCounts, type ReviewFilter, type ReviewRow, type WebviewTexts } from './viewTypes.ts';
+import { REVIEW_FILTERS, type DetailBlock, type GridRow, type ListBlock, type MailBlock, type ReviewBlock, type ReviewCounts, type ReviewFilter, type PresenceView, type ReviewRow, type WebviewTexts } from './viewTypes.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
 export type Guard<P> = (params: unknown) => params is P;
@@ -185,6 +185,15 @@ export const reviewEdit = notification<{ readonly reviewId: number; readonly key
 export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[]; readonly locales?: readonly string[] }>('board/locale');
 /** The list (columns, total, first rows), or null when the Board shows none. */
 export const list = notification<{ readonly list: ListBlock | null }>('board/list');
+/**
+ * Rows of the shown list changed (someone else wrote, or the feed came back): the windows the page
+ * holds, read again with its sort and filter, and the new total. The page swaps these rows in place
+ * and drops the others it cached (asked for again when scrolled to); its scroll position, active
+ * row, sort and filter stay. An answer for another list or query is dropped.
+ */
+export const listRows = notification<{ readonly listId: number; readonly query: ListQuery; readonly total: number; readonly windows: readonly { readonly offset: number; readonly rows: readonly GridRow[] }[] }>('board/listRows');
+/** Who else has the shown record open (`detail`: editing or just open) and which shown list rows others are editing (`rows`: key -> names). */
+export const presence = notification<PresenceView>('board/presence');
 /** The detail form, or null. */
 export const detail = notification<{ readonly detail: DetailBlock | null }>('board/detail');
 /** Where Back and Forward lead, and the breadcrumb. */

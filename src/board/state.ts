@@ -79,6 +79,24 @@ export class BoardState implements Board {
     return [...this.conflicts.keys()];
   }
 
+  /**
+   * Someone else stored a newer version of the shown record and the form holds nothing unsaved:
+   * the form shows what is stored now (no new step of Back and Forward).
+   */
+  refreshDetail(current: DetailView): void {
+    if (!this.detail || this.form.size) return;
+    this.detail = structuredClone(current);
+    this.conflicts.clear();
+    this.emit('form');
+  }
+
+  /** Someone else deleted the shown record: the form says so and nothing can be saved. */
+  markDeleted(): void {
+    if (!this.detail || this.detail.deleted) return;
+    this.detail = { ...this.detail, deleted: true };
+    this.emit('form');
+  }
+
   /** The person settles a conflicting field: keep their value (mine) or the one stored now (theirs). */
   settle(field: string, keep: 'mine' | 'theirs'): void {
     if (!this.conflicts.delete(field)) return;

@@ -154,6 +154,13 @@ export interface BoardTexts {
   readonly reviewNotValid: string;
   /** Host side: the review that undoes an earlier change of many records. */
   readonly reviewUndoOf: (records: number) => string;
+  /** Others on the shown record (a status with this accessible name), each editing (`{name}`) or with it open; a list row's marker. */
+  readonly presenceLabel: string;
+  readonly personEditing: string;
+  readonly personViewing: string;
+  readonly rowEditing: string;
+  /** The shown record was deleted by someone else meanwhile. */
+  readonly deletedMeanwhile: string;
   /** Host-side status lines. */
   readonly saving: string;
   readonly openFailed: (what: string, reason: string) => string;
@@ -244,6 +251,11 @@ export function textsThrough(t: Translate): BoardTexts {
     newRecord: t('New record, not saved yet'),
     create: t('New'),
     delete: t('Delete'),
+    presenceLabel: t('Others on this record'),
+    personEditing: t('{name} is editing'),
+    personViewing: t('{name} has this record open'),
+    rowEditing: t('{name} is editing this record'),
+    deletedMeanwhile: t('Someone else deleted this record meanwhile: it can no longer be saved.'),
     questionWaitingOne: t('1 more question waiting'),
     questionsWaiting: t('{count} more questions waiting'),
     reviewCount: t('{accepted} of {rows} rows will change'),

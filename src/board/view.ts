@@ -148,9 +148,10 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const proposals = fields.filter((f) => f.pending).length;
   return {
     context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
-    canSave: context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
+    canSave: !detail.deleted && context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
     isNew: detail.isNew === true,
-    canDelete: !detail.isNew && detail.version !== undefined && def?.delete === true,
+    canDelete: !detail.deleted && !detail.isNew && detail.version !== undefined && def?.delete === true,
+    ...(detail.deleted ? { deleted: true } : {}),
     ...(context.readOnly !== undefined ? { readOnly: texts.readOnly(context.readOnly) } : {}),
     sections: context.sections.map((section) => (section.label ? { label: section.label, fields: section.fields } : { fields: section.fields })),
     dirty: proposals > 0 || fields.some((f) => f.edited), proposals, conflicts: fields.filter((f) => f.conflict).length,

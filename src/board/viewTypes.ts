@@ -100,6 +100,8 @@ export interface DetailBlock {
   readonly canDelete: boolean;
   /** Why the record can only be read, said to the person ("Read only: a view"). */
   readonly readOnly?: string;
+  /** Someone else deleted the record meanwhile: the form says so and Save is not offered. */
+  readonly deleted?: boolean;
   /** The form's sections in order (the context's layout, or one untitled section). */
   readonly sections: readonly { readonly label?: string; readonly fields: readonly string[] }[];
 }
@@ -117,6 +119,18 @@ export interface MailBlock {
   /** The person confirmed Send: it goes out then (ISO, and as the person reads it) unless they click Undo. */
   readonly sendAt?: string;
   readonly sendAtText?: string;
+}
+
+/** Someone else on a record the Board shows: their name, and whether they hold unsaved changes. */
+export interface OtherPerson {
+  readonly person: string;
+  readonly editing: boolean;
+}
+
+/** The others' presence as the page shows it: on the shown record, and on the shown list's rows (editing only). */
+export interface PresenceView {
+  readonly detail: readonly OtherPerson[];
+  readonly rows: readonly { readonly key: string; readonly people: readonly string[] }[];
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */

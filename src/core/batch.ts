@@ -9,12 +9,12 @@ import { agentEditable, agentListFields } from '../ast/agentPolicy.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { checkContextQuery } from '../graphql/queryRules.ts';
 import { buildFilterCheckQuery, buildReviewRowsQuery, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
-import { storedValue, type CoreDeps } from './base.ts';
+import { storedValue, withoutVersion, type CoreDeps } from './base.ts';
 import { add, decimalText, multiply, round, toDecimal, type Decimal } from './decimal.ts';
 import type { BoardRecord } from './domain.ts';
 import { openContext } from './openContext.ts';
 import type { FieldProblem, ProposeOutcome } from './outcomes.ts';
-import type { ProposedRow, Review } from './review.ts';
+import type { CurrentRecord, ProposedRow, Review } from './review.ts';
 import { fieldProblem } from './save.ts';
 
 /** A `set` value computed from the stored one: a factor or an addend, on int and decimal fields. */
@@ -205,4 +205,33 @@ export function reviewEditValue(ast: Ast, review: Review, field: string, value: 
     if (!(e instanceof FieldValueError)) throw e;
     return { value, problem: fieldProblem(e) };
   }
+}
+
+/**
+ * Rows of a review someone else changed or deleted meanwhile (the change feed named them): what is
+ * stored now, read as the review read its rows, for `Board.reviewConflicts`. Rows whose stored values
+ * are already the accepted ones (this Board's own save, heard before the review closed) are left out.
+ */
+export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed: ReadonlyArray<{ readonly id: string; readonly version: number | null }>): Promise<CurrentRecord[]> {
+  const newer = changed.filter(({ id, version }) => {
+    const row = review.row(id);
+    return row !== undefined && !row.gone && (version === null || version > row.version);
+  });
+  const ids = [...new Set(newer.map((c) => c.id))];
+  if (!ids.length) return [];
+  const ast = deps.client.ast();
+  const request = buildReviewRowsQuery(ast, review.context, { id: { _in: ids } }, [...review.shown, ...review.fields]);
+  const result = await deps.client.run(request.query, request.variables);
+  if (result.errors?.length) throw new Error(`reading the review's rows again failed: ${result.errors[0].message}`);
+  const stored = new Map(((result.data?.[request.root] ?? []) as BoardRecord[]).map((record) => [String(record.id), record]));
+  return ids.flatMap((id): CurrentRecord[] => {
+    const record = stored.get(id);
+    if (!record) return [{ id, current: null }];
+    const now = withoutVersion(record);
+    const row = review.row(id)!;
+    if (now.version <= row.version) return [];
+    const accepted = [...row.cells].filter(([, cell]) => cell.accepted);
+    const ours = accepted.length > 0 && accepted.every(([field, cell]) => JSON.stringify(cell.to) === JSON.stringify(now.record[field] ?? null));
+    return ours ? [] : [{ id, current: now }];
+  });
 }

@@ -50,6 +50,8 @@ export interface ListSource {
   reopen?(): Promise<ListSource>;
   /** The query as plain data, so the list can be opened again after a restart; absent for fixed results. */
   readonly origin?: ListOrigin;
+  /** Rows were written meanwhile: counts and known row positions are forgotten, the next windows read what is stored now. Absent for fixed results. */
+  refresh?(): void;
 }
 
 /** A list context's query as the agent (or the person's Open Context) gave it. */
@@ -73,6 +75,8 @@ export interface DetailView {
   readonly record: BoardRecord;
   /** The stored version; absent for rendered data that did not come from the backend. */
   readonly version?: number;
+  /** Someone else deleted the record meanwhile (the change feed said so): nothing can be saved. */
+  readonly deleted?: boolean;
 }
 
 export type BoardChange = 'list' | 'detail' | 'form' | 'mail' | 'review';
@@ -132,6 +136,8 @@ export interface Board {
   closeReview(): void;
   snapshot(): BoardSnapshot;
   onChange(listener: (change: BoardChange) => void): { dispose(): void };
+  /** Who else is editing this record now (the change feed's presence); absent where no feed tells. */
+  othersEditing?(entity: string, id: string): readonly string[];
 }
 
 export interface SaveSummary {
@@ -143,6 +149,8 @@ export interface SaveSummary {
   readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown; readonly fromText?: string; readonly toText?: string }>;
   /** Many records at once (a reviewed batch): what the question names instead of one record's changes. */
   readonly batch?: BatchSummary;
+  /** Others editing the same record right now (the change feed's presence), named in the question. */
+  readonly othersEditing?: readonly string[];
 }
 
 /** A batch save as the person is asked about it: counts, a summary per field, the first rows. */

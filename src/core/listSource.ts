@@ -74,8 +74,9 @@ export interface QuerySourceInput {
  * filter is asked once, together with its first window; a sort reuses it.
  */
 export class QueryListSource implements ListSource {
-  readonly total: number;
-  readonly first: ListWindow;
+  /** Kept current by later reads (others write): a page shown again gets what is stored now. */
+  total: number;
+  first: ListWindow;
   private readonly input: QuerySourceInput;
   private readonly counts = new Map<string, number>();
   private readonly recent = new RecentRecords();
@@ -111,11 +112,19 @@ export class QueryListSource implements ListSource {
     const window = await fetchWindow(this.input, offset, limit, query, this.counts.get(key), this.anchors, signal);
     this.counts.set(key, window.total);
     this.recent.remember(window.records);
+    if (key === countKey({})) this.total = window.total;
+    if (window.offset === 0 && !query.sort && key === countKey({}) && window.records.length >= this.first.records.length) this.first = window;
     return window;
   }
 
   recordByKey(key: string): BoardRecord | undefined {
     return this.recent.get(key);
+  }
+
+  refresh(): void {
+    // A write moves rows: counts and the positions of rows read before no longer hold.
+    this.counts.clear();
+    this.anchors.forget();
   }
 }
 
@@ -154,6 +163,13 @@ class Anchors {
   private readonly byOrder = new Map<string, Map<number, Anchor>>();
   private readonly maps = new Map<string, readonly Anchor[]>();
   private readonly deepReads = new Map<string, number>();
+
+  /** Every known position (rows were written): reads go by offset until new ones are known. */
+  forget(): void {
+    this.byOrder.clear();
+    this.maps.clear();
+    this.deepReads.clear();
+  }
 
   remember(order: string, anchors: readonly Anchor[]): void {
     let known = this.byOrder.get(order);

@@ -32,6 +32,7 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
     return { kind: 'nothing_to_save', ok: false, why: 'no_record' };
   }
   const contextName = board.context!;
+  if (detail.deleted) return { kind: 'deleted_meanwhile', ok: false, entity: context.entity, id: String(detail.record.id) };
   const open = Object.keys(board.conflicts ?? {});
   if (open.length) return { kind: 'open_conflicts', ok: false, entity: context.entity, fields: open };
   const asked = await changeSet(ast, context, detail, deps);
@@ -39,7 +40,8 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
   if (asked.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
 
   const id = String(detail.record.id);
-  const summary: SaveSummary = { entity: context.entity, id, changes: asked };
+  const others = deps.board.othersEditing?.(context.entity, id) ?? [];
+  const summary: SaveSummary = { entity: context.entity, id, changes: asked, ...(others.length ? { othersEditing: others } : {}) };
   const away = deps.confirmer.unavailable?.();
   if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
   const answer = await askBound(deps, summary, signal);

@@ -13,5 +13,8 @@ export const detailFormStyles = css`
   .actions { margin-top: 1rem; display: flex; gap: 0.75rem; align-items: center; }
   .unsaved { color: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
   .bulk { display: flex; gap: 0.5rem; margin-top: 0.5rem; }
+  .deleted { color: var(--vscode-errorForeground); margin: 4px 0 0; }
+  .presence { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 4px; color: var(--vscode-descriptionForeground); }
+  .presence .editing { color: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-foreground)); font-weight: 600; }
   .blocked { color: var(--vscode-errorForeground); }
 `;

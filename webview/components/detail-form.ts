@@ -9,7 +9,7 @@ import './record-history.ts';
 
 export class XosDetailForm extends LitElement {
   static override styles = detailFormStyles;
-  private readonly board = new StoreController(this, ['detail', 'locale', 'problems']);
+  private readonly board = new StoreController(this, ['detail', 'locale', 'problems', 'presence']);
 
   override render(): TemplateResult {
     const { store } = this.board;
@@ -20,6 +20,10 @@ export class XosDetailForm extends LitElement {
       <h1>${detail.label}</h1>
       <div class="summary">${detail.summary}${store.dirty ? html` · <span class="unsaved">${texts.unsaved}</span>` : nothing}</div>
       ${detail.readOnly ? html`<p class="read-only" role="note">${detail.readOnly}</p>` : nothing}
+      ${detail.deleted ? html`<p class="deleted" role="alert">${texts.deletedMeanwhile}</p>` : nothing}
+      ${store.presence.length && !detail.isNew ? html`<div class="presence" role="status" aria-label=${texts.presenceLabel}>
+        ${store.presence.map((other) => html`<span class=${other.editing ? 'editing' : 'viewing'}>${(other.editing ? texts.personEditing : texts.personViewing).replace('{name}', other.person)}</span>`)}
+      </div>` : nothing}
       ${detail.proposals > 1 ? html`<div class="bulk">
         <vscode-button secondary class="accept-all" @click=${() => store.formAction('acceptAll')}>${texts.acceptAll}</vscode-button>
         <vscode-button secondary class="revert-all" @click=${() => store.formAction('revertAll')}>${texts.revertAll}</vscode-button>

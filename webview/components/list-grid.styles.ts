@@ -16,6 +16,7 @@ export const listGridStyles = css`
     border-radius: 2px;
     font: inherit;
   }
+  .editing-mark { margin-inline-end: 4px; color: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-foreground)); }
   input[type='search']:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   input[type='search']::placeholder { color: var(--vscode-input-placeholderForeground); }
   .header {

@@ -45,12 +45,15 @@ export class XosListGrid extends LitElement {
   declare activeCol: number;
   declare widths: number[];
 
-  private readonly board = new StoreController(this, ['list', 'rows', 'locale']);
+  private readonly board = new StoreController(this, ['list', 'rows', 'locale', 'presence']);
   private readonly view = new GridViewportController(this, { rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, total: () => this.total });
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private shownList: ListBlock | null = null;
   private formats: CellFormat[] = [];
   private copyWholeRow = false;
+  /** The active row's record and the store's swap count it was seen at: after others wrote, the active row follows its record. */
+  private activeKey: string | undefined;
+  private seenSwaps = 0;
 
   constructor() {
     super();
@@ -81,6 +84,12 @@ export class XosListGrid extends LitElement {
       }
       this.shownList = list;
     }
+    if (store.rowSwaps !== this.seenSwaps) {
+      this.seenSwaps = store.rowSwaps;
+      const moved = this.activeKey === undefined ? undefined : store.indexOfKey(this.activeKey);
+      if (moved !== undefined && this.activeRow >= 0) this.activeRow = moved;
+    }
+    if (this.activeRow >= 0) this.activeKey = store.row(this.activeRow)?.key ?? this.activeKey;
     const texts = store.texts;
     this.formats = (list?.columns ?? []).map((c) => ({
       kind: fieldKind(c.type),
@@ -155,8 +164,17 @@ export class XosListGrid extends LitElement {
     return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}
       style=${styleProps({ transform: `translateY(${y}px)` })}>
       ${columns.map((column, c) => html`<div role="gridcell" id=${`c-${index}-${c}`} aria-colindex=${c + 1}
-        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${row ? this.renderCell(row, c, column) : ''}</div>`)}
+        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${c === 0 && row ? this.editingMark(row.key) : nothing}${row ? this.renderCell(row, c, column) : ''}</div>`)}
     </div>`;
+  }
+
+  /** Someone else is editing this row's record: a small mark, its text said to screen readers. */
+  private editingMark(key: string): TemplateResult | typeof nothing {
+    const { store } = this.board;
+    const people = store.rowEditing(key);
+    if (!people.length || !store.texts) return nothing;
+    const text = store.texts.rowEditing.replace('{name}', people.join(', '));
+    return html`<span class="editing-mark" role="img" aria-label=${text} title=${text}>✎</span>`;
   }
 
   /** A ref that leads to its record is a link (out of the tab order: the grid moves focus with arrows). */
