@@ -9,6 +9,7 @@ import { redactDsn } from '../backend/dsn.ts';
 import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { AUDIT_HEADER } from '../backend/storage/audit.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './types.ts';
+import { remoteFeed } from './remoteFeed.ts';
 
 /** The backend started inside this process. */
 export function embeddedClient(backend: Backend): XosClient {
@@ -106,6 +107,7 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
   const graphql = new GraphQLClient(`${base}/graphql`, { headers, fetch: doFetch, errorPolicy: 'all' });
 
   return {
+    feed: remoteFeed({ base, headers, fetch: doFetch }),
     async run(query, variables, audit, signal) {
       // graphql-request sends no request extensions: the audit meta travels in a header instead.
       const requestHeaders = audit ? { [AUDIT_HEADER]: encodeURIComponent(JSON.stringify(audit)) } : undefined;
