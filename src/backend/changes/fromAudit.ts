@@ -1,5 +1,5 @@
 // The change feed's view of audit entries: what catch-up and the SQLite feed read back.
-import type { RecordChange } from '../../graphql/types.ts';
+import type { RecordChange } from './types.ts';
 import { decodeAuditRow, OWN_AUDIT, type AuditEntry, type AuditMeta, type AuditPlace, type NewAuditEntry } from '../storage/audit.ts';
 import type { Dialect, Statement } from '../storage/sql.ts';
 import type { ChangesSince } from './types.ts';

@@ -1,7 +1,7 @@
 // One process's door to its storage's change feed: it listens to the storage while anyone
 // listens to it, hands every front end the changes and the others' presence (each front end's own
 // left out), and shares each front end's presence with every process on the database.
-import type { ChangeFeedEvent, PresenceEntry } from '../../graphql/types.ts';
+import type { ChangeFeedEvent, PresenceEntry } from './types.ts';
 import type { Storage } from '../storage/types.ts';
 import { Listeners } from './listeners.ts';
 import { PRESENCE_TTL_MS, type OpenRecord, type SharedPresence, type StorageFeedEvent } from './types.ts';

@@ -1,6 +1,6 @@
 // The NOTIFY payloads of the change feed on PostgreSQL: a write's changes as JSON, split so each
 // payload stays under PostgreSQL's 8,000-byte limit, each with the audit cursor it reaches.
-import type { RecordChange } from '../../graphql/types.ts';
+import type { RecordChange } from './types.ts';
 import type { Statement } from '../storage/sql.ts';
 
 export const CHANGES_CHANNEL = 'xos_changes';

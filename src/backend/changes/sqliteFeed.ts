@@ -3,7 +3,7 @@
 // changes only when another connection commits — read every ~200 ms, it costs microseconds —
 // and then named from the audit trail's entries after the last one seen (without a trail: reset).
 // Presence lives in the small xos_presence table beside the audit trail, read on the same tick.
-import type { RecordChange } from '../../graphql/types.ts';
+import type { RecordChange } from './types.ts';
 import type { Dialect, Statement } from '../storage/sql.ts';
 import { decodeAuditRow } from '../storage/audit.ts';
 import { auditAfterSql, auditNewestSql, changeOfEntry, changesAfter } from './fromAudit.ts';

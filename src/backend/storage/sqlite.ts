@@ -18,7 +18,7 @@ import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import { createPresenceTableSql, SqliteFeed } from '../changes/sqliteFeed.ts';
 import { changeOfWrite } from '../changes/fromAudit.ts';
-import type { RecordChange } from '../../graphql/types.ts';
+import type { RecordChange } from '../changes/types.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
