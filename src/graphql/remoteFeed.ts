@@ -86,7 +86,8 @@ export function remoteFeed(options: RemoteFeedOptions): ChangeFeed {
           live = true;
           delay = RETRY_FIRST_MS;
         }, (caughtUp) => {
-          if (lost) emit({ kind: 'connection', live: true, caughtUp });
+          // Live from here on (the first time too), with what was read on return.
+          emit({ kind: 'connection', live: true, caughtUp });
           lost = false;
           // The server may have let this Board's presence expire while it was away.
           announcer.repeat();

@@ -57,6 +57,11 @@ export class ChangeHub {
     };
   }
 
+  /** Resolves once the storage's feed hears the database (call after subscribe). */
+  async ready(): Promise<void> {
+    await this.#storage.feedReady?.();
+  }
+
   /** `open` undefined: the front end has no record open (or is gone). */
   async announce(client: string, person: string, open: OpenRecord | undefined): Promise<void> {
     await this.#storage.announce?.(client, open ? { client, person, entity: open.entity, id: open.id, editing: open.editing } : undefined, this.#ttlMs);

@@ -60,9 +60,10 @@ export class PostgresFeed {
     return off;
   }
 
-  /** Resolves once the LISTEN connection is up (the tests and the benchmark wait for it). */
-  async ready(): Promise<void> {
-    while (!this.#closed && !(this.#client && this.#connectedOnce)) await new Promise((resolve) => setTimeout(resolve, 20));
+  /** Resolves once the LISTEN connection is up, or after `timeoutMs` (a stream must not wait for a database that is down). */
+  async ready(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.#closed && !this.#client && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   async close(): Promise<void> {

@@ -112,6 +112,7 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     });
     let caughtUp = 0;
     try {
+      await hub.ready();
       const since = last === undefined ? undefined : await hub.changesSince(last, STREAM_CATCH_UP_LIMIT);
       if (last !== undefined && !since) {
         const newest = await hub.changesSince(undefined, 0).catch(() => undefined);

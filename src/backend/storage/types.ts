@@ -180,6 +180,8 @@ export interface Storage {
    * process and every other on the database, and every front end's presence. Until unsubscribed.
    */
   watch?(listener: StorageFeedListener): () => void;
+  /** Resolves once the feed hears the database (PostgreSQL: its LISTEN connection is up). */
+  feedReady?(): Promise<void>;
   /** Shares a front end's presence with every process on the database (undefined: none); it lives `ttlMs` unless announced again. */
   announce?(client: string, presence: SharedPresence | undefined, ttlMs: number): Promise<void>;
   /**

@@ -22,6 +22,7 @@ export class FeedForwarder {
   listen(on: boolean): void {
     if (on && !this.#stop && this.#hub.available) {
       this.#stop = this.#hub.subscribe(this.#client, ({ cursor: _cursor, ...event }) => this.#send({ kind: 'feed_event', event }));
+      void this.#hub.ready().then(() => this.#send({ kind: 'feed_event', event: { kind: 'connection', live: true, caughtUp: 0 } }));
     } else if (!on) {
       this.#stop?.();
       this.#stop = undefined;
