@@ -21,8 +21,10 @@ export interface TeamResult {
   /** Successful updates per record id. */
   readonly successes: Map<string, number>;
   readonly conflicts: number;
-  /** Per written version: the time from sending the update until the last Board heard it (ms). */
+  /** Per written version: the time from sending the update until the last Board heard it (ms; commit lies between). */
   readonly delays: number[];
+  /** The same from the update's answer (commit before it): a lower bound; negative when the feed was faster than the answer. */
+  readonly delaysFromAnswer: number[];
   /** Each Board's copy: id -> version and city. */
   readonly copies: Map<string, { version: number; city: string | null }>[];
   readonly backends: Backend[];
@@ -122,6 +124,9 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
     const sent = new Map<string, number>();
     const heardBy = new Map<string, number>();
     const delays: number[] = [];
+    const delaysFromAnswer: number[] = [];
+    const answered = new Map<string, number>();
+    const lastHeard = new Map<string, number>();
     const boards: Board[] = [];
     for (let i = 0; i < options.boards; i++) {
       const client = await connectRemoteClient({ endpoint: servers[i % servers.length].url });
@@ -130,7 +135,10 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
         const heard = (heardBy.get(key) ?? 0) + 1;
         heardBy.set(key, heard);
         const at = sent.get(key);
-        if (heard === options.boards && at !== undefined) delays.push(performance.now() - at);
+        if (heard === options.boards && at !== undefined) {
+          delays.push(performance.now() - at);
+          lastHeard.set(key, performance.now());
+        }
       }));
     }
     await until('every Board live', () => boards.every((board) => board.live), { timeoutMs: 30_000 });
@@ -156,12 +164,17 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
           conflicts++;
         } else {
           successes.set(id, (successes.get(id) ?? 0) + 1);
+          answered.set(`${id}:${version + 1}`, performance.now());
         }
       }
     };
     await Promise.all(Array.from({ length: options.agents }, (_, n) => agent(n)));
     await until('every Board settled', () => boards.every((board) => !board.busy), { timeoutMs: 60_000 });
-    return { successes, conflicts, delays, copies: boards.map((board) => board.copy), backends, close: async () => { for (const board of boards) board.stop(); await close(); } };
+    for (const [key, at] of lastHeard) {
+      const answer = answered.get(key);
+      if (answer !== undefined) delaysFromAnswer.push(at - answer);
+    }
+    return { successes, conflicts, delays, delaysFromAnswer, copies: boards.map((board) => board.copy), backends, close: async () => { for (const board of boards) board.stop(); await close(); } };
   } catch (error) {
     await close();
     throw error;
