@@ -53,8 +53,8 @@ try {
     console.log(`update sent -> every Board heard it: p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}, max ${ms(Math.max(...delays))} (${delays.length} changes)`);
     const fromAnswer = team.delaysFromAnswer;
     console.log(`update answered -> every Board heard it: p50 ${ms(percentile(fromAnswer, 50))}, p95 ${ms(percentile(fromAnswer, 95))}, max ${ms(Math.max(...fromAnswer))} (commit lies between send and answer)`);
-    const ratio = (p: number) => (percentile(delays, p) / percentile(baseline, p)).toFixed(1);
-    console.log(`ratio against the bare round trip: p50 ${ratio(50)}x, p95 ${ratio(95)}x`);
+    const ratio = (values: number[], p: number) => (percentile(values, p) / percentile(baseline, p)).toFixed(1);
+    console.log(`ratio against the bare round trip: from sent p50 ${ratio(delays, 50)}x, p95 ${ratio(delays, 95)}x; from answered p50 ${ratio(fromAnswer, 50)}x, p95 ${ratio(fromAnswer, 95)}x`);
     if (lost > 0) process.exitCode = 1;
   } finally {
     await team.close();
