@@ -10,11 +10,14 @@ import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { AUDIT_HEADER } from '../backend/storage/audit.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './types.ts';
 import { remoteFeed } from './remoteFeed.ts';
+import { embeddedFeed } from './embeddedFeed.ts';
 
 /** The backend started inside this process. */
 export function embeddedClient(backend: Backend): XosClient {
   const { api } = backend;
+  const feed = embeddedFeed(api.storage);
   return {
+    ...(feed ? { feed } : {}),
     run: async (query, variables, audit, signal) => {
       // On this thread a query, once started, runs to its end; only one not yet started is left out.
       signal?.throwIfAborted();

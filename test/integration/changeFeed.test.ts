@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { FEED_APPLICATION_NAME } from '../../src/backend/changes/postgresFeed.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../../src/backend/http.ts';
@@ -83,9 +85,10 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   let postgres: PostgresServer;
   let a: Instance;
   let b: Instance;
+  let dsn: string;
   before(async () => {
     postgres = await startPostgres();
-    const dsn = await postgres.createDatabase('xos_feed');
+    dsn = await postgres.createDatabase('xos_feed');
     a = await startInstance(dsn);
     b = await startInstance(dsn);
   });
@@ -157,6 +160,45 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
     } finally {
       annaHears.stop();
       benHears.stop();
+    }
+  });
+
+  test('a feed whose LISTEN connection was cut comes back and misses no change', async () => {
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = listen(reader.feed);
+    const admin = new pg.Client({ connectionString: dsn });
+    await admin.connect();
+    try {
+      await until('the feed live', () => heard.live());
+      // Every instance's LISTEN connection is cut; the write lands while they are away.
+      const cut = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [FEED_APPLICATION_NAME]);
+      assert.ok(cut.rowCount! >= 2, 'both instances listen');
+      const version = await writeCity(writer, '9', 'Schleswig');
+      await until('the change written while the feed was away', () => heard.changes().some((c) => c.id === '9' && c.version === version), { timeoutMs: 15_000 });
+    } finally {
+      heard.stop();
+      await admin.end();
+    }
+  });
+
+  test('a client whose stream broke tells it, comes back with Last-Event-ID and catches up', async () => {
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = listen(reader.feed);
+    try {
+      await until('the feed live', () => heard.live());
+      await writeCity(writer, '10', 'Eckernförde');
+      await until('a first change heard', () => heard.changes().some((c) => c.id === '10'));
+      // The server drops every connection, and the write comes before the client is back.
+      b.http.server.closeAllConnections();
+      const version = await writeCity(writer, '11', 'Plön');
+      await until('the change missed while away', () => heard.changes().some((c) => c.id === '11' && c.version === version), { timeoutMs: 15_000 });
+      const connection = heard.events.filter((event) => event.kind === 'connection');
+      assert.deepEqual(connection.slice(-2).map((event) => event.kind === 'connection' && event.live), [false, true], 'lost, then back');
+      assert.equal(heard.changes().filter((c) => c.id === '10').length, 1, 'what was heard before is not told again');
+    } finally {
+      heard.stop();
     }
   });
 

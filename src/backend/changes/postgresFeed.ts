@@ -13,6 +13,8 @@ export const CATCH_UP_LIMIT = 1_000;
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
 const EXPIRY_TICK_MS = 1_000;
+/** How the LISTEN connection shows in pg_stat_activity. */
+export const FEED_APPLICATION_NAME = 'xos-change-feed';
 
 export interface PostgresFeedOptions {
   /** A new connection for LISTEN (never one of the pool's: it stays open). */
@@ -106,6 +108,10 @@ export class PostgresFeed {
     const returning = this.#connectedOnce;
     this.#connectedOnce = true;
     if (returning) await this.#catchUp();
+    // Where a catch-up after a later cut would start, even before any change is heard.
+    else await this.#options.changesSince(undefined, 0).then((now) => {
+      if (now) this.#cursor = Math.max(this.#cursor ?? 0, now.cursor);
+    }, () => undefined);
   }
 
   #scheduleRetry(): void {

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
-import { PostgresFeed, presencePayload } from '../changes/postgresFeed.ts';
+import { FEED_APPLICATION_NAME, PostgresFeed, presencePayload } from '../changes/postgresFeed.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter } from '../changes/fromAudit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
@@ -144,7 +144,7 @@ export class PostgresStorage implements Storage {
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
     this.#feed = new PostgresFeed({
-      connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC' }),
+      connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC', application_name: FEED_APPLICATION_NAME }),
       changesSince: (cursor, limit) => this.changesSince(cursor, limit),
     });
     this.#pool = new pg.Pool({
