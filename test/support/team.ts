@@ -53,7 +53,7 @@ class Board {
       if (event.kind === 'connection') this.live = event.live;
       if (event.kind === 'reset') {
         this.#reset = true;
-        void this.#drain();
+        this.#drainLater();
       }
       if (event.kind !== 'changes') return;
       for (const change of event.changes) {
@@ -62,7 +62,7 @@ class Board {
         if (known && change.version !== null && known.version >= change.version) continue;
         this.#dirty.add(change.id);
       }
-      void this.#drain();
+      this.#drainLater();
     });
   }
 
@@ -75,6 +75,10 @@ class Board {
     return this.#reading || this.#dirty.size > 0;
   }
 
+  #drainLater(): void {
+    void this.#drain();
+  }
+
   async #drain(): Promise<void> {
     if (this.#reading) return;
     this.#reading = true;
@@ -83,8 +87,9 @@ class Board {
         const ids = this.#reset ? null : [...this.#dirty];
         this.#reset = false;
         this.#dirty.clear();
-        const answer = ids ? await this.#client.run(LIST, { ids, limit: ids.length }) : await this.#client.run(LIST_ALL, { limit: 100_000 });
-        if (answer.errors?.length) {
+        const answer = await (ids ? this.#client.run(LIST, { ids, limit: ids.length }) : this.#client.run(LIST_ALL, { limit: 100_000 }))
+          .catch((error: unknown) => ({ errors: [{ message: String(error) }] }));
+        if ('errors' in answer && answer.errors?.length) {
           // Read again next round; a copy that never converges fails the test.
           this.failedReads++;
           for (const id of ids ?? []) this.#dirty.add(id);
@@ -92,7 +97,7 @@ class Board {
           await new Promise((resolve) => setTimeout(resolve, 100));
           continue;
         }
-        for (const row of (answer.data as { person_list: { id: string; version: number; city: string | null }[] }).person_list) {
+        for (const row of ((answer as { data: unknown }).data as { person_list: { id: string; version: number; city: string | null }[] }).person_list) {
           const known = this.copy.get(String(row.id));
           if (!known || known.version <= row.version) this.copy.set(String(row.id), { version: row.version, city: row.city });
         }

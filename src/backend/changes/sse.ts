@@ -87,6 +87,8 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     const last = typeof lastHeader === 'string' && /^\d{1,15}$/.test(lastHeader.trim()) ? Number(lastHeader) : undefined;
     const client = clientOf(req, url) ?? randomUUID();
     streams++;
+    // A stream is quiet between heartbeats, and open for as long as the front end wants it.
+    req.socket.setTimeout(0);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive',
       'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no',
