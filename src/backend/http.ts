@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { XosApi, GraphQLRequest } from './graphql/api.ts';
 import type { Person } from './people/person.ts';
 import type { AuditState } from './storage/types.ts';
+import { createChangeRoutes, type ChangeRoutesOptions } from './changes/sse.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -32,6 +33,8 @@ export interface HttpOptions {
   readonly log?: (line: string) => void;
   /** Whether the backend keeps its audit trail, for /healthz (front ends show it in the status). */
   readonly audit?: AuditState;
+  /** The change feed's routes (GET /xos/changes, POST /xos/presence): stream limit, heartbeat, presence TTL. */
+  readonly changes?: ChangeRoutesOptions;
 }
 
 export interface RunningHttpServer {
@@ -148,6 +151,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => {});
   let port = 0;
+  const changeRoutes = createChangeRoutes(api.storage, new Set(Object.keys(api.ast.entities)), { log, ...options.changes });
 
   const checkHost = (req: IncomingMessage) => {
     if (!isLoopbackHost(host)) return;
@@ -212,6 +216,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       send(res, 200, result);
       return;
     }
+    if (await changeRoutes.handle(req, res, path)) return;
     throw new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${path}; use POST /graphql, GET /xos/ast or GET /healthz.`);
   };
 

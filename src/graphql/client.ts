@@ -10,11 +10,15 @@ import { redactDsn } from '../backend/dsn.ts';
 import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { AUDIT_HEADER } from '../backend/storage/audit.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './types.ts';
+import { remoteFeed } from './remoteFeed.ts';
+import { embeddedFeed } from './embeddedFeed.ts';
 
 /** The backend started inside this process; `person`: whom the front end acts for (their role applies). */
 export function embeddedClient(backend: Backend, person?: Person): XosClient {
   const { api } = backend;
+  const feed = embeddedFeed(api.storage);
   return {
+    ...(feed ? { feed } : {}),
     run: async (query, variables, audit, signal) => {
       // On this thread a query, once started, runs to its end; only one not yet started is left out.
       signal?.throwIfAborted();
@@ -107,6 +111,7 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
   const graphql = new GraphQLClient(`${base}/graphql`, { headers, fetch: doFetch, errorPolicy: 'all' });
 
   return {
+    feed: remoteFeed({ base, headers, fetch: doFetch }),
     async run(query, variables, audit, signal) {
       // graphql-request sends no request extensions: the audit meta travels in a header instead.
       const requestHeaders = audit ? { [AUDIT_HEADER]: encodeURIComponent(JSON.stringify(audit)) } : undefined;

@@ -1,8 +1,9 @@
 // What the client offers the floors above (the use cases, contacts, the tools, the hosts):
 // the XOS backend, embedded or remote, run through one interface. Types only, browser-safe.
-import type { AuditMeta, AuditPath } from '../backend/storage/audit.ts';
+import type { AuditMeta } from '../backend/storage/audit.ts';
 import type { AuditState } from '../backend/storage/types.ts';
 import type { Ast } from '../ast/schema.ts';
+import type { ChangeFeedEvent } from '../backend/changes/types.ts';
 
 export interface GraphQLErrorShape {
   readonly message: string;
@@ -24,37 +25,8 @@ export interface DsnStatus {
 }
 
 
-/** One record written, as the change feed tells it (after the write's commit). */
-export interface RecordChange {
-  readonly entity: string;
-  readonly id: string;
-  readonly action: 'create' | 'update' | 'delete';
-  /** The version after the write; null for a delete. */
-  readonly version: number | null;
-  /** Who wrote, where the backend knows (a person's name). */
-  readonly person?: string;
-  readonly path?: AuditPath;
-}
-
-/** Someone else has a record open on their Board, with unsaved changes or not. */
-export interface PresenceEntry {
-  readonly person: string;
-  readonly entity: string;
-  readonly id: string;
-  /** true: unsaved changes on the form ("Anna is editing"). */
-  readonly editing: boolean;
-}
-
-/** What the change feed tells a front end. */
-export type ChangeFeedEvent =
-  /** Records others (or this front end) wrote, in commit order. */
-  | { readonly kind: 'changes'; readonly changes: readonly RecordChange[] }
-  /** The feed cannot tell which records changed (away too long, no audit trail): read what is shown again. */
-  | { readonly kind: 'reset'; readonly reason: 'away' | 'unknown' }
-  /** The whole presence of the others, replaced each time. */
-  | { readonly kind: 'presence'; readonly presence: readonly PresenceEntry[] }
-  /** The feed was lost (live false) or is back (live true; `caughtUp`: changes read on return). */
-  | { readonly kind: 'connection'; readonly live: boolean; readonly caughtUp?: number };
+// The change feed's events are the backend's (src/backend/changes/types.ts), told here unchanged.
+export type { ChangeFeedEvent, PresenceEntry, RecordChange } from '../backend/changes/types.ts';
 
 /** Live changes and presence of the backend the client talks to. */
 export interface ChangeFeed {

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BackendOptions } from '../backend/backend.ts';
 import { redactDsn } from '../backend/dsn.ts';
-import { cancel, CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerStart } from '../backend/worker/protocol.ts';
+import { cancel, CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerRequest, type WorkerStart } from '../backend/worker/protocol.ts';
 import { packageRoot } from '../packageRoot.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from './types.ts';
 import { BackendUnavailableError } from './unavailable.ts';
+import { Announcer, FeedListeners } from './feedListeners.ts';
 
 export type WorkerBackendOptions = Omit<BackendOptions, 'onInternalError'> & {
   /** Bugs inside the backend (the caller only sees "internal error"), with their stack. */
@@ -49,6 +50,12 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   const start: WorkerStart = { ...rest, cancelled: cancelled.buffer as SharedArrayBuffer };
   const worker = new Worker(workerScript(), { workerData: start });
   const pending = new Map<number, { resolve(message: FromWorker): void; reject(error: Error): void }>();
+  // The change feed runs in the worker while anyone listens here (messages never keep the process alive).
+  const post = (message: ToWorker) => {
+    if (!gone) worker.postMessage(message);
+  };
+  const feedListeners = new FeedListeners(() => post({ kind: 'feed', on: true }), () => post({ kind: 'feed', on: false }));
+  const announcer = new Announcer((open) => post({ kind: 'announce', open }));
   let nextId = 1;
   /** Why the worker can no longer answer, once it cannot. */
   let gone: Error | undefined;
@@ -59,6 +66,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
         case 'started': resolve(message); return;
         case 'start_failed': reject(revive(message.error)); return;
         case 'internal_error': onInternalError?.(message.text); return;
+        case 'feed_event': feedListeners.emit(message.event); return;
         default: {
           const waiting = pending.get(message.id);
           pending.delete(message.id);
@@ -87,7 +95,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   // An idle backend does not keep the process alive (a front end that forgot to close it still
   // exits); one with a request under way does, until the answer is in.
   worker.unref();
-  const ask = (message: ToWorker, signal?: AbortSignal): Promise<FromWorker> => {
+  const ask = (message: WorkerRequest, signal?: AbortSignal): Promise<FromWorker> => {
     if (gone) return Promise.reject(gone);
     return new Promise<FromWorker>((resolve, reject) => {
       if (pending.size === 0) worker.ref();
@@ -109,6 +117,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
   const description = redactDsn(info.description);
 
   const client: XosClient = {
+    feed: { subscribe: (listener) => feedListeners.subscribe(listener), announce: (open) => announcer.announce(open) },
     run: async (query, variables, audit, signal) => {
       signal?.throwIfAborted();
       // A write is never called off: once asked, it is the backend's to finish (and audit).
@@ -150,6 +159,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
       } catch {
         // Stopped already: nothing to close.
       }
+      announcer.stop();
       gone ??= new BackendUnavailableError('the embedded XOS backend was closed');
       await worker.terminate();
     })()),

@@ -16,6 +16,10 @@ import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
+import { FEED_APPLICATION_NAME, PostgresFeed, presencePayload } from '../changes/postgresFeed.ts';
+import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
+import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter } from '../changes/fromAudit.ts';
+import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type {
   AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -135,9 +139,14 @@ export class PostgresStorage implements Storage {
   #audit = true;
   #auditPlace: AuditPlace = OWN_AUDIT;
   readonly #types = new Map<string, ReadonlyMap<string, string>>();
+  readonly #feed: PostgresFeed;
 
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
+    this.#feed = new PostgresFeed({
+      connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC', application_name: FEED_APPLICATION_NAME }),
+      changesSince: (cursor, limit) => this.changesSince(cursor, limit),
+    });
     this.#pool = new pg.Pool({
       connectionString: dsn,
       statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
@@ -275,7 +284,7 @@ export class PostgresStorage implements Storage {
     return this.#transaction(async (client) => {
       const [raw] = await query(client, statement);
       const row = sql.decodeRow(table, raw);
-      await this.#writeAudit(client, writeEntry(sql.table(table), 'create', null, row, audit));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'create', null, row, audit), audit);
       return row;
     });
   }
@@ -319,7 +328,7 @@ export class PostgresStorage implements Storage {
       const [raw] = await query(client, statement);
       if (!raw) return { status: 'conflict', current: before };
       const row = sql.decodeRow(table, raw);
-      await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit), audit);
       return { status: 'ok', row };
     });
   }
@@ -359,11 +368,16 @@ export class PostgresStorage implements Storage {
           }
         }
         const rows = updates.map((u) => written.get(String(u.id))!);
+        const batch = randomUUID();
+        const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit, batch));
+        const auditIds: number[] = [];
         if (this.#audit) {
-          const batch = randomUUID();
-          const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit, batch));
-          for (const chunk of chunked(entries, AUDIT_ROWS_PER_INSERT)) await query(client, insertAuditManySql(postgresDialect, chunk, this.#auditPlace));
+          for (const chunk of chunked(entries, AUDIT_ROWS_PER_INSERT)) {
+            const statement = insertAuditManySql(postgresDialect, chunk, this.#auditPlace);
+            auditIds.push(...(await query(client, { ...statement, text: `${statement.text} RETURNING "id"` })).map((raw) => Number(raw.id)));
+          }
         }
+        await this.#notify(client, entries.map((entry, i) => ({ change: changeOfWrite(entry, audit), ...(auditIds[i] !== undefined ? { auditId: auditIds[i] } : {}) })));
         return { status: 'ok', rows };
       });
     } catch (error) {
@@ -379,7 +393,7 @@ export class PostgresStorage implements Storage {
       const before = await this.#lockRow(client, table, id);
       if (!before) return { status: 'missing' };
       if ((await query(client, statement)).length === 0) return { status: 'conflict', current: before };
-      await this.#writeAudit(client, writeEntry(sql.table(table), 'delete', before, null, audit));
+      await this.#writeAudit(client, writeEntry(sql.table(table), 'delete', before, null, audit), audit);
       return { status: 'ok' };
     });
   }
@@ -400,9 +414,38 @@ export class PostgresStorage implements Storage {
     return Number((await query(this.#pool, countAuditSql(postgresDialect, filter, this.#auditPlace)))[0].count);
   }
 
-  /** Inside the write's transaction; nothing when the app keeps no audit trail. */
-  async #writeAudit(client: PoolClient, entry: NewAuditEntry): Promise<void> {
-    if (this.#audit) await query(client, insertAuditSql(postgresDialect, entry, { place: this.#auditPlace }));
+  /** Inside the write's transaction (no audit entry when the app keeps no trail), and the change feed's NOTIFY. */
+  async #writeAudit(client: PoolClient, entry: NewAuditEntry, meta: AuditMeta | undefined): Promise<void> {
+    const auditId = this.#audit ? Number((await query(client, insertAuditSql(postgresDialect, entry, { place: this.#auditPlace, returning: true })))[0].id) : undefined;
+    await this.#notify(client, [{ change: changeOfWrite(entry, meta), ...(auditId !== undefined ? { auditId } : {}) }]);
+  }
+
+  /** Delivered by PostgreSQL at commit to every instance's LISTEN connection (this one's too), never on rollback. */
+  async #notify(client: PoolClient, changes: readonly NotifiedChange[]): Promise<void> {
+    const statement = notifyChangesSql(changes);
+    if (statement) await query(client, statement);
+  }
+
+  watch(listener: StorageFeedListener): () => void {
+    return this.#feed.watch(listener);
+  }
+
+  /** Resolves once the feed's LISTEN connection is up. */
+  feedReady(): Promise<void> {
+    return this.#feed.ready();
+  }
+
+  async announce(client: string, presence: SharedPresence | undefined, ttlMs: number): Promise<void> {
+    await query(this.#pool, { text: `SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, params: [presencePayload(client, presence, ttlMs)] });
+  }
+
+  async changesSince(cursor: number | undefined, limit: number): Promise<ChangesSince | undefined> {
+    if (!this.#audit) return undefined;
+    if (cursor === undefined) {
+      const [row] = await query(this.#pool, auditNewestSql(this.#auditPlace));
+      return { changes: [], cursor: Number(row?.id ?? 0) };
+    }
+    return changesAfter(cursor, limit, await query(this.#pool, auditAfterSql(postgresDialect, cursor, limit, this.#auditPlace)));
   }
 
   /** Each column's type as the catalog writes it (`character varying(40)`, `mpaa_rating`), for typed VALUES lists; read once per table. */
@@ -434,6 +477,7 @@ export class PostgresStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    await this.#feed.close();
     if (!this.#pool.ended) await this.#pool.end();
   }
 

@@ -16,6 +16,10 @@ import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
+import { createPresenceTableSql, SqliteFeed } from '../changes/sqliteFeed.ts';
+import { changeOfWrite } from '../changes/fromAudit.ts';
+import type { RecordChange } from '../changes/types.ts';
+import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -85,6 +89,9 @@ export class SqliteStorage implements Storage {
   #builder: SqlBuilder | undefined;
   #audit = true;
   #bigInts = false;
+  /** The change feed, and the changes of the write under way (told after its commit). */
+  readonly #feed = new SqliteFeed({ all: (statement) => this.#all(statement), dialect: sqliteDialect, kept: () => this.#audit && this.#builder !== undefined });
+  #written: { changes: RecordChange[]; auditIds: number[] } = { changes: [], auditIds: [] };
 
   /** `location` is a file path or `:memory:`. */
   constructor(location: string, description: string, options: StorageOptions = {}) {
@@ -149,6 +156,7 @@ export class SqliteStorage implements Storage {
         // A trail from before batch writes gains their column.
         const auditColumns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [AUDIT_TABLE] }).map((row) => String(row.name));
         if (!auditColumns.includes(AUDIT_BATCH_COLUMN)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`);
+        this.#db.exec(createPresenceTableSql);
       }
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
@@ -200,7 +208,7 @@ export class SqliteStorage implements Storage {
     const statement = sql.insert(table, [values]);
     return this.#transaction(() => {
       const row = sql.decodeRow(table, this.#all(statement)[0]);
-      this.#writeAudit(writeEntry(sql.table(table), 'create', null, row, audit));
+      this.#writeAudit(writeEntry(sql.table(table), 'create', null, row, audit), audit);
       return row;
     });
   }
@@ -227,7 +235,7 @@ export class SqliteStorage implements Storage {
       const [raw] = this.#all(statement);
       if (!raw) return { status: 'conflict', current: sql.decodeRow(table, before) };
       const row = sql.decodeRow(table, raw);
-      this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit));
+      this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit), audit);
       return { status: 'ok', row };
     });
   }
@@ -250,7 +258,7 @@ export class SqliteStorage implements Storage {
           }
           const row = sql.decodeRow(table, raw);
           rows.push(row);
-          this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit, batch));
+          this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit, batch), audit);
         });
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
@@ -269,7 +277,7 @@ export class SqliteStorage implements Storage {
       const [before] = this.#all(sql.selectById(table, id));
       if (!before) return { status: 'missing' };
       if (this.#all(statement).length === 0) return { status: 'conflict', current: sql.decodeRow(table, before) };
-      this.#writeAudit(writeEntry(sql.table(table), 'delete', sql.decodeRow(table, before), null, audit));
+      this.#writeAudit(writeEntry(sql.table(table), 'delete', sql.decodeRow(table, before), null, audit), audit);
       return { status: 'ok' };
     });
   }
@@ -289,9 +297,22 @@ export class SqliteStorage implements Storage {
     return Number(this.#all(countAuditSql(sqliteDialect, filter))[0].count);
   }
 
-  /** Inside the write's transaction; nothing when the app keeps no audit trail. */
-  #writeAudit(entry: NewAuditEntry): void {
-    if (this.#audit) this.#run(insertAuditSql(sqliteDialect, entry));
+  /** Inside the write's transaction (nothing when the app keeps no audit trail); the change feed tells it after the commit. */
+  #writeAudit(entry: NewAuditEntry, meta: AuditMeta | undefined): void {
+    if (this.#audit) this.#written.auditIds.push(Number(this.#all(insertAuditSql(sqliteDialect, entry, { returning: true }))[0].id));
+    this.#written.changes.push(changeOfWrite(entry, meta));
+  }
+
+  watch(listener: StorageFeedListener): () => void {
+    return this.#feed.watch(listener);
+  }
+
+  async announce(client: string, presence: SharedPresence | undefined, ttlMs: number): Promise<void> {
+    this.#feed.announce(client, presence, ttlMs);
+  }
+
+  async changesSince(cursor: number | undefined, limit: number): Promise<ChangesSince | undefined> {
+    return this.#feed.changesSince(cursor, limit);
   }
 
   async ping(): Promise<number> {
@@ -301,6 +322,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    this.#feed.close();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
@@ -365,11 +387,16 @@ export class SqliteStorage implements Storage {
     } catch (error) {
       throw translateSqliteError(error);
     }
+    this.#written = { changes: [], auditIds: [] };
     try {
       const result = work();
       this.#db.exec('COMMIT');
+      const { changes, auditIds } = this.#written;
+      this.#written = { changes: [], auditIds: [] };
+      this.#feed.committed(changes, auditIds);
       return result;
     } catch (error) {
+      this.#written = { changes: [], auditIds: [] };
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       throw translateSqliteError(error);
     }

@@ -7,6 +7,7 @@
 import type { Model } from '../model.ts';
 import type { Scalar } from '../../ast/values.ts';
 import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.ts';
+import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 
 export type { Scalar };
 export type Row = Record<string, Scalar>;
@@ -174,6 +175,20 @@ export interface Storage {
   sortHint(table: string, column: string): Promise<SortHint>;
   /** Round trip to the database in milliseconds. */
   ping(): Promise<number>;
+  /**
+   * The change feed (src/backend/changes): every write's records after its commit, by this
+   * process and every other on the database, and every front end's presence. Until unsubscribed.
+   */
+  watch?(listener: StorageFeedListener): () => void;
+  /** Resolves once the feed hears the database (PostgreSQL: its LISTEN connection is up). */
+  feedReady?(): Promise<void>;
+  /** Shares a front end's presence with every process on the database (undefined: none); it lives `ttlMs` unless announced again. */
+  announce?(client: string, presence: SharedPresence | undefined, ttlMs: number): Promise<void>;
+  /**
+   * The record writes after audit id `cursor` (undefined: none, and the newest id), from the audit
+   * trail; undefined when there is no trail or more than `limit` changes.
+   */
+  changesSince?(cursor: number | undefined, limit: number): Promise<ChangesSince | undefined>;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,9 @@
 // requests interleave here exactly as they did on the front end's thread.
 import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
 import { startBackend, type Backend } from '../backend.ts';
-import { errorData, isCancelled, type FromWorker, type ToWorker, type WorkerStart } from './protocol.ts';
+import { errorData, isCancelled, type FromWorker, type ToWorker, type WorkerRequest, type WorkerStart } from './protocol.ts';
+import { ChangeHub } from '../changes/hub.ts';
+import { FeedForwarder } from './feedForwarder.ts';
 
 if (!parentPort) throw new Error('src/backend/worker/main.ts runs as a worker thread (new Worker), not on its own.');
 const port: MessagePort = parentPort;
@@ -29,10 +31,15 @@ try {
 
 if (backend) {
   const running = backend;
-  port.on('message', (message: ToWorker) => void answer(running, message));
+  const feed = new FeedForwarder(new ChangeHub(running.api.storage), send, (start as { person?: { name?: unknown } }).person?.name);
+  port.on('message', (message: ToWorker) => {
+    if (message.kind === 'feed') feed.listen(message.on);
+    else if (message.kind === 'announce') feed.announce(message.open);
+    else void answer(running, message);
+  });
 }
 
-async function answer(running: Backend, message: ToWorker): Promise<void> {
+async function answer(running: Backend, message: WorkerRequest): Promise<void> {
   try {
     switch (message.kind) {
       case 'run': {

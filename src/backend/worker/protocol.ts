@@ -4,6 +4,7 @@
 import type { Ast } from '../../ast/schema.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 import type { AuditState } from '../storage/types.ts';
+import type { ChangeFeedEvent, OpenRecord } from '../changes/types.ts';
 
 /** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
 export const CANCEL_SLOTS = 1024;
@@ -33,7 +34,14 @@ export type ToWorker =
   | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta }
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'stats'; readonly id: number }
-  | { readonly kind: 'close'; readonly id: number };
+  | { readonly kind: 'close'; readonly id: number }
+  /** The front end listens to the change feed (on) or no longer (off). */
+  | { readonly kind: 'feed'; readonly on: boolean }
+  /** The record the front end has open (undefined: none), for the others' presence. */
+  | { readonly kind: 'announce'; readonly open: OpenRecord | undefined };
+
+/** The messages the worker answers (by id). */
+export type WorkerRequest = Extract<ToWorker, { readonly id: number }>;
 
 /** An error as it crosses threads: its name and message (its class stays behind). */
 export interface ErrorData {
@@ -52,7 +60,9 @@ export type FromWorker =
   | { readonly kind: 'closed'; readonly id: number }
   | { readonly kind: 'failed'; readonly id: number; readonly error: ErrorData }
   /** A bug inside the backend (the GraphQL layer hides it from the caller); for the front end's log. */
-  | { readonly kind: 'internal_error'; readonly text: string };
+  | { readonly kind: 'internal_error'; readonly text: string }
+  /** An event of the change feed, while the front end listens. */
+  | { readonly kind: 'feed_event'; readonly event: ChangeFeedEvent };
 
 export function errorData(error: unknown): ErrorData {
   return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };

@@ -1,0 +1,165 @@
+// The change feed on PostgreSQL: one dedicated LISTEN connection per storage hears every
+// instance's writes (NOTIFY at commit, see notifyPayload.ts) and presence. A lost connection is
+// made again with backoff; what was written meanwhile is read back from the audit trail, or,
+// where that cannot tell, the front ends are told to read again (reset).
+import pg from 'pg';
+import { Listeners } from './listeners.ts';
+import { CHANGES_CHANNEL, parseChangesPayload, PRESENCE_CHANNEL } from './notifyPayload.ts';
+import { PresenceBook } from './presenceBook.ts';
+import type { ChangesSince, SharedPresence, StorageFeedEvent, StorageFeedListener } from './types.ts';
+
+/** Changes read back at most after a reconnect; more: reset. */
+export const CATCH_UP_LIMIT = 1_000;
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5_000;
+const EXPIRY_TICK_MS = 1_000;
+/** How the LISTEN connection shows in pg_stat_activity. */
+export const FEED_APPLICATION_NAME = 'xos-change-feed';
+
+export interface PostgresFeedOptions {
+  /** A new connection for LISTEN (never one of the pool's: it stays open). */
+  readonly connect: () => pg.Client;
+  readonly changesSince: (cursor: number | undefined, limit: number) => Promise<ChangesSince | undefined>;
+}
+
+interface PresencePayload {
+  readonly client: string;
+  readonly entry?: SharedPresence;
+  readonly ttlMs: number;
+}
+
+export function presencePayload(client: string, entry: SharedPresence | undefined, ttlMs: number): string {
+  return JSON.stringify({ client, ...(entry ? { entry } : {}), ttlMs } satisfies PresencePayload);
+}
+
+export class PostgresFeed {
+  readonly #options: PostgresFeedOptions;
+  readonly #listeners = new Listeners<StorageFeedEvent>();
+  readonly #book = new PresenceBook();
+  #client: pg.Client | undefined;
+  #started = false;
+  #closed = false;
+  #connectedOnce = false;
+  #delay = RETRY_FIRST_MS;
+  #retry: NodeJS.Timeout | undefined;
+  #expiry: NodeJS.Timeout | undefined;
+  /** The newest audit id heard: where a catch-up after a reconnect starts. */
+  #cursor: number | undefined;
+
+  constructor(options: PostgresFeedOptions) {
+    this.#options = options;
+  }
+
+  watch(listener: StorageFeedListener): () => void {
+    const off = this.#listeners.add(listener);
+    const present = this.#book.current();
+    if (present.length > 0) listener({ kind: 'presence', presence: present });
+    if (!this.#started && !this.#closed) {
+      this.#started = true;
+      this.#expiry = setInterval(() => this.#emitPresence(), EXPIRY_TICK_MS).unref();
+      void this.#connect();
+    }
+    return off;
+  }
+
+  /** Resolves once the LISTEN connection is up, or after `timeoutMs` (a stream must not wait for a database that is down). */
+  async ready(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.#closed && !this.#client && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    clearInterval(this.#expiry);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#closed) return;
+    const client = this.#options.connect();
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (this.#client === client) this.#client = undefined;
+      void client.end().catch(() => undefined);
+      this.#scheduleRetry();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (message) => this.#heard(message.channel, message.payload ?? ''));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await client.query(`LISTEN ${PRESENCE_CHANNEL}`);
+    } catch {
+      onLost();
+      return;
+    }
+    if (this.#closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.#client = client;
+    this.#delay = RETRY_FIRST_MS;
+    const returning = this.#connectedOnce;
+    this.#connectedOnce = true;
+    if (returning) await this.#catchUp();
+    // Where a catch-up after a later cut would start, even before any change is heard.
+    else await this.#options.changesSince(undefined, 0).then((now) => {
+      if (now) this.#cursor = Math.max(this.#cursor ?? 0, now.cursor);
+    }, () => undefined);
+  }
+
+  #scheduleRetry(): void {
+    if (this.#closed) return;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => void this.#connect(), this.#delay).unref();
+    this.#delay = Math.min(RETRY_MAX_MS, this.#delay * 2);
+  }
+
+  /** After a reconnect: the changes missed, read from the audit trail, or a reset. */
+  async #catchUp(): Promise<void> {
+    let missed: ChangesSince | undefined;
+    try {
+      missed = this.#cursor === undefined ? undefined : await this.#options.changesSince(this.#cursor, CATCH_UP_LIMIT);
+    } catch {
+      missed = undefined;
+    }
+    if (!missed) {
+      this.#listeners.emit({ kind: 'reset', reason: 'away' });
+      return;
+    }
+    this.#cursor = missed.cursor;
+    if (missed.changes.length > 0) this.#listeners.emit({ kind: 'changes', changes: missed.changes, cursor: missed.cursor });
+  }
+
+  #heard(channel: string, payload: string): void {
+    if (channel === CHANGES_CHANNEL) {
+      const parsed = parseChangesPayload(payload);
+      if (!parsed) return;
+      if (parsed.cursor !== undefined) this.#cursor = Math.max(this.#cursor ?? 0, parsed.cursor);
+      this.#listeners.emit({ kind: 'changes', changes: parsed.changes, ...(parsed.cursor !== undefined ? { cursor: parsed.cursor } : {}) });
+      return;
+    }
+    if (channel === PRESENCE_CHANNEL) {
+      let parsed: PresencePayload;
+      try {
+        parsed = JSON.parse(payload) as PresencePayload;
+      } catch {
+        return;
+      }
+      if (typeof parsed.client !== 'string') return;
+      this.#book.put(parsed.client, parsed.entry ? { ...parsed.entry, client: parsed.client } : undefined, Date.now() + Number(parsed.ttlMs));
+      this.#emitPresence();
+    }
+  }
+
+  #emitPresence(): void {
+    const presence = this.#book.changed();
+    if (presence) this.#listeners.emit({ kind: 'presence', presence });
+  }
+}

@@ -1,0 +1,157 @@
+// The change feed on SQLite. This process's writes are told right after their commit; other
+// processes on the same file (another VS Code window) are noticed by PRAGMA data_version, which
+// changes only when another connection commits — read every ~200 ms, it costs microseconds —
+// and then named from the audit trail's entries after the last one seen (without a trail: reset).
+// Presence lives in the small xos_presence table beside the audit trail, read on the same tick.
+import type { RecordChange } from './types.ts';
+import type { Dialect, Statement } from '../storage/sql.ts';
+import { decodeAuditRow } from '../storage/audit.ts';
+import { auditAfterSql, auditNewestSql, changeOfEntry, changesAfter } from './fromAudit.ts';
+import { Listeners } from './listeners.ts';
+import { PresenceBook } from './presenceBook.ts';
+import type { SharedPresence, StorageFeedEvent, StorageFeedListener } from './types.ts';
+
+export const PRESENCE_TABLE = 'xos_presence';
+export const POLL_MS = 200;
+/** Other processes' changes named per tick at most; more: reset. */
+const TICK_LIMIT = 1_000;
+/** Rows of presence long expired are removed when someone announces. */
+const PRESENCE_KEEP_MS = 60_000;
+
+export const createPresenceTableSql = `CREATE TABLE IF NOT EXISTS "${PRESENCE_TABLE}" ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
+  + '"record_id" TEXT NOT NULL, "editing" INTEGER NOT NULL, "expires" INTEGER NOT NULL)';
+
+export interface SqliteFeedOptions {
+  /** Runs one statement on the storage's connection. */
+  readonly all: (statement: Statement) => Record<string, unknown>[];
+  readonly dialect: Dialect;
+  /** Whether the audit trail and the presence table are there (an app on the person's own file may not allow them). */
+  readonly kept: () => boolean;
+}
+
+export class SqliteFeed {
+  readonly #options: SqliteFeedOptions;
+  readonly #listeners = new Listeners<StorageFeedEvent>();
+  readonly #book = new PresenceBook();
+  /** This process's audit ids already told (the tick skips them). */
+  readonly #own = new Set<number>();
+  #timer: NodeJS.Timeout | undefined;
+  #dataVersion = 0;
+  #lastSeen = 0;
+  #closed = false;
+
+  constructor(options: SqliteFeedOptions) {
+    this.#options = options;
+  }
+
+  watch(listener: StorageFeedListener): () => void {
+    const off = this.#listeners.add(listener);
+    if (!this.#timer && !this.#closed) {
+      this.#dataVersion = this.#readDataVersion();
+      if (this.#options.kept()) this.#lastSeen = Number(this.#options.all(auditNewestSql())[0]?.id ?? 0);
+      this.#readPresence();
+      this.#timer = setInterval(() => this.#tick(), POLL_MS).unref();
+    }
+    const present = this.#book.current();
+    if (present.length > 0) listener({ kind: 'presence', presence: present });
+    return () => {
+      off();
+      if (this.#listeners.size === 0) this.#stop();
+    };
+  }
+
+  /** This process's write, just committed. */
+  committed(changes: readonly RecordChange[], auditIds: readonly number[]): void {
+    if (this.#listeners.size === 0 || changes.length === 0) return;
+    for (const id of auditIds) this.#own.add(id);
+    const cursor = auditIds.length ? Math.max(...auditIds) : undefined;
+    this.#listeners.emit({ kind: 'changes', changes, ...(cursor !== undefined ? { cursor } : {}) });
+  }
+
+  announce(client: string, presence: SharedPresence | undefined, ttlMs: number): void {
+    if (!this.#options.kept()) return;
+    const now = Date.now();
+    if (presence) {
+      this.#options.all({
+        text: `INSERT INTO "${PRESENCE_TABLE}" ("client", "person", "entity", "record_id", "editing", "expires") VALUES (?, ?, ?, ?, ?, ?) `
+          + 'ON CONFLICT ("client") DO UPDATE SET "person" = excluded."person", "entity" = excluded."entity", "record_id" = excluded."record_id", "editing" = excluded."editing", "expires" = excluded."expires"',
+        params: [client, presence.person, presence.entity, presence.id, presence.editing ? 1 : 0, now + ttlMs],
+      });
+    } else {
+      this.#options.all({ text: `DELETE FROM "${PRESENCE_TABLE}" WHERE "client" = ?`, params: [client] });
+    }
+    this.#options.all({ text: `DELETE FROM "${PRESENCE_TABLE}" WHERE "expires" < ?`, params: [now - PRESENCE_KEEP_MS] });
+    if (this.#timer) {
+      this.#readPresence();
+      this.#emitPresence();
+    }
+  }
+
+  changesSince(cursor: number | undefined, limit: number) {
+    if (!this.#options.kept()) return undefined;
+    if (cursor === undefined) return { changes: [], cursor: Number(this.#options.all(auditNewestSql())[0]?.id ?? 0) };
+    return changesAfter(cursor, limit, this.#options.all(auditAfterSql(this.#options.dialect, cursor, limit)));
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#stop();
+  }
+
+  #stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #readDataVersion(): number {
+    return Number(this.#options.all({ text: 'PRAGMA data_version', params: [] })[0]?.data_version ?? 0);
+  }
+
+  #tick(): void {
+    try {
+      const version = this.#readDataVersion();
+      if (version !== this.#dataVersion) {
+        this.#dataVersion = version;
+        this.#readOthers();
+        this.#readPresence();
+      }
+      this.#emitPresence();
+    } catch {
+      // Busy or closed: the next tick tries again.
+    }
+  }
+
+  /** Another process committed: its writes, named from the audit trail. */
+  #readOthers(): void {
+    if (!this.#options.kept()) {
+      this.#listeners.emit({ kind: 'reset', reason: 'unknown' });
+      return;
+    }
+    const rows = this.#options.all(auditAfterSql(this.#options.dialect, this.#lastSeen, TICK_LIMIT));
+    if (rows.length > TICK_LIMIT) {
+      this.#lastSeen = Number(this.#options.all(auditNewestSql())[0]?.id ?? this.#lastSeen);
+      this.#own.clear();
+      this.#listeners.emit({ kind: 'reset', reason: 'away' });
+      return;
+    }
+    const entries = rows.map(decodeAuditRow);
+    const changes = entries.filter((entry) => !this.#own.has(entry.id)).map(changeOfEntry).filter((change) => change !== undefined);
+    this.#lastSeen = entries.reduce((top, entry) => Math.max(top, entry.id), this.#lastSeen);
+    for (const id of this.#own) if (id <= this.#lastSeen) this.#own.delete(id);
+    if (changes.length > 0) this.#listeners.emit({ kind: 'changes', changes, cursor: this.#lastSeen });
+  }
+
+  #readPresence(): void {
+    if (!this.#options.kept()) return;
+    const rows = this.#options.all({ text: `SELECT * FROM "${PRESENCE_TABLE}" WHERE "expires" > ?`, params: [Date.now()] });
+    this.#book.replace(rows.map((row) => ({
+      entry: { client: String(row.client), person: String(row.person), entity: String(row.entity), id: String(row.record_id), editing: Number(row.editing) === 1 },
+      expires: Number(row.expires),
+    })));
+  }
+
+  #emitPresence(): void {
+    const presence = this.#book.changed();
+    if (presence) this.#listeners.emit({ kind: 'presence', presence });
+  }
+}

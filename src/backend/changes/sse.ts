@@ -1,0 +1,172 @@
+// The change feed over HTTP (xos-server): GET /xos/changes streams Server-Sent Events — `changes`
+// (id: the audit cursor, so a client that comes back with Last-Event-ID reads what it missed from
+// the audit trail, up to CATCH_UP_LIMIT, else `reset`), `presence`, `reset`, and `ready` once the
+// stream is caught up — with a heartbeat comment every 15 s; POST /xos/presence announces the
+// record a front end has open. http.ts checks Host, Origin and the token before either is served.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Person } from '../people/person.ts';
+import type { Storage } from '../storage/types.ts';
+import { ChangeHub, parseOpenRecord, type HubEvent } from './hub.ts';
+
+export const CHANGES_PATH = '/xos/changes';
+export const PRESENCE_PATH = '/xos/presence';
+/** The header naming the front end (its presence is left out of what its own stream gets). */
+export const CLIENT_HEADER = 'x-xos-client';
+export const DEFAULT_MAX_STREAMS = 200;
+export const HEARTBEAT_MS = 15_000;
+/** Changes a returning client may catch up on; more: reset. */
+export const STREAM_CATCH_UP_LIMIT = 1_000;
+const MAX_PRESENCE_BODY = 4_096;
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface ChangeRoutesOptions {
+  /** Concurrent streams at most; one more gets 503 (default 200). */
+  readonly maxStreams?: number;
+  readonly heartbeatMs?: number;
+  /** How long an announcement lives unless repeated (default 30 s). */
+  readonly presenceTtlMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface ChangeRoutes {
+  /** Serves the request if it is one of the feed's routes (after http.ts's checks); false: not one. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, person?: Person): Promise<boolean>;
+  /** Streams open now. */
+  readonly streams: number;
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.end(text);
+}
+
+function clientOf(req: IncomingMessage, url: URL): string | undefined {
+  const given = url.searchParams.get('client') ?? req.headers[CLIENT_HEADER];
+  return typeof given === 'string' && CLIENT_ID.test(given) ? given : undefined;
+}
+
+function sseEvent(event: string, data: unknown, id?: number): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function frame(event: HubEvent): string {
+  switch (event.kind) {
+    case 'changes': return sseEvent('changes', { changes: event.changes }, event.cursor);
+    case 'presence': return sseEvent('presence', { presence: event.presence });
+    case 'reset': return sseEvent('reset', { reason: event.reason });
+    case 'connection': return '';
+  }
+}
+
+async function readSmallBody(req: IncomingMessage): Promise<string | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_PRESENCE_BODY) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function createChangeRoutes(storage: Storage, entities: ReadonlySet<string>, options: ChangeRoutesOptions = {}): ChangeRoutes {
+  const hub = new ChangeHub(storage, { presenceTtlMs: options.presenceTtlMs });
+  const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  let streams = 0;
+
+  const stream = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET ${CHANGES_PATH} (Server-Sent Events).`, { allow: 'GET' });
+    if (!hub.available) return sendError(res, 404, 'NOT_FOUND', 'This XOS server has no change feed.');
+    if (streams >= maxStreams) {
+      return sendError(res, 503, 'TOO_MANY_STREAMS', `This XOS server already serves ${maxStreams} change streams, its most; try again shortly, or raise its limit.`, { 'retry-after': '5' });
+    }
+    const lastHeader = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
+    const last = typeof lastHeader === 'string' && /^\d{1,15}$/.test(lastHeader.trim()) ? Number(lastHeader) : undefined;
+    const client = clientOf(req, url) ?? randomUUID();
+    streams++;
+    // A stream is quiet between heartbeats, and open for as long as the front end wants it.
+    req.socket.setTimeout(0);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive',
+      'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    // Live events wait while the missed ones are read, so nothing is told twice or out of order.
+    let backlog: HubEvent[] | undefined = [];
+    let caughtUpTo: number | undefined;
+    const write = (event: HubEvent) => {
+      if (event.kind === 'changes' && event.cursor !== undefined && caughtUpTo !== undefined && event.cursor <= caughtUpTo) return;
+      res.write(frame(event));
+    };
+    const unsubscribe = hub.subscribe(client, (event) => (backlog ? backlog.push(event) : write(event)));
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs).unref();
+    let closed = false;
+    req.on('close', () => {
+      closed = true;
+      streams--;
+      clearInterval(heartbeat);
+      unsubscribe();
+      // The front end is gone: so is what it had open.
+      hub.announce(client, 'someone', undefined).catch(() => undefined);
+    });
+    let caughtUp = 0;
+    try {
+      await hub.ready();
+      const since = last === undefined ? undefined : await hub.changesSince(last, STREAM_CATCH_UP_LIMIT);
+      if (last !== undefined && !since) {
+        const newest = await hub.changesSince(undefined, 0).catch(() => undefined);
+        caughtUpTo = newest?.cursor;
+        res.write(sseEvent('reset', { reason: 'away' }, caughtUpTo));
+      } else if (since) {
+        caughtUpTo = since.cursor;
+        caughtUp = since.changes.length;
+        if (caughtUp > 0) res.write(sseEvent('changes', { changes: since.changes }, since.cursor));
+      } else {
+        caughtUpTo = (await hub.changesSince(undefined, 0))?.cursor;
+      }
+    } catch (error) {
+      options.log?.(`change stream: catching up failed: ${(error as Error).message}`);
+      res.write(sseEvent('reset', { reason: 'away' }));
+    }
+    if (closed) return;
+    res.write(sseEvent('ready', { client, caughtUp, presenceTtlMs: hub.presenceTtlMs }, caughtUpTo));
+    const waiting = backlog;
+    backlog = undefined;
+    for (const event of waiting) write(event);
+  };
+
+  const presence = async (req: IncomingMessage, res: ServerResponse, url: URL, person: Person | undefined) => {
+    if (req.method !== 'POST') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Send POST ${PRESENCE_PATH} with {"entity": "...", "id": "...", "editing": false}, or {} for none.`, { allow: 'POST' });
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the presence as Content-Type: application/json.');
+    const text = await readSmallBody(req);
+    if (text === undefined) return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `A presence is at most ${MAX_PRESENCE_BODY} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text || '{}');
+    } catch {
+      return sendError(res, 400, 'BAD_REQUEST', 'The body is not valid JSON; send {"entity": "...", "id": "...", "editing": false}, or {} for none.');
+    }
+    const open = parseOpenRecord(body, entities);
+    if (typeof open === 'string') return sendError(res, 400, 'BAD_REQUEST', `The presence is not valid: ${open}.`);
+    const name = person?.name ?? 'someone';
+    await hub.announce(clientOf(req, url) ?? name, name, open);
+    res.writeHead(204, { 'cache-control': 'no-store' });
+    res.end();
+  };
+
+  return {
+    get streams() {
+      return streams;
+    },
+    async handle(req, res, path, person) {
+      if (path !== CHANGES_PATH && path !== PRESENCE_PATH) return false;
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (path === CHANGES_PATH) await stream(req, res, url);
+      else await presence(req, res, url, person);
+      return true;
+    },
+  };
+}

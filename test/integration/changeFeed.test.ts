@@ -1,0 +1,270 @@
+// The change feed end to end: on PostgreSQL, two xos-server instances over one database — a write
+// through one reaches the other's stream (the remote client's feed), a stream that was away
+// catches up with Last-Event-ID (or is told to read again past the bound), presence crosses
+// instances, clears and expires, and the stream refuses a wrong token, a web page and one stream
+// too many; on SQLite, two embedded backends on one file (each on its own thread) see each
+// other's writes and presence.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { FEED_APPLICATION_NAME } from '../../src/backend/changes/postgresFeed.ts';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../../src/backend/http.ts';
+import { connectRemoteClient } from '../../src/graphql/client.ts';
+import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange, XosClient } from '../../src/graphql/types.ts';
+import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { tempDir } from '../support/tmp.ts';
+import { until } from '../support/until.ts';
+
+/** Everything a feed tells, kept in order. */
+function listen(feed: ChangeFeed | undefined) {
+  assert.ok(feed, 'the client has a change feed');
+  const events: ChangeFeedEvent[] = [];
+  const stop = feed.subscribe((event) => events.push(event));
+  return {
+    events,
+    stop,
+    changes: (): RecordChange[] => events.flatMap((event) => (event.kind === 'changes' ? event.changes : [])),
+    presence: (): readonly PresenceEntry[] | undefined => events.findLast((event) => event.kind === 'presence')?.presence,
+    live: () => events.some((event) => event.kind === 'connection' && event.live),
+  };
+}
+
+const updateCity = 'mutation($id: ID!, $version: Int!, $city: String) { update_person(id: $id, version: $version, set: { city: $city }) { id version } }';
+
+async function writeCity(client: XosClient, id: string, city: string): Promise<number> {
+  const read = await client.run('query($id: ID!) { person_detail(id: $id) { version } }', { id });
+  const version = (read.data as { person_detail: { version: number } }).person_detail.version;
+  const written = await client.run(updateCity, { id, version, city }, { path: 'board', approval: 'test' });
+  assert.equal(written.errors, undefined, JSON.stringify(written.errors));
+  return version + 1;
+}
+
+interface Instance {
+  readonly backend: Backend;
+  readonly http: RunningHttpServer;
+  close(): Promise<void>;
+}
+
+async function startInstance(dsn: string, options: HttpOptions = {}): Promise<Instance> {
+  const backend = await startBackend({ ast: demoApp(), dsn, seed: true });
+  const http = await startHttpServer(backend.api, { ...options, changes: { presenceTtlMs: 1_500, ...options.changes } });
+  return { backend, http, close: async () => { await http.close(); await backend.close(); } };
+}
+
+/** Reads one SSE stream until `enough` says so; returns its messages. */
+async function readStream(url: string, headers: Record<string, string>, enough: (messages: { event: string; id?: string; data: string }[]) => boolean) {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/xos/changes`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const messages: { event: string; id?: string; data: string }[] = [];
+  let text = '';
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      const blocks = text.split('\n\n');
+      text = blocks.pop()!;
+      for (const block of blocks) {
+        const fields = Object.fromEntries(block.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+        if (fields.event) messages.push({ event: fields.event, data: fields.data, ...(fields.id !== undefined ? { id: fields.id } : {}) });
+      }
+      if (enough(messages)) break;
+    }
+  } finally {
+    controller.abort();
+  }
+  return messages;
+}
+
+describe('the change feed on PostgreSQL, across two xos-server instances', () => {
+  let postgres: PostgresServer;
+  let a: Instance;
+  let b: Instance;
+  let dsn: string;
+  before(async () => {
+    postgres = await startPostgres();
+    dsn = await postgres.createDatabase('xos_feed');
+    a = await startInstance(dsn);
+    b = await startInstance(dsn);
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    await postgres?.stop();
+  });
+
+  test('a write through one instance reaches the other\'s clients with entity, id and version', async () => {
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = listen(reader.feed);
+    const own = listen(writer.feed);
+    try {
+      await until('both feeds live', () => heard.live() && own.live());
+      const version = await writeCity(writer, '3', 'Flensburg');
+      const change = await until('the change at instance B', () => heard.changes().find((c) => c.entity === 'person' && c.id === '3'));
+      // Without the front-end token a write counts as the API's, whatever it claims.
+      assert.deepEqual(change, { entity: 'person', id: '3', action: 'update', version, path: 'api' });
+      await until('the change at the writer\'s own instance too', () => own.changes().some((c) => c.id === '3' && c.version === version));
+    } finally {
+      heard.stop();
+      own.stop();
+    }
+  });
+
+  test('a stream that was away catches up with Last-Event-ID, and past the bound is told to read again', async () => {
+    const first = await readStream(b.http.url, {}, (messages) => messages.some((m) => m.event === 'ready'));
+    const cursor = first.find((m) => m.event === 'ready')!.id;
+    assert.match(cursor ?? '', /^\d+$/, 'the ready event names where the stream is');
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const written = [await writeCity(writer, '5', 'Husum'), await writeCity(writer, '6', 'Heide')];
+    const back = await readStream(b.http.url, { 'last-event-id': cursor! }, (messages) => messages.some((m) => m.event === 'ready'));
+    const caughtUp = back.filter((m) => m.event === 'changes').flatMap((m) => (JSON.parse(m.data) as { changes: RecordChange[] }).changes);
+    assert.deepEqual(caughtUp.map((c) => [c.id, c.version]), [['5', written[0]], ['6', written[1]]]);
+    assert.equal(JSON.parse(back.find((m) => m.event === 'ready')!.data).caughtUp, 2);
+
+    // More than 1,000 changes since: the stream cannot name them all.
+    const storage = a.backend.api.storage;
+    const people = await storage.select({ table: 'person', columns: ['city'] });
+    for (let written = 0; written <= 1_000; written += people.length) {
+      const now = await storage.select({ table: 'person', columns: ['city'] });
+      const result = await storage.updateMany('person', now.map((row) => ({ id: row.id as number, version: row.version as number, set: { city: `Batch ${written}` } })));
+      assert.equal(result.status, 'ok');
+    }
+    const away = await readStream(b.http.url, { 'last-event-id': cursor! }, (messages) => messages.some((m) => m.event === 'ready'));
+    assert.deepEqual(away.map((m) => m.event), ['reset', 'ready']);
+    assert.deepEqual(JSON.parse(away[0].data), { reason: 'away' });
+    assert.ok(Number(away[0].id) > Number(cursor), 'the reset says where the stream is now');
+  });
+
+  test('presence from a client of instance A reaches a client of instance B, clears and expires', async () => {
+    const anna = await connectRemoteClient({ endpoint: a.http.url });
+    const ben = await connectRemoteClient({ endpoint: b.http.url });
+    const annaHears = listen(anna.feed);
+    const benHears = listen(ben.feed);
+    try {
+      await until('both feeds live', () => annaHears.live() && benHears.live());
+      anna.feed!.announce({ entity: 'person', id: '7', editing: true });
+      await until('Anna\'s presence at Ben\'s', () => benHears.presence()?.some((p) => p.entity === 'person' && p.id === '7' && p.editing && p.person === 'someone'));
+      assert.ok(!(annaHears.presence() ?? []).some((p) => p.id === '7'), 'a front end is not told its own presence');
+      anna.feed!.announce(undefined);
+      await until('Anna\'s presence cleared', () => benHears.presence()?.length === 0);
+      anna.feed!.announce({ entity: 'person', id: '8', editing: false });
+      await until('Anna\'s new presence', () => benHears.presence()?.some((p) => p.id === '8' && !p.editing));
+      // Never repeated within the TTL (1.5 s here; the client repeats every 10 s): it expires.
+      await until('the presence expired', () => benHears.presence()?.length === 0, { timeoutMs: 5_000 });
+    } finally {
+      annaHears.stop();
+      benHears.stop();
+    }
+  });
+
+  test('a feed whose LISTEN connection was cut comes back and misses no change', async () => {
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = listen(reader.feed);
+    const admin = new pg.Client({ connectionString: dsn });
+    await admin.connect();
+    try {
+      await until('the feed live', () => heard.live());
+      // Every instance's LISTEN connection is cut; the write lands while they are away.
+      const cut = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [FEED_APPLICATION_NAME]);
+      assert.ok(cut.rowCount! >= 2, 'both instances listen');
+      const version = await writeCity(writer, '9', 'Schleswig');
+      await until('the change written while the feed was away', () => heard.changes().some((c) => c.id === '9' && c.version === version), { timeoutMs: 15_000 });
+    } finally {
+      heard.stop();
+      await admin.end();
+    }
+  });
+
+  test('a client whose stream broke tells it, comes back with Last-Event-ID and catches up', async () => {
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = listen(reader.feed);
+    try {
+      await until('the feed live', () => heard.live());
+      await writeCity(writer, '10', 'Eckernförde');
+      await until('a first change heard', () => heard.changes().some((c) => c.id === '10'));
+      // The server drops every connection, and the write comes before the client is back.
+      b.http.server.closeAllConnections();
+      const version = await writeCity(writer, '11', 'Plön');
+      await until('the change missed while away', () => heard.changes().some((c) => c.id === '11' && c.version === version), { timeoutMs: 15_000 });
+      const connection = heard.events.filter((event) => event.kind === 'connection');
+      assert.deepEqual(connection.slice(-2).map((event) => event.kind === 'connection' && event.live), [false, true], 'lost, then back');
+      assert.equal(heard.changes().filter((c) => c.id === '10').length, 1, 'what was heard before is not told again');
+    } finally {
+      heard.stop();
+    }
+  });
+
+  test('the stream refuses a wrong token, a web page, and one stream over its limit', async () => {
+    const dsn = await postgres.createDatabase('xos_feed_guarded');
+    const guarded = await startInstance(dsn, { token: 'right-token', changes: { maxStreams: 1 } });
+    try {
+      const url = `${guarded.http.url}/xos/changes`;
+      const none = await fetch(url);
+      assert.equal(none.status, 401);
+      const wrong = await fetch(url, { headers: { authorization: 'Bearer wrong-token' } });
+      assert.equal(wrong.status, 401);
+      assert.match(await wrong.text(), /token is wrong/);
+      const page = await fetch(url, { headers: { authorization: 'Bearer right-token', origin: 'https://evil.example' } });
+      assert.equal(page.status, 403);
+      const presence = await fetch(`${guarded.http.url}/xos/presence`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(presence.status, 401);
+      const bad = await fetch(`${guarded.http.url}/xos/presence`, { method: 'POST', headers: { authorization: 'Bearer right-token', 'content-type': 'application/json' }, body: '{"entity":"nope","id":"1"}' });
+      assert.equal(bad.status, 400);
+      assert.match(await bad.text(), /entity/);
+
+      const client = await connectRemoteClient({ endpoint: guarded.http.url, token: 'right-token' });
+      const heard = listen(client.feed);
+      try {
+        await until('the one stream live', () => heard.live());
+        const second = await fetch(url, { headers: { authorization: 'Bearer right-token' } });
+        assert.equal(second.status, 503);
+        assert.equal(second.headers.get('retry-after'), '5');
+        assert.match(await second.text(), /change streams/);
+      } finally {
+        heard.stop();
+      }
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('the change feed on SQLite, two embedded backends on one file', () => {
+  test('each sees the other\'s writes and presence, and its own writes', async () => {
+    await using dir = await tempDir('xos-feed');
+    const dsn = `sqlite:${join(dir.path, 'xos.db')}`;
+    const one = await startWorkerBackend({ ast: demoApp(), dsn, seed: true });
+    const two = await startWorkerBackend({ ast: demoApp(), dsn, seed: true });
+    const oneHears = listen(one.client.feed);
+    const twoHears = listen(two.client.feed);
+    try {
+      await until('both feeds live', () => oneHears.live() && twoHears.live());
+      const version = await writeCity(two.client, '4', 'Kiel');
+      assert.deepEqual(await until('the other backend\'s write', () => oneHears.changes().find((c) => c.id === '4')), { entity: 'person', id: '4', action: 'update', version, path: 'board' });
+      await until('the writer\'s own feed', () => twoHears.changes().some((c) => c.id === '4' && c.version === version));
+      const created = await one.client.run('mutation { insert_person(object: { firstname: "Nina", lastname: "Neu" }) { id } }');
+      const id = String((created.data as { insert_person: { id: string } }).insert_person.id);
+      assert.ok(await until('the created record over there', () => twoHears.changes().find((c) => c.id === id && c.action === 'create')));
+      assert.equal(twoHears.changes().filter((c) => c.id === '4').length, 1, 'a write is told once');
+
+      one.client.feed!.announce({ entity: 'person', id: '4', editing: true });
+      await until('presence over there', () => twoHears.presence()?.some((p) => p.id === '4' && p.editing));
+      assert.ok(!(oneHears.presence() ?? []).some((p) => p.id === '4'), 'not told its own presence');
+      one.client.feed!.announce(undefined);
+      await until('presence cleared over there', () => twoHears.presence()?.length === 0);
+    } finally {
+      oneHears.stop();
+      twoHears.stop();
+      await one.close();
+      await two.close();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+// The change feed's pure parts: NOTIFY payloads stay under PostgreSQL's 8,000-byte limit and lose
+// nothing; the SSE reader takes events split anywhere, comments and ids; presence expires.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { changesPayloads, parseChangesPayload } from '../../src/backend/changes/notifyPayload.ts';
+import { PresenceBook } from '../../src/backend/changes/presenceBook.ts';
+import { parseOpenRecord } from '../../src/backend/changes/hub.ts';
+import { parseSse } from '../../src/graphql/remoteFeed.ts';
+import type { RecordChange } from '../../src/graphql/types.ts';
+
+test('a batch\'s changes are split into payloads under 8,000 bytes, in order, each with the audit id it reaches', () => {
+  const items = Array.from({ length: 2_000 }, (_, i) => ({
+    change: { entity: 'person', id: String(i + 1), action: 'update', version: i + 2, path: 'board', person: `Jörg ${'ü'.repeat(i % 40)}` } satisfies RecordChange,
+    auditId: 10_000 + i,
+  }));
+  const payloads = changesPayloads(items);
+  assert.ok(payloads.length > 10, `split into ${payloads.length} payloads`);
+  for (const payload of payloads) assert.ok(Buffer.byteLength(payload) < 8_000, `${Buffer.byteLength(payload)} bytes`);
+  const parsed = payloads.map((payload) => parseChangesPayload(payload)!);
+  assert.deepEqual(parsed.flatMap((p) => p.changes), items.map((item) => item.change));
+  let seen = 0;
+  for (const p of parsed) {
+    seen += p.changes.length;
+    assert.equal(p.cursor, 10_000 + seen - 1);
+  }
+  assert.deepEqual(changesPayloads([]), []);
+  assert.equal(parseChangesPayload('not json'), undefined);
+  assert.equal(parseChangesPayload('{"cursor":3}'), undefined);
+});
+
+test('without an audit trail a payload has no cursor', () => {
+  const [payload] = changesPayloads([{ change: { entity: 'person', id: '1', action: 'delete', version: null } }]);
+  assert.deepEqual(JSON.parse(payload), { changes: [{ entity: 'person', id: '1', action: 'delete', version: null }] });
+});
+
+test('the SSE reader takes events split anywhere, skips comments and keeps ids', () => {
+  const stream = 'retry: 2000\n\n: heartbeat\n\nid: 41\nevent: changes\ndata: {"changes":[]}\n\nevent: presence\ndata: {"presence":[]}\n\nid: 42\nevent: ready\ndata: {"caughtUp":0}\n\n';
+  for (let cut = 0; cut <= stream.length; cut++) {
+    const first = parseSse(stream.slice(0, cut));
+    const second = parseSse(first.rest + stream.slice(cut));
+    const messages = [...first.messages, ...second.messages];
+    assert.deepEqual(messages.map((m) => [m.event, m.id ?? '']), [['changes', '41'], ['presence', ''], ['ready', '42']], `cut at ${cut}`);
+    assert.equal(second.rest, '');
+  }
+  assert.equal(parseSse(': heartbeat\n\n').comments, 1);
+});
+
+test('presence lives until it expires or is cleared, and is told only when it changes', () => {
+  const book = new PresenceBook();
+  const anna = { client: 'a', person: 'anna', entity: 'person', id: '1', editing: true };
+  book.put('a', anna, 1_000);
+  assert.deepEqual(book.changed(500), [anna]);
+  assert.equal(book.changed(600), undefined, 'no change: nothing to tell');
+  book.put('a', anna, 2_000);
+  assert.equal(book.changed(1_500), undefined, 'renewed, still the same list');
+  assert.deepEqual(book.changed(2_000), [], 'expired');
+  book.put('a', anna, 5_000);
+  book.changed(2_100);
+  book.put('a', undefined, 0);
+  assert.deepEqual(book.changed(2_200), [], 'cleared');
+});
+
+test('an announcement is checked: a known entity, an id, editing true or false; {} clears', () => {
+  const entities = new Set(['person', 'company']);
+  assert.deepEqual(parseOpenRecord({ entity: 'person', id: 7, editing: true }, entities), { entity: 'person', id: '7', editing: true });
+  assert.equal(parseOpenRecord({}, entities), undefined);
+  assert.match(String(parseOpenRecord({ entity: 'nope', id: '1' }, entities)), /entities \(person, company\)/);
+  assert.match(String(parseOpenRecord({ entity: 'person' }, entities)), /"id"/);
+  assert.match(String(parseOpenRecord({ entity: 'person', id: '1', editing: 'yes' }, entities)), /"editing"/);
+  assert.match(String(parseOpenRecord([], entities)), /JSON object/);
+});
