@@ -12,6 +12,7 @@ import { tryFastPath } from './fastpath.ts';
 import { buildXosSchema, createRequestContext } from './schema.ts';
 import { auditMetaOf } from './audit.ts';
 import type { Person } from '../people/person.ts';
+import type { AuditMeta } from '../storage/audit.ts';
 
 export interface GraphQLRequest {
   readonly query: string;
@@ -83,7 +84,7 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
       const document = prepared.document;
       let audit;
       try {
-        audit = auditMetaOf(request.extensions);
+        audit = withPerson(auditMetaOf(request.extensions), request.person);
       } catch (error) {
         return requestError(error as GraphQLError);
       }
@@ -99,6 +100,16 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
       return formatted;
     },
   };
+}
+
+/**
+ * The audit meta with the request's person: proven over HTTP (their token), or named by an
+ * in-process caller, which is trusted (the embedded backend runs in the person's own process).
+ * Never taken from `extensions.xos`: a client cannot claim to be someone.
+ */
+function withPerson(meta: AuditMeta | undefined, person: Person | undefined): AuditMeta | undefined {
+  if (!person) return meta;
+  return { path: meta?.path ?? 'api', ...(meta?.approval !== undefined ? { approval: meta.approval } : {}), person: person.name };
 }
 
 /**

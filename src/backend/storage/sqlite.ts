@@ -2,7 +2,7 @@
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
 import {
-  AUDIT_BATCH_COLUMN, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
+  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
   type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,6 +16,7 @@ import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
+import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -146,9 +147,11 @@ export class SqliteStorage implements Storage {
       if (model.audit) {
         this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
         this.#db.exec(auditIndexSql());
-        // A trail from before batch writes gains their column.
+        // A trail from before batch writes and people gains their columns.
         const auditColumns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [AUDIT_TABLE] }).map((row) => String(row.name));
-        if (!auditColumns.includes(AUDIT_BATCH_COLUMN)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`);
+        for (const column of AUDIT_ADDED_COLUMNS) {
+          if (!auditColumns.includes(column)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${column}" TEXT`);
+        }
       }
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
@@ -292,6 +295,10 @@ export class SqliteStorage implements Storage {
   /** Inside the write's transaction; nothing when the app keeps no audit trail. */
   #writeAudit(entry: NewAuditEntry): void {
     if (this.#audit) this.#run(insertAuditSql(sqliteDialect, entry));
+  }
+
+  peopleSql(): PeopleSql {
+    return { kind: this.kind, dialect: sqliteDialect, all: async (statement) => this.#all(statement) };
   }
 
   async ping(): Promise<number> {
