@@ -191,9 +191,6 @@ async function main(argv: string[]): Promise<void> {
   if (ast.contexts.person_list) {
     lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
   }
-  lines.push('', 'Press Ctrl+C to stop.');
-  console.log(lines.join('\n'));
-
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -202,8 +199,11 @@ async function main(argv: string[]): Promise<void> {
     await backend.close();
     process.exit(0);
   };
+  // Before the start lines: whoever reads them may stop the server at once, and it stops cleanly.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  lines.push('', 'Press Ctrl+C to stop.');
+  console.log(lines.join('\n'));
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

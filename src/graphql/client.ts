@@ -4,20 +4,21 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { astFromObject } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import type { Backend } from '../backend/backend.ts';
+import type { Person } from '../backend/people/person.ts';
 import { BackendUnavailableError } from './unavailable.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { isLoopbackHost } from '../net/loopbackHost.ts';
 import { AUDIT_HEADER } from '../backend/storage/audit.ts';
 import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './types.ts';
 
-/** The backend started inside this process. */
-export function embeddedClient(backend: Backend): XosClient {
+/** The backend started inside this process; `person`: who uses it, named with every request (the audit trail). */
+export function embeddedClient(backend: Backend, person?: Person): XosClient {
   const { api } = backend;
   return {
     run: async (query, variables, audit, signal) => {
       // On this thread a query, once started, runs to its end; only one not yet started is left out.
       signal?.throwIfAborted();
-      const result = await api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
+      const result = await api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}), ...(person ? { person } : {}) });
       signal?.throwIfAborted();
       // graphql-js builds null-prototype objects; the tools and the Board want plain JSON values.
       return JSON.parse(JSON.stringify(result)) as GraphQLResult;

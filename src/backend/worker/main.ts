@@ -42,8 +42,8 @@ async function answer(running: Backend, message: ToWorker): Promise<void> {
           return;
         }
         counts.runs++;
-        const { query, variables, audit } = message;
-        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
+        const { query, variables, audit, person } = message;
+        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}), ...(person ? { person } : {}) });
         // graphql-js builds null-prototype objects; JSON is what the front end wants anyway.
         send({ kind: 'result', id: message.id, json: JSON.stringify(result) });
         return;

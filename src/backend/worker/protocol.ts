@@ -4,6 +4,7 @@
 import type { Ast } from '../../ast/schema.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 import type { AuditState } from '../storage/types.ts';
+import type { Person } from '../people/person.ts';
 
 /** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
 export const CANCEL_SLOTS = 1024;
@@ -30,7 +31,8 @@ export interface WorkerStart {
 }
 
 export type ToWorker =
-  | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta }
+  /** `person`: who the front end says sends it (the embedded backend runs in the person's own process). */
+  | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta; readonly person?: Person }
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'stats'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number };
