@@ -12,6 +12,10 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startBackend } from '../../src/backend/backend.ts';
+import { recordHistoryView } from '../../src/board/recordHistory.ts';
+import { auditTrail } from '../../src/core/undo.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
 import { PERSON_CACHE_MS } from '../../src/backend/people/tokens.ts';
 import { TOKEN_FORMAT } from '../../src/backend/people/users.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
@@ -164,7 +168,7 @@ for (const store of [sqlite, postgresStore]) {
     });
 
     test('a person token names the person in the audit trail; the plain token is api; nobody claims another; a wrong token is 401', async () => {
-      const anna = await addUser(dsn, 'dora', '--role', 'sales');
+      const dora = await addUser(dsn, 'dora', '--role', 'sales');
       const { child, url } = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--token', TOKEN, '--frontend-token', FRONTEND]);
       const [{ version }] = (await read('SELECT "version" FROM "person" WHERE "id" = 1')) as Array<{ version: number }>;
       let v = Number(version);
@@ -174,18 +178,19 @@ for (const store of [sqlite, postgresStore]) {
         assert.equal(result.body.errors, undefined, JSON.stringify(result.body.errors));
         v++;
       };
-      await write(anna, CLAIM);
+      await write(dora, CLAIM);
       await write(TOKEN, CLAIM);
-      await write(anna, { ...CLAIM, person: 'anna' });
+      await write(dora, { ...CLAIM, person: 'anna' });
       await write(TOKEN, { path: 'api', person: 'anna' });
       const trail = await post(url, TOKEN, { query: '{ xos_audit(entity: "person", id: "1", limit: 4) { path approval person } }' });
       assert.deepEqual(trail.body.data.xos_audit, [
+        // The plain token's claim to be anna is not taken; dora's claim to be anna neither.
         { path: 'api', approval: null, person: null },
         { path: 'board', approval: CLAIM.approval, person: 'dora' },
         { path: 'api', approval: null, person: null },
         { path: 'board', approval: CLAIM.approval, person: 'dora' },
       ]);
-      assert.deepEqual(await me(url, anna), { status: 200, body: { name: 'dora', role: 'sales' } });
+      assert.deepEqual(await me(url, dora), { status: 200, body: { name: 'dora', role: 'sales' } });
       assert.deepEqual(await me(url, TOKEN), { status: 200, body: { name: null } });
       assert.deepEqual(await me(url, FRONTEND), { status: 200, body: { name: null } });
       const wrong = await post(url, WRONG, { query: '{ person_list(limit: 1) { id } }' });
@@ -194,19 +199,30 @@ for (const store of [sqlite, postgresStore]) {
 
       // A revoked token is refused within the cache's lifetime.
       assert.equal((await users(dsn, 'revoke', 'dora')).code, 0);
-      await until('the revoked token refused', async () => (await me(url, anna)).status === 401, { timeoutMs: PERSON_CACHE_MS + 1000, everyMs: 50 });
+      await until('the revoked token refused', async () => (await me(url, dora)).status === 401, { timeoutMs: PERSON_CACHE_MS + 1000, everyMs: 50 });
       assert.equal(await cli.stop(child), 0);
     });
 
-    test('the embedded backend records the person its front end names', async () => {
-      const backend = await startBackend({ ast: demoApp(), dsn: await store.dsn('xos_people_embedded'), seed: true });
+    test('the embedded backend records the person its front end names; the History says who', async () => {
+      const dsn = await store.dsn('xos_people_embedded');
+      const backend = await startBackend({ ast: demoApp(), dsn, seed: true });
+      const worker = await startWorkerBackend({ ast: demoApp(), dsn, person: { name: 'frank' } });
       try {
+        // In process: the person named by the front end, never the one claimed in extensions.xos.
         const result = await backend.api.run({ query: UPDATE, variables: { v: 1, city: 'Kiel' }, extensions: { xos: { path: 'board', person: 'mallory' } }, person: { name: 'erik' } });
         assert.equal(result.errors, undefined);
-        const [entry] = await backend.api.storage.auditEntries({ entity: 'person', recordId: '1', limit: 1, offset: 0 });
-        assert.equal(entry.person, 'erik');
-        assert.equal(entry.path, 'board');
+        const client = embeddedClient(backend, { name: 'erik' });
+        assert.equal((await client.run(UPDATE, { v: 2, city: 'Husum' }, { path: 'agent', approval: 'Save confirmed by the person (city)' })).errors, undefined);
+        // On the worker thread: named with every request.
+        assert.equal((await worker.client.run(UPDATE, { v: 3, city: 'Lübeck' }, { path: 'board' })).errors, undefined);
+        const entries = await auditTrail({ client }, { entity: 'person', id: '1' });
+        assert.deepEqual(entries.map((e) => [e.path, e.person]), [['board', 'frank'], ['agent', 'erik'], ['board', 'erik']]);
+        const en = recordHistoryView(backend.api.ast, 'en', 'person_detail', 'person_detail:1', entries);
+        assert.deepEqual(en.entries.map((e) => e.who), ['frank on the Board', 'The agent for erik', 'erik on the Board']);
+        const de = recordHistoryView(backend.api.ast, 'de', 'person_detail', 'person_detail:1', entries);
+        assert.deepEqual(de.entries.map((e) => e.who), ['frank im Board', 'Der Agent für erik', 'erik im Board']);
       } finally {
+        await worker.close();
         await backend.close();
       }
     });
