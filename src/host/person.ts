@@ -28,8 +28,3 @@ export async function localPerson(): Promise<Person | undefined> {
     return undefined;
   }
 }
-
-/** "anna (sales)", or "anna" without a role. */
-export function personLabel(person: Person): string {
-  return person.role ? `${person.name} (${person.role})` : person.name;
-}

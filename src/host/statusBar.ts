@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import type { DsnStatus } from '../core/domain.ts';
 import { commandIds } from './contributionIds.ts';
 import type { Person } from '../backend/people/person.ts';
-import { personLabel } from './person.ts';
+
+/** "anna (sales)", or "anna" without a role. */
+function personLabel(person: Person): string {
+  return person.role ? `${person.name} (${person.role})` : person.name;
+}
 
 export interface StatusBarInfo {
   readonly mode: 'embedded' | 'remote' | undefined;
