@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { cachedPersonLookup, meBody, PERSON_CACHE_MS } from '../../src/backend/people/tokens.ts';
 import { nameProblem, newToken, TOKEN_FORMAT, tokenHash } from '../../src/backend/people/users.ts';
 import type { Person } from '../../src/backend/people/person.ts';
+import { cleanPersonName } from '../../src/backend/people/personName.ts';
+import { parseOptions } from '../../src/standalone/options.ts';
 
 test('user names: 1 to 64 letters, digits, ".", "_", "-"', () => {
   for (const name of ['anna', 'j.smith', 'A_1-b', 'x', 'a'.repeat(64)]) assert.equal(nameProblem(name), undefined, name);
@@ -53,4 +55,17 @@ test('GET /xos/me: the person and their role, or no name for the plain and the f
   assert.deepEqual(meBody({ name: 'anna', role: 'sales' }), { name: 'anna', role: 'sales' });
   assert.deepEqual(meBody({ name: 'bob' }), { name: 'bob', role: null });
   assert.deepEqual(meBody(undefined), { name: null });
+});
+
+test('the name a front end gives the embedded backend: one short line', () => {
+  assert.equal(cleanPersonName('  Anna   Schmidt '), 'Anna Schmidt');
+  assert.equal(cleanPersonName('anna@example.org'), 'anna@example.org');
+  for (const raw of [undefined, '', '   ', 'a'.repeat(65), 'anna\nbob', 'anna\u202e', 'an\u200bna']) assert.equal(cleanPersonName(raw), undefined, JSON.stringify(raw));
+});
+
+test('xos-mcp --person names the embedded backend\'s person; with --server the token does', () => {
+  assert.equal(parseOptions(['--person', ' anna '], {})!.person, 'anna');
+  assert.equal(parseOptions([], {})!.person, undefined);
+  assert.throws(() => parseOptions(['--person', 'anna', '--server', 'http://127.0.0.1:4000'], {}), /--person is for the embedded backend: with --server, the token in XOS_SERVER_TOKEN names the person/);
+  assert.throws(() => parseOptions(['--person', ' '], {}), /--person needs a name of 1 to 64 characters on one line/);
 });

@@ -3,11 +3,14 @@
 
 export const MAX_PERSON_NAME = 64;
 
-/** The name as it is kept: trimmed, inner whitespace as single spaces; undefined when nothing is left, it is too long or holds control characters. */
+/**
+ * The name as it is kept: trimmed, inner whitespace as single spaces; undefined when nothing is
+ * left, it is too long, or it holds control or invisible format characters (line breaks, bidi
+ * overrides, zero-width characters: a name must read as what it is).
+ */
 export function cleanPersonName(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw.replace(/[\t ]/g, ' '))) return undefined;
+  if (/[\p{Cc}\p{Cf}\u2028\u2029]/u.test(raw.replace(/\t/g, ' '))) return undefined;
   const name = raw.trim().replace(/\s+/g, ' ');
   return name !== '' && name.length <= MAX_PERSON_NAME ? name : undefined;
 }
