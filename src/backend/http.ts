@@ -74,6 +74,15 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The person of a token; a database that cannot say is the server's trouble, said as such (503), not a wrong token. */
+async function lookUpPerson(people: PersonLookup, token: string): Promise<Person | undefined> {
+  try {
+    return await people(token);
+  } catch {
+    throw new HttpError(503, 'UNAVAILABLE', 'The database that holds the team\'s users does not answer; try again in a moment.', { 'retry-after': '5' });
+  }
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -184,7 +193,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const frontEnd = given !== '' && options.frontendToken !== undefined && sameSecret(given, options.frontendToken);
     const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
     if (plain || frontEnd) return { frontEnd };
-    const person = given !== '' && options.people ? await options.people(given) : undefined;
+    const person = given !== '' && options.people ? await lookUpPerson(options.people, given) : undefined;
     if (person) return { frontEnd, person };
     if (!options.token) return { frontEnd };
     throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });

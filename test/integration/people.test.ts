@@ -45,6 +45,8 @@ interface Store {
   readonly name: string;
   dsn(label: string): Promise<string>;
   reader(dsn: string): ReadTable;
+  /** Runs statements past XOS (a database as an older XOS left it). */
+  write(dsn: string, statements: readonly string[]): Promise<void>;
 }
 
 const sqlite: Store = {
@@ -54,6 +56,14 @@ const sqlite: Store = {
     const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true });
     try {
       return db.prepare(sql).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  },
+  write: async (dsn, statements) => {
+    const db = new DatabaseSync(dsn.slice('sqlite:'.length));
+    try {
+      for (const statement of statements) db.exec(statement);
     } finally {
       db.close();
     }
@@ -71,6 +81,15 @@ const postgresStore: Store = {
     await client.connect();
     try {
       return (await client.query(sql)).rows as Record<string, unknown>[];
+    } finally {
+      await client.end();
+    }
+  },
+  write: async (dsn, statements) => {
+    const client = new pg.Client({ connectionString: dsn });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
     } finally {
       await client.end();
     }
@@ -201,6 +220,25 @@ for (const store of [sqlite, postgresStore]) {
       assert.equal((await users(dsn, 'revoke', 'dora')).code, 0);
       await until('the revoked token refused', async () => (await me(url, dora)).status === 401, { timeoutMs: PERSON_CACHE_MS + 1000, everyMs: 50 });
       assert.equal(await cli.stop(child), 0);
+    });
+
+    test('a trail from before people gains the person column on start, its entries kept', async () => {
+      const dsn = await store.dsn('xos_people_old_trail');
+      const id = store === sqlite ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+      await store.write(dsn, [
+        `CREATE TABLE "xos_audit" ("id" ${id}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, "entity" TEXT, "record_id" TEXT, `
+          + '"version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT, "batch" TEXT)',
+        `INSERT INTO "xos_audit" ("at", "path", "action", "entity", "record_id", "changes") VALUES ('2026-01-01T00:00:00.000Z', 'api', 'create', 'person', '99', '{}')`,
+      ]);
+      const backend = await startBackend({ ast: demoApp(), dsn, seed: true });
+      try {
+        assert.equal(backend.migration.audit.kept, true);
+        assert.equal((await backend.api.run({ query: UPDATE, variables: { v: 1, city: 'Kiel' }, person: { name: 'gina' } })).errors, undefined);
+        const entries = await backend.api.storage.auditEntries({ limit: 5, offset: 0 });
+        assert.deepEqual(entries.filter((e) => e.action !== 'create' || e.recordId === '99').map((e) => [e.recordId, e.person]), [['1', 'gina'], ['99', undefined]]);
+      } finally {
+        await backend.close();
+      }
     });
 
     test('the embedded backend records the person its front end names; the History says who', async () => {

@@ -8,6 +8,9 @@ import { nameProblem, newToken, TOKEN_FORMAT, tokenHash } from '../../src/backen
 import type { Person } from '../../src/backend/people/person.ts';
 import { cleanPersonName } from '../../src/backend/people/personName.ts';
 import { parseOptions } from '../../src/standalone/options.ts';
+import { startBackend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { startHttpServer } from '../../src/backend/http.ts';
 
 test('user names: 1 to 64 letters, digits, ".", "_", "-"', () => {
   for (const name of ['anna', 'j.smith', 'A_1-b', 'x', 'a'.repeat(64)]) assert.equal(nameProblem(name), undefined, name);
@@ -68,4 +71,20 @@ test('xos-mcp --person names the embedded backend\'s person; with --server the t
   assert.equal(parseOptions([], {})!.person, undefined);
   assert.throws(() => parseOptions(['--person', 'anna', '--server', 'http://127.0.0.1:4000'], {}), /--person is for the embedded backend: with --server, the token in XOS_SERVER_TOKEN names the person/);
   assert.throws(() => parseOptions(['--person', ' '], {}), /--person needs a name of 1 to 64 characters on one line/);
+});
+
+test('a users\' database that does not answer is a 503 with Retry-After, not a wrong token', async () => {
+  const backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:' });
+  const http = await startHttpServer(backend.api, { token: 'plain-api-token-0123456789', people: async () => { throw new Error('connection refused'); } });
+  try {
+    const res = await fetch(`${http.url}/xos/me`, { headers: { authorization: `Bearer ${newToken()}` } });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.match(((await res.json()) as { errors: Array<{ message: string }> }).errors[0].message, /users does not answer; try again/);
+    const plain = await fetch(`${http.url}/xos/me`, { headers: { authorization: 'Bearer plain-api-token-0123456789' } });
+    assert.deepEqual(await plain.json(), { name: null }, 'the plain token never needs the users');
+  } finally {
+    await http.close();
+    await backend.close();
+  }
 });
