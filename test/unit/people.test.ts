@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cachedPersonLookup, meBody, PERSON_CACHE_MS } from '../../src/backend/people/tokens.ts';
-import { nameProblem, newToken, TOKEN_FORMAT, tokenHash } from '../../src/backend/people/users.ts';
+import { nameProblem, newToken, TOKEN_FORMAT, tokenHash, usersPlace } from '../../src/backend/people/users.ts';
+import { buildModel } from '../../src/backend/model.ts';
 import type { Person } from '../../src/backend/people/person.ts';
 import { cleanPersonName } from '../../src/backend/people/personName.ts';
 import { parseOptions } from '../../src/standalone/options.ts';
@@ -87,4 +88,14 @@ test('a users\' database that does not answer is a 503 with Retry-After, not a w
     await http.close();
     await backend.close();
   }
+});
+
+test('the users\' table: beside XOS\'s own tables, or in XOS\'s own schema over the person\'s PostgreSQL tables', () => {
+  const own = buildModel(demoApp());
+  const app = demoApp();
+  const theirs = buildModel({ ...app, entities: Object.fromEntries(Object.entries(app.entities).map(([name, entity]) => [name, { ...entity, table: name }])) });
+  assert.equal(usersPlace(own, 'postgres').table, '"xos_users"');
+  assert.equal(usersPlace(own, 'sqlite').table, '"xos_users"');
+  assert.deepEqual(usersPlace(theirs, 'postgres'), { table: '"xos"."users"', schema: 'xos', regclass: 'xos.users' });
+  assert.equal(usersPlace(theirs, 'sqlite').table, '"xos_users"');
 });
