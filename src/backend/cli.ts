@@ -9,6 +9,9 @@ import { demoApp } from './demo.ts';
 import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
 import { redactDsn } from './dsn.ts';
 import { runInit } from './introspect/init.ts';
+import { runUsers, type UsersAction } from './people/usersCommand.ts';
+import { UsersError } from './people/users.ts';
+import { cachedPersonLookup, usersOf } from './people/tokens.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
                   [--token T] [--frontend-token F] [--seed[=N]] [--max-body BYTES]
@@ -42,6 +45,17 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
               or in PGPASSWORD)
   --schema    PostgreSQL schema to read (default public)
   --out       the AST file to write (default ./xos.json)
+
+       xos-server users add <name> [--role R] | list | revoke <name> | role <name> <R>
+                  [--ast <file>] [--dsn <dsn>]
+
+  The team's people on the app's database (the same --ast and --dsn as serving).
+  add prints the person's token once; they send it as "Authorization: Bearer
+  <token>" (VS Code: "XOS: Set Server Token"), and their writes are recorded in
+  the audit trail in their name. A role must be one of the AST's "roles".
+  list shows names, roles and who is revoked (never a token); revoke refuses a
+  token on every instance within 2 s; role gives someone another role.
+  Names: 1-64 letters, digits, ".", "_" or "-".
 `;
 
 export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
@@ -67,8 +81,34 @@ async function init(argv: string[]): Promise<void> {
   await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json' }, (...lines) => console.log(lines.join('\n')));
 }
 
+async function users(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ast: { type: 'string' }, dsn: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) { process.stdout.write(USAGE); return; }
+  const [command, name, role] = positionals;
+  const needs = (count: number, form: string) => {
+    if (positionals.length !== count) throw new UsageError(`use: xos-server users ${form}`);
+  };
+  let action: UsersAction;
+  switch (command) {
+    case 'add': needs(2, 'add <name> [--role R]'); action = { kind: 'add', name, ...(values.role !== undefined ? { role: values.role } : {}) }; break;
+    case 'list': needs(1, 'list'); action = { kind: 'list' }; break;
+    case 'revoke': needs(2, 'revoke <name>'); action = { kind: 'revoke', name }; break;
+    case 'role': needs(3, 'role <name> <role>'); action = { kind: 'role', name, role }; break;
+    default: throw new UsageError(`users needs add, list, revoke or role${command === undefined ? '' : ` (got "${command}")`}`);
+  }
+  if (values.role !== undefined && command !== 'add') throw new UsageError('--role is for users add; use: xos-server users role <name> <role>');
+  const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
+  await runUsers(ast, values.dsn ?? 'sqlite:./xos.db', action, (line) => console.log(line));
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') return init(argv.slice(1));
+  if (argv[0] === 'users') return users(argv.slice(1));
   // `--seed` may stand alone or carry a number.
   const args = argv.map((a) => (a === '--seed' ? '--seed=data' : a));
   const { values } = parseArgs({
@@ -108,10 +148,12 @@ async function main(argv: string[]): Promise<void> {
     ast, dsn, seed, statementTimeoutMs: intOption('statement-timeout', values['statement-timeout'], 10_000),
     onInternalError: (e) => console.error('[xos] internal error:', e),
   });
+  // Person tokens (xos-server users) are looked up in the database every instance shares.
+  const team = usersOf(backend.api.storage, backend.api.model);
   let http: RunningHttpServer;
   try {
     http = await startHttpServer(backend.api, {
-      host, port: intOption('port', values.port, 4000), token, frontendToken, insecureNoToken: open,
+      host, port: intOption('port', values.port, 4000), token, frontendToken, insecureNoToken: open, ...(team ? { people: cachedPersonLookup(team) } : {}),
       maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY), audit: backend.migration.audit,
     });
   } catch (e) {
@@ -149,9 +191,6 @@ async function main(argv: string[]): Promise<void> {
   if (ast.contexts.person_list) {
     lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
   }
-  lines.push('', 'Press Ctrl+C to stop.');
-  console.log(lines.join('\n'));
-
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -160,11 +199,18 @@ async function main(argv: string[]): Promise<void> {
     await backend.close();
     process.exit(0);
   };
+  // Before the start lines: whoever reads them may stop the server at once, and it stops cleanly.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  lines.push('', 'Press Ctrl+C to stop.');
+  console.log(lines.join('\n'));
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsersError) {
+    console.error(`xos-server users: ${e.message}`);
+    process.exit(1);
+  }
   if (e instanceof AstError) {
     console.error(e.message);
     process.exit(2);

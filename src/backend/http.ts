@@ -1,18 +1,21 @@
-// The XOS HTTP endpoint: POST /graphql, GET /xos/ast, GET /healthz (DESIGN §4).
+// The XOS HTTP endpoint: POST /graphql, GET /xos/ast, GET /xos/me, GET /healthz (DESIGN §4).
 // Checks come before any work: Host (against DNS rebinding on loopback),
 // Origin (web pages are refused: no CORS, ever), the bearer token, the content
 // type and the body size. Who wrote (the audit trail's path and approval) is
 // taken from a request only when it carries the front-end token, which only
-// XOS's own front ends hold; any other client's writes are recorded as `api`.
+// XOS's own front ends hold, or a person's own token (src/backend/people/tokens.ts),
+// which also names the person; any other client's writes are recorded as `api`.
 import { AUDIT_HEADER } from './storage/audit.ts';
 import { unprovenAuditClaim } from './graphql/audit.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { XosApi, GraphQLRequest } from './graphql/api.ts';
-import type { Person } from './people/person.ts';
 import type { AuditState } from './storage/types.ts';
 import { createChangeRoutes, type ChangeRoutesOptions } from './changes/sse.ts';
+import type { Person } from './people/person.ts';
+import { meBody, type PersonLookup } from './people/tokens.ts';
+import { RoleError } from './roles.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -27,6 +30,12 @@ export interface HttpOptions {
    * request's writes are recorded as `api`. It opens the API like `token` and must differ from it.
    */
   readonly frontendToken?: string;
+  /**
+   * The team's person tokens (xos-server users): a bearer token that is neither `token` nor
+   * `frontendToken` is looked up here. A person's token opens the API in their name; their own
+   * client's audit claims (path, approval) are recorded as given, with the proven person.
+   */
+  readonly people?: PersonLookup;
   /** Serve a non-loopback host without a token (refused otherwise). */
   readonly insecureNoToken?: boolean;
   readonly maxBodyBytes?: number;
@@ -67,6 +76,15 @@ function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The person of a token; a database that cannot say is the server's trouble, said as such (503), not a wrong token. */
+async function lookUpPerson(people: PersonLookup, token: string): Promise<Person | undefined> {
+  try {
+    return await people(token);
+  } catch {
+    throw new HttpError(503, 'UNAVAILABLE', 'The database that holds the team\'s users does not answer; try again in a moment.', { 'retry-after': '5' });
+  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -136,8 +154,25 @@ function parseGraphQLRequest(text: string): GraphQLRequest {
 
 /** The AST as clients load it: everything but the seed data; the person's role's, when a person sends it. */
 function publicAst(api: XosApi, person?: Person) {
-  const { data: _data, ...rest } = api.astFor(person);
+  let ast;
+  try {
+    ast = api.astFor(person);
+  } catch (error) {
+    if (error instanceof RoleError) throw new HttpError(403, 'FORBIDDEN', error.message);
+    throw error;
+  }
+  const { data: _data, ...rest } = ast;
   return rest;
+}
+
+/** The entities a person's role shows in some context (undefined: everything, no person or no roles). */
+function readableEntities(api: XosApi, person: Person | undefined): ReadonlySet<string> | undefined {
+  if (!person || !api.ast.roles) return undefined;
+  try {
+    return new Set(Object.values(api.astFor(person).contexts).map((context) => context.entity));
+  } catch {
+    return new Set();
+  }
 }
 
 export async function startHttpServer(api: XosApi, options: HttpOptions = {}): Promise<RunningHttpServer> {
@@ -151,7 +186,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => {});
   let port = 0;
-  const changeRoutes = createChangeRoutes(api.storage, new Set(Object.keys(api.ast.entities)), { log, ...options.changes });
+  const changeRoutes = createChangeRoutes(api.storage, new Set(Object.keys(api.ast.entities)), { log, readableEntities: (person) => readableEntities(api, person), ...options.changes });
 
   const checkHost = (req: IncomingMessage) => {
     if (!isLoopbackHost(host)) return;
@@ -173,13 +208,16 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   };
 
   /** Whether the request may use the API, and whether it comes from one of XOS's own front ends (the front-end token). */
-  const checkToken = (req: IncomingMessage): { frontEnd: boolean } => {
+  const checkToken = async (req: IncomingMessage): Promise<{ frontEnd: boolean; person?: Person }> => {
     const auth = req.headers.authorization ?? '';
     const given = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     // Both compared every time, in constant time.
     const frontEnd = given !== '' && options.frontendToken !== undefined && sameSecret(given, options.frontendToken);
     const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
-    if (!options.token || plain || frontEnd) return { frontEnd };
+    if (plain || frontEnd) return { frontEnd };
+    const person = given !== '' && options.people ? await lookUpPerson(options.people, given) : undefined;
+    if (person) return { frontEnd, person };
+    if (!options.token) return { frontEnd };
     throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
   };
 
@@ -197,10 +235,15 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       }
       return;
     }
-    const { frontEnd } = checkToken(req);
+    const { frontEnd, person } = await checkToken(req);
+    if (path === '/xos/me') {
+      if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Use GET /xos/me.', { allow: 'GET' });
+      send(res, 200, meBody(person));
+      return;
+    }
     if (path === '/xos/ast') {
       if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Use GET /xos/ast.', { allow: 'GET' });
-      send(res, 200, publicAst(api));
+      send(res, 200, publicAst(api, person));
       return;
     }
     if (path === '/graphql') {
@@ -208,16 +251,17 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       const type = String(req.headers['content-type'] ?? '');
       if (!/^application\/(graphql-response\+)?json\b/i.test(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as Content-Type: application/json.');
       const claimed = withAuditHeader(parseGraphQLRequest(await readBody(req, maxBody)), req.headers[AUDIT_HEADER]);
-      // A claim to be the agent or the person, and an approval, count only from a front end.
-      const request = frontEnd ? claimed : { ...claimed, extensions: unprovenAuditClaim(claimed.extensions) ?? null };
+      // A claim to be the agent or the person, and an approval, count only from a front end, or from
+      // a person's own client (the person vouches for it); who the person is, only their token says.
+      const request = person ? { ...claimed, person } : frontEnd ? claimed : { ...claimed, extensions: unprovenAuditClaim(claimed.extensions) ?? null };
       const started = performance.now();
       const result = await api.run(request);
       log(`graphql ${(performance.now() - started).toFixed(1)} ms${result.errors ? ` errors=${result.errors.length}` : ''}`);
       send(res, 200, result);
       return;
     }
-    if (await changeRoutes.handle(req, res, path)) return;
-    throw new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${path}; use POST /graphql, GET /xos/ast or GET /healthz.`);
+    if (await changeRoutes.handle(req, res, path, person)) return;
+    throw new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${path}; use POST /graphql, GET /xos/ast, GET /xos/me or GET /healthz.`);
   };
 
   const server = createServer((req, res) => {

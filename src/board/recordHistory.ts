@@ -1,5 +1,5 @@
 // A record's audit entries as the Board shows them: when, who (the agent, the person on the
-// Board, another client), what (created, changed, deleted) and each field old -> new, in the
+// Board, another client; by name where the trail knows the person), what (created, changed, deleted) and each field old -> new, in the
 // Board's locale; saves carry an Undo.
 import type { Ast } from '../ast/schema.ts';
 import type { AuditEntry } from '../backend/storage/audit.ts';
@@ -45,6 +45,11 @@ export function recordHistoryView(ast: Ast, locale: string, contextName: string,
   const context = appModel(ast, locale).context(contextName);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const who = { agent: texts.byAgent, board: texts.byBoard, api: texts.byApi } as const;
+  const whoByName = {
+    agent: (name: string) => t('The agent for {0}', name),
+    board: (name: string) => t('{0} on the Board', name),
+    api: (name: string) => t('{0} through another client', name),
+  } as const;
   const what = { create: texts.created, update: texts.changed, delete: texts.deleted, mail: texts.mail } as const;
   return {
     key,
@@ -53,7 +58,7 @@ export function recordHistoryView(ast: Ast, locale: string, contextName: string,
       id: entry.id,
       at: entry.at,
       when: when.format(new Date(entry.at)),
-      who: who[entry.path] ?? entry.path,
+      who: entry.person ? whoByName[entry.path]?.(entry.person) ?? entry.person : who[entry.path] ?? entry.path,
       what: entry.batch && batches.has(entry.batch)
         ? t('{0} (one change to {1} records)', what[entry.action] ?? entry.action, count.format(batches.get(entry.batch)!))
         : what[entry.action] ?? entry.action,

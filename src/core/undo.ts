@@ -23,6 +23,7 @@ interface ApiAuditEntry {
   readonly version_to: number | null;
   readonly approval: string | null;
   readonly batch?: string | null;
+  readonly person?: string | null;
   readonly changes: ReadonlyArray<{ readonly field: string; readonly from: Scalar; readonly to: Scalar }>;
 }
 
@@ -35,6 +36,7 @@ export async function auditTrail(deps: Pick<CoreDeps, 'client'>, filter: { entit
   return rows.map((row) => ({
     id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id,
     versionFrom: row.version_from, versionTo: row.version_to, approval: row.approval, ...(row.batch ? { batch: row.batch } : {}),
+    ...(row.person ? { person: row.person } : {}),
     changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])),
   }));
 }

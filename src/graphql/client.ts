@@ -13,7 +13,7 @@ import type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from './t
 import { remoteFeed } from './remoteFeed.ts';
 import { embeddedFeed } from './embeddedFeed.ts';
 
-/** The backend started inside this process; `person`: whom the front end acts for (their role applies). */
+/** The backend started inside this process; `person`: who uses it, named with every request (the audit trail) and whose role applies. */
 export function embeddedClient(backend: Backend, person?: Person): XosClient {
   const { api } = backend;
   const feed = embeddedFeed(api.storage);

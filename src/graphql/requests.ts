@@ -201,7 +201,7 @@ export function buildRefChoicesQuery(ast: Ast, listContext: string, nameField: s
 export function buildAuditQuery(filter: { readonly entity?: string; readonly id?: string; readonly batch?: string }, limit: number, offset = 0, count = false): RootedRequest {
   return {
     query: 'query XosAudit($entity: String, $id: ID, $batch: String, $limit: Int, $offset: Int) { xos_audit(entity: $entity, id: $id, batch: $batch, limit: $limit, offset: $offset) '
-      + `{ id at path action entity record_id version_from version_to approval batch changes { field from to } }${count ? ' xos_audit_count(entity: $entity, id: $id, batch: $batch)' : ''} }`,
+      + `{ id at path action entity record_id version_from version_to approval batch person changes { field from to } }${count ? ' xos_audit_count(entity: $entity, id: $id, batch: $batch)' : ''} }`,
     variables: { entity: filter.entity ?? null, id: filter.id ?? null, batch: filter.batch ?? null, limit, offset },
     root: 'xos_audit',
   };

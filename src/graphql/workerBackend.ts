@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BackendOptions } from '../backend/backend.ts';
+import type { Person } from '../backend/people/person.ts';
 import { redactDsn } from '../backend/dsn.ts';
 import { cancel, CANCEL_SLOTS, type ErrorData, type FromWorker, type ToWorker, type WorkerRequest, type WorkerStart } from '../backend/worker/protocol.ts';
 import { packageRoot } from '../packageRoot.ts';
@@ -15,6 +16,8 @@ import { Announcer, FeedListeners } from './feedListeners.ts';
 export type WorkerBackendOptions = Omit<BackendOptions, 'onInternalError'> & {
   /** Bugs inside the backend (the caller only sees "internal error"), with their stack. */
   readonly onInternalError?: (text: string) => void;
+  /** The person using this front end: named with every request (the audit trail records them). */
+  readonly person?: Person;
 };
 
 export interface WorkerBackend {
@@ -45,9 +48,9 @@ function revive(data: ErrorData): Error {
 }
 
 export async function startWorkerBackend(options: WorkerBackendOptions): Promise<WorkerBackend> {
-  const { onInternalError, ...rest } = options;
+  const { onInternalError, person, ...rest } = options;
   const cancelled = new Int32Array(new SharedArrayBuffer(CANCEL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  const start: WorkerStart = { ...rest, cancelled: cancelled.buffer as SharedArrayBuffer };
+  const start: WorkerStart = { ...rest, ...(person ? { person } : {}), cancelled: cancelled.buffer as SharedArrayBuffer };
   const worker = new Worker(workerScript(), { workerData: start });
   const pending = new Map<number, { resolve(message: FromWorker): void; reject(error: Error): void }>();
   // The change feed runs in the worker while anyone listens here (messages never keep the process alive).
@@ -122,7 +125,7 @@ export async function startWorkerBackend(options: WorkerBackendOptions): Promise
       signal?.throwIfAborted();
       // A write is never called off: once asked, it is the backend's to finish (and audit).
       const write = audit !== undefined || /^\s*mutation\b/.test(query);
-      const answer = await ask({ kind: 'run', id: nextId++, query, variables, audit }, write ? undefined : signal);
+      const answer = await ask({ kind: 'run', id: nextId++, query, variables, audit, ...(person ? { person } : {}) }, write ? undefined : signal);
       if (failed(answer)) throw revive(answer.error);
       return JSON.parse((answer as Extract<FromWorker, { kind: 'result' }>).json) as GraphQLResult;
     },

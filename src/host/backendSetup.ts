@@ -14,6 +14,9 @@ import { connectRemoteClient } from '../graphql/client.ts';
 import type { DsnStatus, GraphQLResult, XosClient } from '../core/domain.ts';
 import { isBackendSecret, readEndpointToken, readSettings, resolveDsn, type XosSettings } from './settings.ts';
 import { notify } from './notify.ts';
+import { localPerson } from './person.ts';
+import { fetchMe } from '../graphql/me.ts';
+import type { Person } from '../backend/people/person.ts';
 
 export interface ActiveBackend {
   readonly mode: 'embedded' | 'remote';
@@ -22,6 +25,8 @@ export interface ActiveBackend {
   /** Where the AST came from: a file path, `demo`, or the endpoint. */
   readonly astSource: string;
   readonly client: XosClient;
+  /** Who uses it: named by this VS Code (embedded), or by the endpoint's token (remote, GET /xos/me). */
+  readonly person?: Person;
   close(): Promise<void>;
 }
 
@@ -152,8 +157,10 @@ export class BackendService implements vscode.Disposable {
     }
     // The default database starts with the AST's demo records; seeding fills only empty tables.
     // The backend runs on its own thread: a long query never holds up the extension host.
+    const person = await localPerson();
     const backend = await startWorkerBackend({
       ast,
+      ...(person ? { person } : {}),
       dsn: await resolveDsn(dsn, this.options.secrets),
       seed: settings.dsn ? undefined : true,
       onInternalError: (text) => this.options.output.error(`XOS backend error: ${text}`),
@@ -165,6 +172,7 @@ export class BackendService implements vscode.Disposable {
       where: backend.description,
       astSource: source.kind === 'file' ? source.path : 'demo',
       client: backend.client,
+      ...(person ? { person } : {}),
       close: () => backend.close(),
     };
   }
@@ -172,7 +180,8 @@ export class BackendService implements vscode.Disposable {
   private async connectRemote(endpoint: string): Promise<ActiveBackend> {
     const token = await readEndpointToken(endpoint, this.options.secrets, this.options.output);
     const client = await connectRemoteClient({ endpoint, token: token || undefined });
-    return { mode: 'remote', where: endpoint, astSource: endpoint, client, close: async () => {} };
+    const person = await fetchMe(endpoint, token || undefined);
+    return { mode: 'remote', where: endpoint, astSource: endpoint, client, ...(person ? { person } : {}), close: async () => {} };
   }
 
   private report(error: unknown): void {

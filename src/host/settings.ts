@@ -41,7 +41,7 @@ export function readSettings(): XosSettings {
 }
 
 /** Settings whose change needs a new backend. */
-export const backendSettings = ['xos.endpoint', 'xos.ast', 'xos.dsn'] as const;
+export const backendSettings = ['xos.endpoint', 'xos.ast', 'xos.dsn', 'xos.person'] as const;
 /** Settings whose change needs a new MCP server. */
 export const mcpSettings = ['xos.mcp.port', 'xos.locale'] as const;
 

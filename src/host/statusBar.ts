@@ -3,12 +3,20 @@
 import * as vscode from 'vscode';
 import type { DsnStatus } from '../core/domain.ts';
 import { commandIds } from './contributionIds.ts';
+import type { Person } from '../backend/people/person.ts';
+
+/** "anna (sales)", or "anna" without a role. */
+function personLabel(person: Person): string {
+  return person.role ? `${person.name} (${person.role})` : person.name;
+}
 
 export interface StatusBarInfo {
   readonly mode: 'embedded' | 'remote' | undefined;
   readonly where: string | undefined;
   readonly dsn: DsnStatus | undefined;
   readonly mcpPort: number | undefined;
+  /** Who uses XOS: the endpoint's token names them (remote), or this VS Code does (embedded). */
+  readonly person?: Person;
 }
 
 export class XosStatusBar implements vscode.Disposable {
@@ -25,7 +33,9 @@ export class XosStatusBar implements vscode.Disposable {
 
   update(info: StatusBarInfo): void {
     const reachable = info.dsn?.ok === true;
-    this.item.text = reachable ? '$(database) XOS' : '$(warning) XOS';
+    // With a remote endpoint the token says who is signed in: the team sees it at a glance.
+    const signedIn = info.mode === 'remote' && info.person ? `: ${personLabel(info.person)}` : '';
+    this.item.text = `${reachable ? '$(database)' : '$(warning)'} XOS${signedIn}`;
     this.item.backgroundColor = info.mode && !reachable ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const backend = info.mode === 'remote'
       ? vscode.l10n.t('Endpoint: {0}', info.where ?? '')
@@ -34,7 +44,10 @@ export class XosStatusBar implements vscode.Disposable {
     const mcp = info.mcpPort === undefined ? vscode.l10n.t('MCP server: not running') : vscode.l10n.t('MCP server: 127.0.0.1:{0}', info.mcpPort);
     // The reason stays in the output and the system status; the tooltip says what it means for the person.
     const audit = info.dsn?.audit?.kept === false ? [vscode.l10n.t('No history and no Undo: XOS keeps no audit trail in this database')] : [];
-    this.item.tooltip = [`${backend}${state ? ` — ${state}` : ''}`, ...audit, mcp, vscode.l10n.t('XOS: click to show the output')].join('\n');
+    const person = info.person
+      ? [info.mode === 'remote' ? vscode.l10n.t('Signed in as {0}', personLabel(info.person)) : vscode.l10n.t('Changes are recorded as {0}', info.person.name)]
+      : [];
+    this.item.tooltip = [`${backend}${state ? ` — ${state}` : ''}`, ...person, ...audit, mcp, vscode.l10n.t('XOS: click to show the output')].join('\n');
   }
 
   dispose(): void {

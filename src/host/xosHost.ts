@@ -116,7 +116,7 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     status: async () => backend.backend?.client.status(),
     onStatus: (dsn, changed) => {
       const active = backend.backend;
-      statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port });
+      statusBar.update({ mode: active?.mode, where: active?.where, dsn, mcpPort: mcp.port, ...(active?.person ? { person: active.person } : {}) });
       board.setConnection(connectionLine(dsn));
       if (!changed) return;
       if (dsn?.ok) {

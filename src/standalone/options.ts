@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MailSecurity } from '../mail/smtp.ts';
 import type { XosMcpOptions } from './xosMcp.ts';
+import { cleanPersonName, MAX_PERSON_NAME } from '../backend/people/personName.ts';
 
 export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url>] [--http [--port N] [--token-file F]]
               [--board-port N] [--locale de] [--mail-host H --mail-from A ...]
@@ -17,7 +18,9 @@ export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url
   --dsn         sqlite:<path> | postgres://user@host:port/db (password: PGPASSWORD)
                 default: a SQLite file with the demo records in ${defaultDataDir()}
   --server      a running xos-server instead (e.g. http://127.0.0.1:4000;
-                its token: XOS_SERVER_TOKEN)
+                its token: XOS_SERVER_TOKEN, which also names the person)
+  --person      who uses this xos-mcp (e.g. anna): the History and the audit
+                trail name them (the embedded backend only)
   --http        serve MCP as Streamable HTTP on 127.0.0.1 instead of stdio;
                 clients send Authorization: Bearer <token>, the token from XOS_MCP_TOKEN
                 or --token-file
@@ -95,7 +98,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
     options: {
       ast: { type: 'string' }, dsn: { type: 'string' }, server: { type: 'string' }, http: { type: 'boolean' },
       port: { type: 'string' }, 'token-file': { type: 'string' }, 'board-port': { type: 'string' }, locale: { type: 'string' },
-      'confirm-timeout': { type: 'string' },
+      'confirm-timeout': { type: 'string' }, person: { type: 'string' },
       'mail-host': { type: 'string' }, 'mail-port': { type: 'string' }, 'mail-security': { type: 'string' },
       'mail-user': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-undo': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -107,6 +110,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
   if (values.dsn && /^postgres(ql)?:\/\/[^/@]*:[^/@]*@/.test(values.dsn)) {
     throw new UsageError('keep the database password out of --dsn (command lines are visible to other programs): set PGPASSWORD instead');
   }
+  if (values.person !== undefined && values.server) throw new UsageError('--person is for the embedded backend: with --server, the token in XOS_SERVER_TOKEN names the person');
+  const person = cleanPersonName(values.person);
+  if (values.person !== undefined && person === undefined) throw new UsageError(`--person needs a name of 1 to ${MAX_PERSON_NAME} characters on one line (got "${values.person}")`);
   const security = values['mail-security'] ?? 'starttls';
   if (!['starttls', 'tls', 'none'].includes(security)) throw new UsageError(`--mail-security is starttls, tls or none (got "${security}")`);
   if (values['mail-host'] && !values['mail-from']) throw new UsageError('--mail-host needs --mail-from (the sender address)');
@@ -122,6 +128,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
     dsn: values.dsn,
     server: values.server,
     serverToken: env.XOS_SERVER_TOKEN || undefined,
+    ...(person !== undefined ? { person } : {}),
     transport: values.http ? 'http' : 'stdio',
     port: intOption('port', values.port, 7401),
     token,

@@ -40,6 +40,8 @@ export interface XosMcpOptions {
   /** A running xos-server (its base URL) instead of an embedded backend. */
   readonly server?: string;
   readonly serverToken?: string;
+  /** Who uses the embedded backend (`--person`): named with every request, kept in the audit trail. */
+  readonly person?: string;
   /** `stdio`: the client starts xos-mcp; `http`: clients connect to the loopback endpoint. */
   readonly transport: 'stdio' | 'http';
   /** The MCP endpoint's port (http; 0: any free one). */
@@ -104,6 +106,7 @@ async function openBackend(options: XosMcpOptions): Promise<OpenBackend> {
     // The default database starts with the AST's demo records; seeding fills only empty tables.
     seed: options.dsn ? undefined : true,
     onInternalError: (text) => options.log(`internal error: ${text}`),
+    ...(options.person !== undefined ? { person: { name: options.person } } : {}),
   });
   return { client: backend.client, where: backend.description, close: () => backend.close() };
 }

@@ -1,6 +1,6 @@
 // xos-server started the way a person starts it: a CLI script (the built bundle or the source)
 // in its own process. `start` waits (with a deadline) until it prints its GraphQL URL; `run`
-// waits for it to end (for arguments it must refuse); `stop` sends Ctrl+C; `killAll` ends
+// waits for it to end (for arguments it must refuse, and for `users`); `stop` sends Ctrl+C; `killAll` ends
 // whatever a failed test left running.
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -38,11 +38,14 @@ export class XosServerCli {
     });
   }
 
-  run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-    const child = this.spawn(args, env, ['ignore', 'ignore', 'pipe']);
+  run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = this.spawn(args, env, ['ignore', 'pipe', 'pipe']);
+    let stdout = '';
     let stderr = '';
+    child.stdout!.on('data', (chunk) => { stdout += chunk; });
     child.stderr!.on('data', (chunk) => { stderr += chunk; });
-    return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+    // 'close', not 'exit': the output is complete only once both pipes ended.
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
   }
 
   stop(child: ChildProcess): Promise<number | null> {

@@ -27,6 +27,11 @@ export interface ChangeRoutesOptions {
   /** How long an announcement lives unless repeated (default 30 s). */
   readonly presenceTtlMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * The entities a person may read (their role's AST); undefined: all. A stream tells a person
+   * nothing of the others: no change or presence on an entity their role cannot read.
+   */
+  readonly readableEntities?: (person: Person | undefined) => ReadonlySet<string> | undefined;
 }
 
 export interface ChangeRoutes {
@@ -60,6 +65,16 @@ function frame(event: HubEvent): string {
   }
 }
 
+/** The event as a person whose role reads only `readable` may see it; undefined: nothing left. */
+function readableOnly(event: HubEvent, readable: ReadonlySet<string>): HubEvent | undefined {
+  if (event.kind === 'changes') {
+    const changes = event.changes.filter((change) => readable.has(change.entity));
+    return changes.length > 0 ? { ...event, changes } : undefined;
+  }
+  if (event.kind === 'presence') return { ...event, presence: event.presence.filter((entry) => readable.has(entry.entity)) };
+  return event;
+}
+
 async function readSmallBody(req: IncomingMessage): Promise<string | undefined> {
   let size = 0;
   const chunks: Buffer[] = [];
@@ -77,7 +92,7 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   let streams = 0;
 
-  const stream = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const stream = async (req: IncomingMessage, res: ServerResponse, url: URL, person: Person | undefined) => {
     if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET ${CHANGES_PATH} (Server-Sent Events).`, { allow: 'GET' });
     if (!hub.available) return sendError(res, 404, 'NOT_FOUND', 'This XOS server has no change feed.');
     if (streams >= maxStreams) {
@@ -97,9 +112,11 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     // Live events wait while the missed ones are read, so nothing is told twice or out of order.
     let backlog: HubEvent[] | undefined = [];
     let caughtUpTo: number | undefined;
+    const readable = options.readableEntities?.(person);
     const write = (event: HubEvent) => {
       if (event.kind === 'changes' && event.cursor !== undefined && caughtUpTo !== undefined && event.cursor <= caughtUpTo) return;
-      res.write(frame(event));
+      const shown = readable ? readableOnly(event, readable) : event;
+      if (shown) res.write(frame(shown));
     };
     const unsubscribe = hub.subscribe(client, (event) => (backlog ? backlog.push(event) : write(event)));
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs).unref();
@@ -123,7 +140,8 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
       } else if (since) {
         caughtUpTo = since.cursor;
         caughtUp = since.changes.length;
-        if (caughtUp > 0) res.write(sseEvent('changes', { changes: since.changes }, since.cursor));
+        const changes = readable ? since.changes.filter((change) => readable.has(change.entity)) : since.changes;
+        if (changes.length > 0) res.write(sseEvent('changes', { changes }, since.cursor));
       } else {
         caughtUpTo = (await hub.changesSince(undefined, 0))?.cursor;
       }
@@ -164,7 +182,7 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     async handle(req, res, path, person) {
       if (path !== CHANGES_PATH && path !== PRESENCE_PATH) return false;
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (path === CHANGES_PATH) await stream(req, res, url);
+      if (path === CHANGES_PATH) await stream(req, res, url, person);
       else await presence(req, res, url, person);
       return true;
     },

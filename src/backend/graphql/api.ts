@@ -15,6 +15,7 @@ import type { Person } from '../people/person.ts';
 import { entityGrants, roleOf, RoleError, rowFilters, withRole } from '../roles.ts';
 import { roleStorage } from '../roleStorage.ts';
 import { asRefusal, type RoleRefusal } from './forbidden.ts';
+import type { AuditMeta } from '../storage/audit.ts';
 
 export interface GraphQLRequest {
   readonly query: string;
@@ -149,7 +150,7 @@ function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOption
     const document = prepared.document;
     let audit;
     try {
-      audit = auditMetaOf(request.extensions);
+      audit = withPerson(auditMetaOf(request.extensions), request.person);
     } catch (error) {
       return requestError(error as GraphQLError);
     }
@@ -164,6 +165,16 @@ function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOption
     if (result.errors?.length) return { errors: result.errors.map(formatted), ...data };
     return data;
   };
+}
+
+/**
+ * The audit meta with the request's person: proven over HTTP (their token), or named by an
+ * in-process caller, which is trusted (the embedded backend runs in the person's own process).
+ * Never taken from `extensions.xos`: a client cannot claim to be someone.
+ */
+function withPerson(meta: AuditMeta | undefined, person: Person | undefined): AuditMeta | undefined {
+  if (!person) return meta;
+  return { path: meta?.path ?? 'api', ...(meta?.approval !== undefined ? { approval: meta.approval } : {}), person: person.name };
 }
 
 /**

@@ -52,6 +52,11 @@ const AuditEntryType = new GraphQLObjectType<AuditEntry>({
     version_to: { type: GraphQLInt, resolve: (e) => e.versionTo },
     batch: { type: GraphQLString, description: 'The batch the write belongs to: every record of one update_<entity>_many shares it; null for single writes and mails.', resolve: (e) => e.batch ?? null },
     approval: { type: GraphQLString, description: 'The confirmation that allowed it, as said by one of XOS\'s own front ends; null for api writes.' },
+    person: {
+      type: GraphQLString,
+      description: 'The person who wrote: proven by their own token (xos-server users), or named by the embedded front end in their own process; null when not known.',
+      resolve: (e) => e.person ?? null,
+    },
     changes: {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(AuditChangeType))),
       resolve: (e) => Object.entries(e.changes).map(([field, change]) => ({ field, ...change })),
@@ -102,6 +107,7 @@ export function auditFields(): { query: GraphQLFieldConfigMap<unknown, RequestCo
             path: ctx.audit?.path ?? 'api', action: 'mail', entity: null, recordId: null, versionFrom: null, versionTo: null,
             changes: { to: { from: null, to: text('to', 2000) }, subject: { from: null, to: text('subject', 998) }, message_id: { from: null, to: text('message_id', 998) } },
             approval: ctx.audit?.approval ?? null,
+            ...(ctx.audit?.person !== undefined ? { person: ctx.audit.person } : {}),
           });
         },
       },

@@ -19,6 +19,8 @@ export interface AuditMeta {
   readonly path: AuditPath;
   /** The person's confirmation (`Save confirmed in VS Code`, an undo of entry 12, ...), at most 500 characters. */
   readonly approval?: string;
+  /** The person who wrote, as the server knows them (a person's token, or the embedded front end's person). */
+  readonly person?: string;
 }
 
 export interface AuditChange {
@@ -41,6 +43,8 @@ export interface AuditEntry {
   readonly approval: string | null;
   /** The batch the write belongs to: every row of one batch write (updateMany) shares it. */
   readonly batch?: string;
+  /** The person who wrote (xos-server's users, or the person the embedded front end names); absent: not known. */
+  readonly person?: string;
 }
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
@@ -67,10 +71,14 @@ export function unrecordedEntry(entry: NewAuditEntry): AuditEntry {
 /** The HTTP header a client may send the audit meta in instead of `extensions.xos` (URI-encoded JSON). */
 export const AUDIT_HEADER = 'x-xos-audit';
 
-const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval', 'batch'] as const;
+const COLUMNS = ['at', 'path', 'action', 'entity', 'record_id', 'version_from', 'version_to', 'changes', 'approval', 'batch', 'person'] as const;
 
 /** The column a trail from before batch writes lacks (added on start, never dropped). */
 export const AUDIT_BATCH_COLUMN = 'batch';
+/** The column a trail from before people lacks (added on start, never dropped). */
+export const AUDIT_PERSON_COLUMN = 'person';
+/** The columns a trail may lack, added on start in this order. */
+export const AUDIT_ADDED_COLUMNS = [AUDIT_BATCH_COLUMN, AUDIT_PERSON_COLUMN] as const;
 
 /** Where the audit table is: `xos_audit` beside XOS's own tables; over the person's PostgreSQL tables, `xos.audit`. */
 export interface AuditPlace {
@@ -87,7 +95,7 @@ export const SCHEMA_AUDIT: AuditPlace = { table: '"xos"."audit"', index: '"audit
 
 export function createAuditTableSql(idColumn: string, place: AuditPlace = OWN_AUDIT): string {
   return `CREATE TABLE IF NOT EXISTS ${place.table} ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
-    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT, "batch" TEXT)';
+    + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT, "batch" TEXT, "person" TEXT)';
 }
 
 export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
@@ -98,7 +106,7 @@ export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
 export function insertAuditSql(dialect: Dialect, entry: NewAuditEntry, { returning = false, at = new Date(), place = OWN_AUDIT } = {}): Statement {
   const values: SqlParam[] = [
     at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
-    JSON.stringify(entry.changes), entry.approval, entry.batch ?? null,
+    JSON.stringify(entry.changes), entry.approval, entry.batch ?? null, entry.person ?? null,
   ];
   const placeholders = values.map((_, i) => dialect.placeholder(i + 1));
   const text = `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`;
@@ -111,7 +119,7 @@ export function insertAuditManySql(dialect: Dialect, entries: readonly NewAuditE
   const tuples = entries.map((entry) => {
     const values: SqlParam[] = [
       at.toISOString(), entry.path, entry.action, entry.entity, entry.recordId, entry.versionFrom, entry.versionTo,
-      JSON.stringify(entry.changes), entry.approval, entry.batch ?? null,
+      JSON.stringify(entry.changes), entry.approval, entry.batch ?? null, entry.person ?? null,
     ];
     return `(${values.map((value) => {
       params.push(value);
@@ -121,8 +129,8 @@ export function insertAuditManySql(dialect: Dialect, entries: readonly NewAuditE
   return { text: `INSERT INTO ${place.table} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, params };
 }
 
-/** Entries per INSERT of insertAuditManySql: its ten parameters each, under PostgreSQL's limit. */
-export const AUDIT_ROWS_PER_INSERT = 6000;
+/** Entries per INSERT of insertAuditManySql: its eleven parameters each, under PostgreSQL's limit of 65535. */
+export const AUDIT_ROWS_PER_INSERT = 5000;
 
 function where(dialect: Dialect, filter: Omit<AuditFilter, 'limit' | 'offset'>, params: SqlParam[]): string {
   const parts: string[] = [];
@@ -170,6 +178,7 @@ export function decodeAuditRow(raw: Record<string, unknown>): AuditEntry {
     changes: JSON.parse(String(raw.changes)) as Record<string, AuditChange>,
     approval: raw.approval === null || raw.approval === undefined ? null : String(raw.approval),
     ...(raw.batch === null || raw.batch === undefined ? {} : { batch: String(raw.batch) }),
+    ...(raw.person === null || raw.person === undefined ? {} : { person: String(raw.person) }),
   };
 }
 
@@ -198,5 +207,6 @@ export function writeEntry(table: Table, action: Exclude<AuditAction, 'mail'>, b
     changes,
     approval: meta?.approval ?? null,
     ...(batch !== undefined ? { batch } : {}),
+    ...(meta?.person !== undefined ? { person: meta.person } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
 import {
-  AUDIT_BATCH_COLUMN, AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
+  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
   unrecordedEntry, writeEntry, type AuditEntry, type AuditPlace, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import pg from 'pg';
@@ -20,6 +20,7 @@ import { FEED_APPLICATION_NAME, PostgresFeed, presencePayload } from '../changes
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter } from '../changes/fromAudit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
+import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -470,6 +471,10 @@ export class PostgresStorage implements Storage {
     return raw ? sql.decodeRow(table, raw) : undefined;
   }
 
+  peopleSql(): PeopleSql {
+    return { kind: this.kind, dialect: postgresDialect, all: (statement) => query(this.#pool, statement) };
+  }
+
   async ping(): Promise<number> {
     const started = performance.now();
     await query(this.#pool, { text: 'SELECT 1', params: [] });
@@ -533,12 +538,14 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
   try {
     if (place.schema !== undefined) await query(client, { text: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(place.schema)}`, params: [] });
     await query(client, { text: createAuditTableSql('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', place), params: [] });
-    // A trail from before batch writes gains their column (looked up first: ALTER locks the table).
-    const [{ present }] = await query(client, {
-      text: 'SELECT EXISTS (SELECT FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS present',
-      params: [place.table, AUDIT_BATCH_COLUMN],
-    });
-    if (present !== true) await query(client, { text: `ALTER TABLE ${place.table} ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`, params: [] });
+    // A trail from before batch writes and people gains their columns (looked up first: ALTER locks the table).
+    for (const column of AUDIT_ADDED_COLUMNS) {
+      const [{ present }] = await query(client, {
+        text: 'SELECT EXISTS (SELECT FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped) AS present',
+        params: [place.table, column],
+      });
+      if (present !== true) await query(client, { text: `ALTER TABLE ${place.table} ADD COLUMN "${column}" TEXT`, params: [] });
+    }
     await query(client, { text: auditIndexSql(place), params: [] });
     await query(client, { text: 'RELEASE SAVEPOINT xos_audit', params: [] });
     return { kept: true };

@@ -2,7 +2,7 @@
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
 import {
-  AUDIT_BATCH_COLUMN, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
+  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
   type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
@@ -20,6 +20,7 @@ import { createPresenceTableSql, SqliteFeed } from '../changes/sqliteFeed.ts';
 import { changeOfWrite } from '../changes/fromAudit.ts';
 import type { RecordChange } from '../changes/types.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
+import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -153,9 +154,11 @@ export class SqliteStorage implements Storage {
       if (model.audit) {
         this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
         this.#db.exec(auditIndexSql());
-        // A trail from before batch writes gains their column.
+        // A trail from before batch writes and people gains their columns.
         const auditColumns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [AUDIT_TABLE] }).map((row) => String(row.name));
-        if (!auditColumns.includes(AUDIT_BATCH_COLUMN)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${AUDIT_BATCH_COLUMN}" TEXT`);
+        for (const column of AUDIT_ADDED_COLUMNS) {
+          if (!auditColumns.includes(column)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${column}" TEXT`);
+        }
         this.#db.exec(createPresenceTableSql);
       }
     });
@@ -313,6 +316,10 @@ export class SqliteStorage implements Storage {
 
   async changesSince(cursor: number | undefined, limit: number): Promise<ChangesSince | undefined> {
     return this.#feed.changesSince(cursor, limit);
+  }
+
+  peopleSql(): PeopleSql {
+    return { kind: this.kind, dialect: sqliteDialect, all: async (statement) => this.#all(statement) };
   }
 
   async ping(): Promise<number> {

@@ -8,6 +8,7 @@ import type { Model } from '../model.ts';
 import type { Scalar } from '../../ast/values.ts';
 import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
+import type { PeopleSql } from '../people/peopleSql.ts';
 
 export type { Scalar };
 export type Row = Record<string, Scalar>;
@@ -173,6 +174,8 @@ export interface Storage {
    * how many rows the table holds: what a sort on a large table without one would cost.
    */
   sortHint(table: string, column: string): Promise<SortHint>;
+  /** The store's dialect and statements for the team's users (src/backend/people/users.ts); absent: a store without users. */
+  peopleSql?(): PeopleSql;
   /** Round trip to the database in milliseconds. */
   ping(): Promise<number>;
   /**

@@ -31,7 +31,7 @@ try {
 
 if (backend) {
   const running = backend;
-  const feed = new FeedForwarder(new ChangeHub(running.api.storage), send, (start as { person?: { name?: unknown } }).person?.name);
+  const feed = new FeedForwarder(new ChangeHub(running.api.storage), send, start.person?.name);
   port.on('message', (message: ToWorker) => {
     if (message.kind === 'feed') feed.listen(message.on);
     else if (message.kind === 'announce') feed.announce(message.open);
@@ -49,8 +49,8 @@ async function answer(running: Backend, message: WorkerRequest): Promise<void> {
           return;
         }
         counts.runs++;
-        const { query, variables, audit } = message;
-        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}) });
+        const { query, variables, audit, person } = message;
+        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}), ...(person ? { person } : {}) });
         // graphql-js builds null-prototype objects; JSON is what the front end wants anyway.
         send({ kind: 'result', id: message.id, json: JSON.stringify(result) });
         return;

@@ -5,6 +5,7 @@ import type { Ast } from '../../ast/schema.ts';
 import type { AuditMeta } from '../storage/audit.ts';
 import type { AuditState } from '../storage/types.ts';
 import type { ChangeFeedEvent, OpenRecord } from '../changes/types.ts';
+import type { Person } from '../people/person.ts';
 
 /** Requests the front end called off, by id: slot `id % CANCEL_SLOTS` holds the id (shared memory, read before a request starts). */
 export const CANCEL_SLOTS = 1024;
@@ -28,10 +29,13 @@ export interface WorkerStart {
   readonly seed?: boolean | number;
   readonly statementTimeoutMs?: number;
   readonly maxDepth?: number;
+  /** Who uses this front end: the name its presence goes by. */
+  readonly person?: Person;
 }
 
 export type ToWorker =
-  | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta }
+  /** `person`: who the front end says sends it (the embedded backend runs in the person's own process). */
+  | { readonly kind: 'run'; readonly id: number; readonly query: string; readonly variables?: Record<string, unknown>; readonly audit?: AuditMeta; readonly person?: Person }
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'stats'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number }
