@@ -4,7 +4,8 @@
 // trail; Anna's and Ben's Boards, each on the real remote client and its real change feed, see
 // each other's presence, and Ben's save turns Anna's unsaved form into the conflict at once while
 // his list shows the new value in place; a stream tells nobody of what their role cannot read; a
-// revoked token is refused by both instances within two seconds.
+// revoked token is refused by both instances within two seconds and its open stream ends; a new
+// role ends the stream too, and the one that comes back tells what the new role reads.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { astFromObject } from '../../src/ast/load.ts';
