@@ -12,7 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { XosApi, GraphQLRequest } from './graphql/api.ts';
 import type { AuditState } from './storage/types.ts';
-import { createChangeRoutes, type ChangeRoutesOptions } from './changes/sse.ts';
+import { createChangeRoutes, type ChangeRoutesOptions, type StillLetIn } from './changes/sse.ts';
 import type { Person } from './people/person.ts';
 import { meBody, type PersonLookup } from './people/tokens.ts';
 import { RoleError } from './roles.ts';
@@ -208,7 +208,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   };
 
   /** Whether the request may use the API, and whether it comes from one of XOS's own front ends (the front-end token). */
-  const checkToken = async (req: IncomingMessage): Promise<{ frontEnd: boolean; person?: Person }> => {
+  const checkToken = async (req: IncomingMessage): Promise<{ frontEnd: boolean; person?: Person; stillLetIn?: StillLetIn }> => {
     const auth = req.headers.authorization ?? '';
     const given = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     // Both compared every time, in constant time.
@@ -216,7 +216,14 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
     if (plain || frontEnd) return { frontEnd };
     const person = given !== '' && options.people ? await lookUpPerson(options.people, given) : undefined;
-    if (person) return { frontEnd, person };
+    if (person) {
+      const people = options.people!;
+      const stillLetIn = async () => {
+        const now = await people(given);
+        return now?.name === person.name && (now.role ?? null) === (person.role ?? null);
+      };
+      return { frontEnd, person, stillLetIn };
+    }
     if (!options.token) return { frontEnd };
     throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
   };
@@ -235,7 +242,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       }
       return;
     }
-    const { frontEnd, person } = await checkToken(req);
+    const { frontEnd, person, stillLetIn } = await checkToken(req);
     if (path === '/xos/me') {
       if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Use GET /xos/me.', { allow: 'GET' });
       send(res, 200, meBody(person));
@@ -260,7 +267,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
       send(res, 200, result);
       return;
     }
-    if (await changeRoutes.handle(req, res, path, person)) return;
+    if (await changeRoutes.handle(req, res, path, person, stillLetIn)) return;
     throw new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${path}; use POST /graphql, GET /xos/ast, GET /xos/me or GET /healthz.`);
   };
 

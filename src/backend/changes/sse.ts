@@ -17,6 +17,8 @@ export const DEFAULT_MAX_STREAMS = 200;
 export const HEARTBEAT_MS = 15_000;
 /** Changes a returning client may catch up on; more: reset. */
 export const STREAM_CATCH_UP_LIMIT = 1_000;
+/** How often an open stream of a person asks whether their token still lets them in with the same role. */
+export const RECHECK_MS = 1_000;
 const MAX_PRESENCE_BODY = 4_096;
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -32,11 +34,16 @@ export interface ChangeRoutesOptions {
    * nothing of the others: no change or presence on an entity their role cannot read.
    */
   readonly readableEntities?: (person: Person | undefined) => ReadonlySet<string> | undefined;
+  /** How often an open stream asks `stillLetIn` (default RECHECK_MS). */
+  readonly recheckMs?: number;
 }
+
+/** Whether the token that opened a stream still lets the same person in with the same role. */
+export type StillLetIn = () => Promise<boolean>;
 
 export interface ChangeRoutes {
   /** Serves the request if it is one of the feed's routes (after http.ts's checks); false: not one. */
-  handle(req: IncomingMessage, res: ServerResponse, path: string, person?: Person): Promise<boolean>;
+  handle(req: IncomingMessage, res: ServerResponse, path: string, person?: Person, stillLetIn?: StillLetIn): Promise<boolean>;
   /** Streams open now. */
   readonly streams: number;
 }
@@ -90,9 +97,10 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
   const hub = new ChangeHub(storage, { presenceTtlMs: options.presenceTtlMs });
   const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const recheckMs = options.recheckMs ?? RECHECK_MS;
   let streams = 0;
 
-  const stream = async (req: IncomingMessage, res: ServerResponse, url: URL, person: Person | undefined) => {
+  const stream = async (req: IncomingMessage, res: ServerResponse, url: URL, person: Person | undefined, stillLetIn: StillLetIn | undefined) => {
     if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET ${CHANGES_PATH} (Server-Sent Events).`, { allow: 'GET' });
     if (!hub.available) return sendError(res, 404, 'NOT_FOUND', 'This XOS server has no change feed.');
     if (streams >= maxStreams) {
@@ -108,7 +116,9 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
       'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive',
       'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no',
     });
-    res.write('retry: 2000\n\n');
+    // Nothing is written once the stream was ended (a revoked token) or the front end went.
+    const put = (text: string) => { if (!res.writableEnded && !res.destroyed) res.write(text); };
+    put('retry: 2000\n\n');
     // Live events wait while the missed ones are read, so nothing is told twice or out of order.
     let backlog: HubEvent[] | undefined = [];
     let caughtUpTo: number | undefined;
@@ -116,19 +126,28 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     const write = (event: HubEvent) => {
       if (event.kind === 'changes' && event.cursor !== undefined && caughtUpTo !== undefined && event.cursor <= caughtUpTo) return;
       const shown = readable ? readableOnly(event, readable) : event;
-      if (shown) res.write(frame(shown));
+      if (shown) put(frame(shown));
     };
     const unsubscribe = hub.subscribe(client, (event) => (backlog ? backlog.push(event) : write(event)));
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs).unref();
+    const heartbeat = setInterval(() => put(': heartbeat\n\n'), heartbeatMs).unref();
+    // A revoked token, or a person given another role, is not told more under the old grant: the
+    // stream ends, and coming back asks the token again (refused, or filtered by the new role).
+    const recheck = stillLetIn && setInterval(() => {
+      stillLetIn().then((letIn) => { if (!letIn) res.end(); }, () => undefined);
+    }, recheckMs).unref();
     let closed = false;
-    req.on('close', () => {
+    const gone = () => {
+      if (closed) return;
       closed = true;
       streams--;
       clearInterval(heartbeat);
+      clearInterval(recheck);
       unsubscribe();
       // The front end is gone: so is what it had open.
       hub.announce(client, 'someone', undefined).catch(() => undefined);
-    });
+    };
+    req.on('close', gone);
+    res.on('close', gone);
     let caughtUp = 0;
     try {
       await hub.ready();
@@ -136,21 +155,21 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
       if (last !== undefined && !since) {
         const newest = await hub.changesSince(undefined, 0).catch(() => undefined);
         caughtUpTo = newest?.cursor;
-        res.write(sseEvent('reset', { reason: 'away' }, caughtUpTo));
+        put(sseEvent('reset', { reason: 'away' }, caughtUpTo));
       } else if (since) {
         caughtUpTo = since.cursor;
         caughtUp = since.changes.length;
         const changes = readable ? since.changes.filter((change) => readable.has(change.entity)) : since.changes;
-        if (changes.length > 0) res.write(sseEvent('changes', { changes }, since.cursor));
+        if (changes.length > 0) put(sseEvent('changes', { changes }, since.cursor));
       } else {
         caughtUpTo = (await hub.changesSince(undefined, 0))?.cursor;
       }
     } catch (error) {
       options.log?.(`change stream: catching up failed: ${(error as Error).message}`);
-      res.write(sseEvent('reset', { reason: 'away' }));
+      put(sseEvent('reset', { reason: 'away' }));
     }
     if (closed) return;
-    res.write(sseEvent('ready', { client, caughtUp, presenceTtlMs: hub.presenceTtlMs }, caughtUpTo));
+    put(sseEvent('ready', { client, caughtUp, presenceTtlMs: hub.presenceTtlMs }, caughtUpTo));
     const waiting = backlog;
     backlog = undefined;
     for (const event of waiting) write(event);
@@ -179,10 +198,10 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     get streams() {
       return streams;
     },
-    async handle(req, res, path, person) {
+    async handle(req, res, path, person, stillLetIn) {
       if (path !== CHANGES_PATH && path !== PRESENCE_PATH) return false;
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (path === CHANGES_PATH) await stream(req, res, url, person);
+      if (path === CHANGES_PATH) await stream(req, res, url, person, stillLetIn);
       else await presence(req, res, url, person);
       return true;
     },
