@@ -7,11 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { BoardController, type BoardUi } from '../../src/board/controller.ts';
-import { QuestionConfirmer } from '../../src/board/confirmer.ts';
-import { MessageEndpoint, type Question, type RowsResult, type WireMessage } from '../../src/board/protocol.ts';
-import { BoardState } from '../../src/board/state.ts';
-import { translator } from '../../src/board/texts.ts';
+import type { BoardController } from '../../src/board/controller.ts';
+import { MessageEndpoint, type Question, type RowsResult } from '../../src/board/protocol.ts';
 import type { DetailBlock, GridRow, PresenceView } from '../../src/board/viewTypes.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { proposeBatch } from '../../src/core/batch.ts';
@@ -20,8 +17,7 @@ import { buildDeleteMutation, buildDetailQuery, buildInsertMutation, buildUpdate
 import type { RecordChange, XosClient } from '../../src/graphql/types.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { ScriptedFeed } from '../support/scriptedFeed.ts';
-
-type Sent = { method: string; params: any };
+import { openSavingBoard, type SavingBoard, type Sent } from '../support/savingBoard.ts';
 
 describe('the Board live over a real backend', () => {
   let pg: PostgresServer;
@@ -30,9 +26,7 @@ describe('the Board live over a real backend', () => {
   let controller: BoardController;
   let endpoint: MessageEndpoint;
   const feed = new ScriptedFeed();
-  const posted: WireMessage[] = [];
-  const answers = new Map<number, (result: unknown) => void>();
-  let nextPageId = 1_000_000;
+  let board: SavingBoard;
   /** Reads of one record by the Board (person_detail by id), to see an echo cost nothing. */
   let detailReads = 0;
 
@@ -50,31 +44,9 @@ describe('the Board live over a real backend', () => {
       status: () => base.status(),
       feed,
     };
-    const t = translator('en');
-    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-    const ui: BoardUi = { t, log: quiet, tell: async () => undefined, askDiscard: async () => true, setLocale: () => {}, csvExport: async () => undefined };
-    endpoint = new MessageEndpoint((message) => {
-      posted.push(message);
-      if ('result' in message && answers.has(message.id)) answers.get(message.id)!(message.result);
-      if (!('method' in message) || !('id' in message)) return;
-      const id = message.id;
-      // The page: Save on every question; its form holds nothing beyond the host's.
-      if (message.method === 'board/ask') setImmediate(() => endpoint.receive({ id, result: { choice: (message.params as Question).buttons[0] } }));
-      else if (message.method === 'board/formData') setImmediate(() => endpoint.receive({ id, result: {} }));
-    });
-    const confirmer = new QuestionConfirmer({
-      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-      ask: (question, signal) => controller.ask(question, signal),
-      log: { info: () => {} },
-    });
-    controller = new BoardController({
-      state: new BoardState(), client, locale: () => 'en',
-      deps: () => ({ client, board: controller.board, confirmer, locale: 'en' }),
-      surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: () => {} },
-      ui,
-    });
-    controller.connect(endpoint);
-    endpoint.receive({ method: 'board/ready', params: {} });
+    board = openSavingBoard(client);
+    controller = board.controller;
+    endpoint = board.endpoint;
   });
   after(async () => {
     controller?.dispose();
@@ -82,18 +54,11 @@ describe('the Board live over a real backend', () => {
     await pg?.stop();
   });
 
-  /** The page's messages of one kind sent since `from` (an index into `posted`). */
-  const sent = (method: string, from = 0): Sent[] => posted.slice(from).flatMap((m) => ('method' in m && m.method === method ? [{ method, params: m.params }] : []));
-  const lastDetail = (): DetailBlock => sent('board/detail').at(-1)!.params.detail;
+  const sent = (method: string, from = 0): Sent[] => board.sent(method, from);
+  const lastDetail = (): DetailBlock => board.lastDetail();
   const field = (detail: DetailBlock, name: string) => detail.fields.find((f) => f.field === name)!;
 
-  /** The page asks the host (a rows window), as webview/state.ts does. */
-  function pageAsks<R>(method: string, params: unknown): Promise<R> {
-    const id = nextPageId++;
-    const answered = new Promise<R>((resolve) => answers.set(id, resolve as (result: unknown) => void));
-    endpoint.receive({ id, method, params });
-    return answered;
-  }
+  const pageAsks = <R>(method: string, params: unknown): Promise<R> => board.pageAsks<R>(method, params);
 
   /** The second writer: a real write, then the feed tells it (as the client's feed would, after the commit). */
   async function write(id: string, set: Record<string, unknown>, tell = true): Promise<RecordChange> {
@@ -141,7 +106,7 @@ describe('the Board live over a real backend', () => {
     const at = (rows: readonly GridRow[], i: number) => rows[i];
     const cityColumn = 4;
     const moved = at(further.rows, 10);
-    const mark = posted.length;
+    const mark = board.posted.length;
     await write(moved.key, { city: 'Live City' });
     await controller.liveSettled();
     assert.deepEqual(sent('board/list', mark), [], 'the list is not shown anew: scroll, active row, sort and filter stay');
@@ -158,7 +123,7 @@ describe('the Board live over a real backend', () => {
     // A delete and a create in one burst: read once, the count follows, the new row sorts first.
     const gone = top.rows.find((r) => r.key === doomed.id)!;
     assert.ok(gone, 'the record to delete is in the first window');
-    const mark2 = posted.length;
+    const mark2 = board.posted.length;
     const deleted = await remove(gone.key);
     const created = await create({ firstname: 'Ada', lastname: 'Aaaberg', city: 'Kiel' });
     feed.emit({ kind: 'changes', changes: [deleted] });
@@ -172,7 +137,7 @@ describe('the Board live over a real backend', () => {
     assert.ok(!first.some((r) => r.key === gone.key), 'the deleted row left');
 
     // A write of another entity the list does not show: nothing is read.
-    const mark3 = posted.length;
+    const mark3 = board.posted.length;
     feed.emit({ kind: 'changes', changes: [{ entity: 'deal', id: '1', action: 'update', version: 5 }] });
     await controller.liveSettled();
     assert.deepEqual(sent('board/listRows', mark3), []);
@@ -183,7 +148,7 @@ describe('the Board live over a real backend', () => {
     await controller.liveSettled();
     assert.deepEqual(feed.announced.at(-1), { entity: 'person', id: '1', editing: false });
     const loaded = controller.board.snapshot().detail!.version!;
-    const mark = posted.length;
+    const mark = board.posted.length;
     const change = await write('1', { city: 'Flensburg' });
     await controller.liveSettled();
     assert.equal(field(lastDetail(), 'city').value, 'Flensburg');
@@ -226,7 +191,7 @@ describe('the Board live over a real backend', () => {
 
   test('presence: the form names who else is there, list rows mark who edits, and the Save question says who else is editing', async () => {
     assert.equal((await showRecord(deps(), 'person_detail', '3')).ok, true);
-    const mark = posted.length;
+    const mark = board.posted.length;
     feed.emit({ kind: 'presence', presence: [
       { person: 'anna', entity: 'person', id: '3', editing: true },
       { person: 'ben', entity: 'person', id: '3', editing: false },
@@ -235,7 +200,7 @@ describe('the Board live over a real backend', () => {
     const presence: PresenceView = sent('board/presence', mark).at(-1)!.params;
     assert.deepEqual(presence.detail, [{ person: 'anna', editing: true }, { person: 'ben', editing: false }]);
     controller.board.edit('city', 'Plön');
-    const asked = posted.length;
+    const asked = board.posted.length;
     await controller.save();
     const question = sent('board/ask', asked).at(-1)!.params as Question;
     assert.match(question.message, /^Save changes to Person 3\? City: .* → Plön anna is editing this record too\.$/);
@@ -264,14 +229,14 @@ describe('the Board live over a real backend', () => {
 
   test('the feed lost and back: the status line says so, then how many changes came, and what is shown is read again', async () => {
     assert.equal((await showRecord(deps(), 'person_detail', '4')).ok, true);
-    const mark = posted.length;
+    const mark = board.posted.length;
     feed.emit({ kind: 'connection', live: false });
     assert.equal(sent('board/status', mark).at(-1)!.params.status.text, 'Live updates are paused: the connection to the change feed was lost, so what the Board shows may be out of date.');
     // Opening another record keeps the line while the feed is away.
     assert.equal((await showRecord(deps(), 'person_detail', '5')).ok, true);
     assert.match(sent('board/status').at(-1)!.params.status.text, /^Live updates are paused/);
     await write('5', { city: 'Meanwhile' }, false);
-    const back = posted.length;
+    const back = board.posted.length;
     feed.emit({ kind: 'connection', live: true, caughtUp: 3 });
     await controller.liveSettled();
     assert.equal(sent('board/status', back).at(-1)!.params.status.text, 'Up to date again: 3 changes made meanwhile');

@@ -16,17 +16,14 @@ import { RECHECK_MS } from '../../src/backend/changes/sse.ts';
 import { startHttpServer, type RunningHttpServer } from '../../src/backend/http.ts';
 import { cachedPersonLookup, PERSON_CACHE_MS, usersOf } from '../../src/backend/people/tokens.ts';
 import type { Users } from '../../src/backend/people/users.ts';
-import { BoardController, type BoardUi } from '../../src/board/controller.ts';
-import { QuestionConfirmer } from '../../src/board/confirmer.ts';
-import { MessageEndpoint, type Question, type RowsResult, type WireMessage } from '../../src/board/protocol.ts';
-import { BoardState } from '../../src/board/state.ts';
-import { translator } from '../../src/board/texts.ts';
+import type { Question, RowsResult } from '../../src/board/protocol.ts';
 import type { DetailBlock, GridRow, PresenceView } from '../../src/board/viewTypes.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
-import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange, XosClient } from '../../src/graphql/types.ts';
+import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange } from '../../src/graphql/types.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { until } from '../support/until.ts';
+import { openSavingBoard } from '../support/savingBoard.ts';
 
 const ADMIN = 'team-admin-token-0123456789';
 
@@ -79,55 +76,6 @@ function listen(feed: ChangeFeed | undefined) {
     presence: (): readonly PresenceEntry[] => events.flatMap((event) => (event.kind === 'presence' ? event.presence : [])),
     lastPresence: (): readonly PresenceEntry[] | undefined => events.findLast((event) => event.kind === 'presence')?.presence,
     live: () => events.some((event) => event.kind === 'connection' && event.live),
-  };
-}
-
-type Sent = { method: string; params: any };
-
-/** A person's Board over their own remote client: the page answers Save to every question and keeps no form of its own. */
-function openBoard(client: XosClient) {
-  const posted: WireMessage[] = [];
-  const answers = new Map<number, (result: unknown) => void>();
-  let nextPageId = 1_000_000;
-  const t = translator('en');
-  const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  const ui: BoardUi = { t, log: quiet, tell: async () => undefined, askDiscard: async () => true, setLocale: () => {}, csvExport: async () => undefined };
-  const endpoint: MessageEndpoint = new MessageEndpoint((message) => {
-    posted.push(message);
-    if ('result' in message && answers.has(message.id)) answers.get(message.id)!(message.result);
-    if (!('method' in message) || !('id' in message)) return;
-    const id = message.id;
-    if (message.method === 'board/ask') setImmediate(() => endpoint.receive({ id, result: { choice: (message.params as Question).buttons[0] } }));
-    else if (message.method === 'board/formData') setImmediate(() => endpoint.receive({ id, result: {} }));
-  });
-  const confirmer: QuestionConfirmer = new QuestionConfirmer({
-    ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-    ask: (question, signal) => controller.ask(question, signal),
-    log: { info: () => {} },
-  });
-  const controller: BoardController = new BoardController({
-    state: new BoardState(), client, locale: () => 'en',
-    deps: () => ({ client, board: controller.board, confirmer, locale: 'en' }),
-    surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: () => {} },
-    ui,
-  });
-  controller.connect(endpoint);
-  endpoint.receive({ method: 'board/ready', params: {} });
-  const sent = (method: string, from = 0): Sent[] => posted.slice(from).flatMap((m) => ('method' in m && m.method === method ? [{ method, params: m.params }] : []));
-  return {
-    controller,
-    endpoint,
-    posted,
-    sent,
-    deps: () => ({ client, board: controller.board, confirmer, locale: 'en' }),
-    lastDetail: (): DetailBlock => sent('board/detail').at(-1)!.params.detail,
-    /** The page asks the host, as webview/state.ts does. */
-    pageAsks<R>(method: string, params: unknown): Promise<R> {
-      const id = nextPageId++;
-      const answered = new Promise<R>((resolve) => answers.set(id, resolve as (result: unknown) => void));
-      endpoint.receive({ id, method, params });
-      return answered;
-    },
   };
 }
 
@@ -224,9 +172,9 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
     // Ben has two Boards open (say VS Code and the browser): one shows the people, the other a record.
     const benFormClient = await connectRemoteClient({ endpoint: b.http.url, token: ben });
     assert.equal(benClient.ast().entities.person.fields.net_worth, undefined, 'Ben\'s client has his role\'s AST');
-    const annaBoard = openBoard(annaClient);
-    const benList = openBoard(benClient);
-    const benForm = openBoard(benFormClient);
+    const annaBoard = openSavingBoard(annaClient);
+    const benList = openSavingBoard(benClient);
+    const benForm = openSavingBoard(benFormClient);
     const annaHears = listen(annaClient.feed);
     const benHears = listen(benClient.feed);
     const benFormHears = listen(benFormClient.feed);
