@@ -61,7 +61,9 @@ export function nameFromClaims(payload: JWTPayload, claim?: string): { readonly 
   const name = payload[found] as string;
   const problem = nameProblem(name);
   if (problem) {
-    return { problem: `The token's "${found}" claim ${problem.replace(/^"[^"]*"/, `"${shorten(name)}"`)}; have the identity provider send a valid name in it, or start xos-server with --oidc-claim naming a claim that holds one.` };
+    // The rule's words after the name; the name itself quoted as JSON, so a line break shows as \n.
+    const rule = problem.slice(problem.lastIndexOf(' is not a valid user name'));
+    return { problem: `The token's "${found}" claim ${JSON.stringify(shorten(name))}${rule}; have the identity provider send a valid name in it, or start xos-server with --oidc-claim naming a claim that holds one.` };
   }
   return { name, claim: found };
 }
@@ -119,8 +121,11 @@ export function oidcPersonLookup(settings: OidcSettings, users: Pick<Users, 'oid
 function issuerKeys(configured: string, doFetch: typeof fetch): () => Promise<{ issuer: string; getKey: JWTVerifyGetKey }> {
   let found: Promise<{ issuer: string; getKey: JWTVerifyGetKey }> | undefined;
   return () => {
-    found ??= discover(configured, doFetch);
-    found.catch(() => { found = undefined; });
+    if (!found) {
+      const attempt = discover(configured, doFetch);
+      found = attempt;
+      attempt.catch(() => { if (found === attempt) found = undefined; });
+    }
     return found;
   };
 }
@@ -138,10 +143,10 @@ async function discover(configured: string, doFetch: typeof fetch): Promise<{ is
   // The issuer may differ from --oidc-issuer only by a trailing slash; tokens must name it exactly.
   const issuer = typeof document.issuer === 'string' ? document.issuer : '';
   if (issuer.replace(/\/+$/, '') !== configured.replace(/\/+$/, '')) {
-    throw new OidcRefusal(503, `The discovery document at ${where} names the issuer "${shorten(issuer)}", not ${configured}; check --oidc-issuer.`);
+    throw new OidcRefusal(503, `The discovery document at ${where} names the issuer ${JSON.stringify(shorten(issuer))}, not ${configured}; check --oidc-issuer.`);
   }
   const jwksUri = typeof document.jwks_uri === 'string' ? document.jwks_uri : '';
-  if (issuerProblem(jwksUri)) throw new OidcRefusal(503, `The discovery document at ${where} has no usable jwks_uri ("${shorten(jwksUri)}"): it must be https, or http on this machine.`);
+  if (issuerProblem(jwksUri)) throw new OidcRefusal(503, `The discovery document at ${where} has no usable jwks_uri (${JSON.stringify(shorten(jwksUri))}): it must be https, or http on this machine.`);
   return { issuer, getKey: createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: FETCH_TIMEOUT_MS }) };
 }
 
@@ -156,9 +161,9 @@ async function verify(jwt: string, issuer: string, audience: string, getKey: JWT
     throw new OidcRefusal(401, 'The bearer token is not a valid JWT; send the access token your identity provider issued.');
   }
   if (typeof alg !== 'string' || !OIDC_ALGORITHMS.includes(alg)) {
-    throw new OidcRefusal(401, `The token is signed with "${shorten(String(alg))}", which this server does not accept; it accepts ${OIDC_ALGORITHMS.join(', ')}.`);
+    throw new OidcRefusal(401, `The token is signed with ${JSON.stringify(shorten(String(alg)))}, which this server does not accept; it accepts ${OIDC_ALGORITHMS.join(', ')}.`);
   }
-  if (iss !== issuer) throw new OidcRefusal(401, `The token was issued by "${shorten(String(iss))}"; this server accepts tokens of ${issuer} only.`);
+  if (iss !== issuer) throw new OidcRefusal(401, `The token was issued by ${JSON.stringify(shorten(String(iss)))}; this server accepts tokens of ${issuer} only.`);
   try {
     const { payload } = await jwtVerify(jwt, getKey, {
       issuer, audience, algorithms: [...OIDC_ALGORITHMS], clockTolerance: OIDC_CLOCK_TOLERANCE_S, ...(now ? { currentDate: now() } : {}),
@@ -211,7 +216,7 @@ function cachedStanding(users: Pick<Users, 'oidcStanding'>, ttlMs: number): (nam
   };
 }
 
-/** A value from a token, short enough for an error message. */
+/** A value from a token, short enough for an error message (quoted with JSON.stringify where shown). */
 function shorten(text: string): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
