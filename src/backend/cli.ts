@@ -12,10 +12,12 @@ import { runInit } from './introspect/init.ts';
 import { runUsers, type UsersAction } from './people/usersCommand.ts';
 import { UsersError } from './people/users.ts';
 import { cachedPersonLookup, usersOf } from './people/tokens.ts';
+import { DEFAULT_NAME_CLAIMS, issuerProblem, oidcPersonLookup, type OidcSettings } from './people/oidc.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
                   [--token T] [--frontend-token F] [--seed[=N]] [--max-body BYTES]
                   [--statement-timeout MS] [--insecure-no-token]
+                  [--oidc-issuer URL --oidc-audience AUD [--oidc-claim C]]
 
   --ast       the app's AST (JSON or YAML); without it: the bundled demo CRM
   --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db
@@ -35,6 +37,13 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   --seed=N    instead generate N plausible records per entity
   --max-body  largest accepted request body in bytes (default ${DEFAULT_MAX_BODY})
   --statement-timeout  per-statement limit in ms (default 10000; on SQLite: lock wait)
+  --oidc-issuer  let people sign in with your identity provider (OpenID Connect):
+              a bearer that is a JWT of this issuer (https; http only on this
+              machine) names the person; they must be added with
+              "users add <name> --oidc", and their role is the one given there
+  --oidc-audience  the "aud" those tokens carry (your API's identifier or client id)
+  --oidc-claim  the claim that holds the person's name (default: preferred_username,
+              else email, else sub)
 
        xos-server init --from <dsn> [--schema public] [--out xos.json]
 
@@ -46,13 +55,14 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   --schema    PostgreSQL schema to read (default public)
   --out       the AST file to write (default ./xos.json)
 
-       xos-server users add <name> [--role R] | list | revoke <name> | role <name> <R>
+       xos-server users add <name> [--role R] [--oidc] | list | revoke <name> | role <name> <R>
                   [--ast <file>] [--dsn <dsn>]
 
   The team's people on the app's database (the same --ast and --dsn as serving).
   add prints the person's token once; they send it as "Authorization: Bearer
   <token>" (VS Code: "XOS: Set Server Token"), and their writes are recorded in
-  the audit trail in their name. A role must be one of the AST's "roles".
+  the audit trail in their name; with --oidc no token is made: they sign in with
+  the identity provider of --oidc-issuer. A role must be one of the AST's "roles".
   list shows names, roles and who is revoked (never a token); revoke refuses a
   token on every instance within 2 s; role gives someone another role.
   Names: 1-64 letters, digits, ".", "_" or "-".
@@ -84,7 +94,7 @@ async function init(argv: string[]): Promise<void> {
 async function users(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { ast: { type: 'string' }, dsn: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { ast: { type: 'string' }, dsn: { type: 'string' }, role: { type: 'string' }, oidc: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
     strict: true,
   });
@@ -95,15 +105,29 @@ async function users(argv: string[]): Promise<void> {
   };
   let action: UsersAction;
   switch (command) {
-    case 'add': needs(2, 'add <name> [--role R]'); action = { kind: 'add', name, ...(values.role !== undefined ? { role: values.role } : {}) }; break;
+    case 'add': needs(2, 'add <name> [--role R] [--oidc]'); action = { kind: 'add', name, ...(values.role !== undefined ? { role: values.role } : {}), ...(values.oidc ? { oidc: true } : {}) }; break;
     case 'list': needs(1, 'list'); action = { kind: 'list' }; break;
     case 'revoke': needs(2, 'revoke <name>'); action = { kind: 'revoke', name }; break;
     case 'role': needs(3, 'role <name> <role>'); action = { kind: 'role', name, role }; break;
     default: throw new UsageError(`users needs add, list, revoke or role${command === undefined ? '' : ` (got "${command}")`}`);
   }
   if (values.role !== undefined && command !== 'add') throw new UsageError('--role is for users add; use: xos-server users role <name> <role>');
+  if (values.oidc && command !== 'add') throw new UsageError('--oidc is for users add: how a new user signs in');
   const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
   await runUsers(ast, values.dsn ?? 'sqlite:./xos.db', action, (line) => console.log(line));
+}
+
+/** The OpenID Connect flags, checked before anything is opened; undefined without --oidc-issuer. */
+function oidcSettings(issuer: string | undefined, audience: string | undefined, claim: string | undefined): OidcSettings | undefined {
+  if (issuer === undefined) {
+    if (audience !== undefined || claim !== undefined) throw new UsageError('--oidc-audience and --oidc-claim need --oidc-issuer: the identity provider whose tokens to accept');
+    return undefined;
+  }
+  const problem = issuerProblem(issuer);
+  if (problem) throw new UsageError(problem);
+  if (audience === undefined || audience.trim() === '') throw new UsageError('--oidc-issuer needs --oidc-audience: the "aud" of the tokens this server accepts (your API\'s identifier or client id at the identity provider)');
+  if (claim !== undefined && !/^\S{1,200}$/.test(claim)) throw new UsageError(`--oidc-claim "${claim}" is not a claim name; give one like preferred_username or email`);
+  return { issuer, audience, ...(claim !== undefined ? { claim } : {}) };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -117,6 +141,7 @@ async function main(argv: string[]): Promise<void> {
       ast: { type: 'string' }, dsn: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
       token: { type: 'string' }, 'frontend-token': { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
       'statement-timeout': { type: 'string' }, 'insecure-no-token': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'oidc-issuer': { type: 'string' }, 'oidc-audience': { type: 'string' }, 'oidc-claim': { type: 'string' },
     },
     strict: true,
   });
@@ -136,6 +161,7 @@ async function main(argv: string[]): Promise<void> {
   if (frontendToken !== undefined && frontendToken === token) {
     throw new UsageError('the front-end token must differ from the token: any client with it is recorded as the agent or the person');
   }
+  const oidc = oidcSettings(values['oidc-issuer'], values['oidc-audience'], values['oidc-claim']);
   const host = values.host ?? '127.0.0.1';
   const open = !token && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'));
   // Checked before anything is opened or migrated: a refused start changes nothing.
@@ -150,10 +176,15 @@ async function main(argv: string[]): Promise<void> {
   });
   // Person tokens (xos-server users) are looked up in the database every instance shares.
   const team = usersOf(backend.api.storage, backend.api.model);
+  if (oidc && !team) {
+    await backend.close();
+    throw new UsageError(`--oidc-issuer needs the team's users, which the store of ${redactDsn(dsn)} does not keep`);
+  }
   let http: RunningHttpServer;
   try {
     http = await startHttpServer(backend.api, {
       host, port: intOption('port', values.port, 4000), token, frontendToken, insecureNoToken: open, ...(team ? { people: cachedPersonLookup(team) } : {}),
+      ...(oidc && team ? { oidc: oidcPersonLookup(oidc, team) } : {}),
       maxBodyBytes: intOption('max-body', values['max-body'], DEFAULT_MAX_BODY), audit: backend.migration.audit,
     });
   } catch (e) {
@@ -175,6 +206,7 @@ async function main(argv: string[]): Promise<void> {
   if (backend.migration.createdSearchIndexes.length) lines.push(`  created search indexes: ${backend.migration.createdSearchIndexes.join(', ')}`);
   if (seeded) lines.push(`  seeded: ${seeded}`);
   if (token) lines.push('  requests need: Authorization: Bearer <token>');
+  if (oidc) lines.push(`  sign-in:  OpenID Connect tokens of ${oidc.issuer} for ${oidc.audience}, named by ${oidc.claim ?? DEFAULT_NAME_CLAIMS.join(' / ')}, for users added with --oidc`);
   if (!backend.migration.audit.kept) lines.push(`  audit trail: off — ${backend.migration.audit.reason ?? 'not kept'}`);
   else lines.push(frontendToken
     ? '  audit trail: agent and board writes only from XOS front ends with the front-end token; all others are recorded as api'

@@ -15,6 +15,7 @@ import type { AuditState } from './storage/types.ts';
 import { createChangeRoutes, type ChangeRoutesOptions, type StillLetIn } from './changes/sse.ts';
 import type { Person } from './people/person.ts';
 import { meBody, type PersonLookup } from './people/tokens.ts';
+import { looksLikeJwt, OidcRefusal, type OidcLookup } from './people/oidc.ts';
 import { RoleError } from './roles.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -36,6 +37,11 @@ export interface HttpOptions {
    * client's audit claims (path, approval) are recorded as given, with the proven person.
    */
   readonly people?: PersonLookup;
+  /**
+   * OpenID Connect sign-in (xos-server --oidc-issuer): a bearer shaped like a JWT is verified here
+   * and only here (never looked up as a person token); one that does not verify is refused.
+   */
+  readonly oidc?: OidcLookup;
   /** Serve a non-loopback host without a token (refused otherwise). */
   readonly insecureNoToken?: boolean;
   readonly maxBodyBytes?: number;
@@ -76,6 +82,18 @@ function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The person a JWT proves; a refusal says why, with its status (401 not proven, 403 not allowed, 503 cannot tell now). */
+async function signInWithOidc(oidc: OidcLookup, jwt: string): Promise<Person> {
+  try {
+    return await oidc(jwt);
+  } catch (error) {
+    if (!(error instanceof OidcRefusal)) throw error;
+    if (error.status === 401) throw new HttpError(401, 'UNAUTHENTICATED', error.message, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    if (error.status === 403) throw new HttpError(403, 'FORBIDDEN', error.message);
+    throw new HttpError(503, 'UNAVAILABLE', error.message, { 'retry-after': '5' });
+  }
 }
 
 /** The person of a token; a database that cannot say is the server's trouble, said as such (503), not a wrong token. */
@@ -215,6 +233,7 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const frontEnd = given !== '' && options.frontendToken !== undefined && sameSecret(given, options.frontendToken);
     const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
     if (plain || frontEnd) return { frontEnd };
+    if (given !== '' && options.oidc && looksLikeJwt(given)) return { frontEnd, person: await signInWithOidc(options.oidc, given) };
     const person = given !== '' && options.people ? await lookUpPerson(options.people, given) : undefined;
     if (person) {
       const people = options.people!;

@@ -55,9 +55,27 @@ export function tokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/**
+ * What an OpenID Connect user keeps in the token column: they have no XOS token. A marker, not
+ * NULL, because tables made before OIDC declare the column NOT NULL; it can never equal a
+ * token's hash (64 hex digits), so no token opens such a user.
+ */
+const OIDC_MARKER = 'oidc:';
+
+/** How a user proves who they are: their own XOS token, or their identity provider's (OpenID Connect). */
+export type SignIn = 'token' | 'oidc';
+
+/** Where a name stands for OpenID Connect sign-in (src/backend/people/oidc.ts). */
+export type OidcStanding =
+  | { readonly state: 'absent' }
+  | { readonly state: 'token' }
+  | { readonly state: 'revoked'; readonly at: string }
+  | { readonly state: 'active'; readonly person: Person };
+
 export interface UserRow {
   readonly name: string;
   readonly role: string | null;
+  readonly signIn: SignIn;
   /** ISO 8601 UTC. */
   readonly createdAt: string;
   readonly revokedAt: string | null;
@@ -105,8 +123,11 @@ export class Users {
       + '"created_at" TEXT NOT NULL, "revoked_at" TEXT)');
   }
 
-  /** Adds a person and returns their token: the only time it exists in the clear. */
-  async add(name: string, role: string | undefined): Promise<string> {
+  /**
+   * Adds a person and returns their token: the only time it exists in the clear. With `oidc`, the
+   * person signs in through the team's identity provider instead: no token is made (undefined).
+   */
+  async add(name: string, role: string | undefined, { oidc = false }: { readonly oidc?: boolean } = {}): Promise<string | undefined> {
     const problem = nameProblem(name);
     if (problem) throw new UsersError(problem);
     await this.#create();
@@ -116,10 +137,10 @@ export class Users {
         ? `the user ${name} exists (revoked ${existing.revokedAt}); a name is never given to someone else: pick another name`
         : `the user ${name} exists already; see them with "xos-server users list", or pick another name`);
     }
-    const token = newToken();
+    const token = oidc ? undefined : newToken();
     try {
       await this.#run(`INSERT INTO ${this.#place.table} ("name", "role", "token_hash", "created_at") VALUES (${this.#p(1)}, ${this.#p(2)}, ${this.#p(3)}, ${this.#p(4)})`,
-        [name, role ?? null, tokenHash(token), new Date().toISOString()]);
+        [name, role ?? null, token === undefined ? OIDC_MARKER + name : tokenHash(token), new Date().toISOString()]);
     } catch (error) {
       // Another administrator added the same name a moment ago.
       if ((error as { code?: string }).code === 'unique') throw new UsersError(`the user ${name} exists already; pick another name`);
@@ -131,7 +152,7 @@ export class Users {
   /** Everyone, revoked people too, by name; never a token or a hash. */
   async list(): Promise<UserRow[]> {
     if (!(await this.exists())) return [];
-    const rows = await this.#run(`SELECT "name", "role", "created_at", "revoked_at" FROM ${this.#place.table} ORDER BY "name"`);
+    const rows = await this.#run(`SELECT ${USER_COLUMNS} FROM ${this.#place.table} ORDER BY "name"`);
     return rows.map(decodeUser);
   }
 
@@ -161,8 +182,21 @@ export class Users {
     return { name: String(row.name), ...(row.role === null || row.role === undefined ? {} : { role: String(row.role) }) };
   }
 
+  /**
+   * Whether `name` may sign in with OpenID Connect: added with --oidc and not revoked. Asked by
+   * name only, never by a token's hash: the two ways in never meet.
+   */
+  async oidcStanding(name: string): Promise<OidcStanding> {
+    if (nameProblem(name) || !(await this.exists())) return { state: 'absent' };
+    const user = await this.#find(name);
+    if (!user) return { state: 'absent' };
+    if (user.revokedAt) return { state: 'revoked', at: user.revokedAt };
+    if (user.signIn !== 'oidc') return { state: 'token' };
+    return { state: 'active', person: { name: user.name, ...(user.role === null ? {} : { role: user.role }) } };
+  }
+
   async #find(name: string): Promise<UserRow | undefined> {
-    const [row] = await this.#run(`SELECT "name", "role", "created_at", "revoked_at" FROM ${this.#place.table} WHERE "name" = ${this.#p(1)}`, [name]);
+    const [row] = await this.#run(`SELECT ${USER_COLUMNS} FROM ${this.#place.table} WHERE "name" = ${this.#p(1)}`, [name]);
     return row ? decodeUser(row) : undefined;
   }
 
@@ -175,10 +209,14 @@ export class Users {
   }
 }
 
+/** A user's columns as `decodeUser` reads them: how they sign in, but never the hash itself. */
+const USER_COLUMNS = `"name", "role", "created_at", "revoked_at", CASE WHEN "token_hash" LIKE '${OIDC_MARKER}%' THEN 'oidc' ELSE 'token' END AS "sign_in"`;
+
 function decodeUser(row: Record<string, unknown>): UserRow {
   return {
     name: String(row.name),
     role: row.role === null || row.role === undefined ? null : String(row.role),
+    signIn: row.sign_in === 'oidc' ? 'oidc' : 'token',
     createdAt: String(row.created_at),
     revokedAt: row.revoked_at === null || row.revoked_at === undefined ? null : String(row.revoked_at),
   };

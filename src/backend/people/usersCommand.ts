@@ -7,7 +7,7 @@ import { usersOf, PERSON_CACHE_MS } from './tokens.ts';
 import { UsersError, type UserRow } from './users.ts';
 
 export type UsersAction =
-  | { readonly kind: 'add'; readonly name: string; readonly role?: string }
+  | { readonly kind: 'add'; readonly name: string; readonly role?: string; readonly oidc?: boolean }
   | { readonly kind: 'list' }
   | { readonly kind: 'revoke'; readonly name: string }
   | { readonly kind: 'role'; readonly name: string; readonly role: string };
@@ -37,7 +37,11 @@ export async function runUsers(ast: Ast, dsn: string, action: UsersAction, print
     if (!users) throw new UsersError(`the store of ${storage.description} keeps no users`);
     switch (action.kind) {
       case 'add': {
-        const token = await users.add(action.name, action.role);
+        const token = await users.add(action.name, action.role, { oidc: action.oidc === true });
+        if (token === undefined) {
+          print(`Added ${action.name}: they sign in with OpenID Connect (a token of the identity provider that "xos-server --oidc-issuer" names, whose name claim is ${action.name}); no XOS token is made.`);
+          return;
+        }
         print(token);
         print(`Give this token to ${action.name} once (it is not shown again): in VS Code, run "XOS: Set Server Token"; other clients send "Authorization: Bearer <token>".`);
         return;
@@ -45,7 +49,7 @@ export async function runUsers(ast: Ast, dsn: string, action: UsersAction, print
       case 'list': {
         const rows = await users.list();
         if (rows.length === 0) {
-          print('No users yet; add one with: xos-server users add <name> [--role R]');
+          print('No users yet; add one with: xos-server users add <name> [--role R] [--oidc]');
           return;
         }
         for (const line of listLines(rows)) print(line);
@@ -69,7 +73,7 @@ export async function runUsers(ast: Ast, dsn: string, action: UsersAction, print
 
 /** The users as a table: name, role, since, and whether they are revoked. */
 function listLines(rows: readonly UserRow[]): string[] {
-  const cells = [['NAME', 'ROLE', 'ADDED', 'STATE'], ...rows.map((u) => [u.name, u.role ?? '-', u.createdAt, u.revokedAt ? `revoked ${u.revokedAt}` : 'active'])];
+  const cells = [['NAME', 'ROLE', 'ADDED', 'STATE'], ...rows.map((u) => [u.name, u.role ?? '-', u.createdAt, u.revokedAt ? `revoked ${u.revokedAt}` : u.signIn === 'oidc' ? 'active (OpenID Connect)' : 'active'])];
   const widths = cells[0].map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '));
 }
