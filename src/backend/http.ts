@@ -233,15 +233,18 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
     const frontEnd = given !== '' && options.frontendToken !== undefined && sameSecret(given, options.frontendToken);
     const plain = given !== '' && options.token !== undefined && sameSecret(given, options.token);
     if (plain || frontEnd) return { frontEnd };
-    if (given !== '' && options.oidc && looksLikeJwt(given)) return { frontEnd, person: await signInWithOidc(options.oidc, given) };
+    // An open change stream asks again every few seconds: a revoked person, a new role or (OIDC) an
+    // expired token ends it.
+    const samePerson = (person: Person, now: Person | undefined) => now?.name === person.name && (now.role ?? null) === (person.role ?? null);
+    if (given !== '' && options.oidc && looksLikeJwt(given)) {
+      const oidc = options.oidc;
+      const person = await signInWithOidc(oidc, given);
+      return { frontEnd, person, stillLetIn: async () => samePerson(person, await oidc(given).catch(() => undefined)) };
+    }
     const person = given !== '' && options.people ? await lookUpPerson(options.people, given) : undefined;
     if (person) {
       const people = options.people!;
-      const stillLetIn = async () => {
-        const now = await people(given);
-        return now?.name === person.name && (now.role ?? null) === (person.role ?? null);
-      };
-      return { frontEnd, person, stillLetIn };
+      return { frontEnd, person, stillLetIn: async () => samePerson(person, await people(given)) };
     }
     if (!options.token) return { frontEnd };
     throw new HttpError(401, 'UNAUTHENTICATED', given ? 'The bearer token is wrong.' : 'This server needs "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });

@@ -92,8 +92,8 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
     a = await startInstance(dsn);
     b = await startInstance(dsn);
     users = usersOf(a.backend.api.storage, a.backend.api.model)!;
-    anna = await users.add('anna', 'sales');
-    ben = await users.add('ben', 'office');
+    anna = (await users.add('anna', 'sales'))!;
+    ben = (await users.add('ben', 'office'))!;
   });
   after(async () => {
     await a?.close();
@@ -266,7 +266,7 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
   });
 
   test('a revoked token: both instances refuse it within 2 s; its open stream ends and its presence goes', async () => {
-    const cleo = await users.add('cleo', 'office');
+    const cleo = (await users.add('cleo', 'office'))!;
     for (const url of [a.http.url, b.http.url]) {
       assert.equal((await get(url, '/xos/me', cleo)).status, 200);
       assert.equal((await graphql(url, cleo, '{ person_list(limit: 1) { id } }')).status, 200);
