@@ -156,7 +156,7 @@ describe('OpenID Connect sign-in', () => {
     assert.match(refused.body.errors[0].message, /The user rita was revoked \(\S+\); ask the administrator/);
   });
 
-  test('an expired token is refused; a JWT never reaches the token lookup, nor a token the JWT one', async () => {
+  test('an expired token is refused, and its open change stream ends; a JWT never reaches the token lookup, nor a token the JWT one', async () => {
     // The same provider's token, seen by a server whose clock is an hour on: expired.
     const backend = await startBackend({ ast: { ...demoApp(), roles }, dsn });
     const team = usersOf(backend.api.storage, backend.api.model)!;
@@ -182,6 +182,18 @@ describe('OpenID Connect sign-in', () => {
       const tina = added.stdout.split('\n')[0];
       assert.deepEqual(await me(http.url, tina), { status: 200, body: { name: 'tina', role: null } });
       assert.deepEqual([tokenLookups, jwtLookups], [1, 2]);
+
+      // An open change stream ends once its JWT has expired: the stream asks again every second.
+      clock = 0;
+      const fresh = await idp.token(AUDIENCE, { preferred_username: 'anna' });
+      const stream = await fetch(`${http.url}/xos/changes`, { headers: { authorization: `Bearer ${fresh}` }, signal: AbortSignal.timeout(20_000) });
+      assert.equal(stream.status, 200);
+      const reader = stream.body!.getReader();
+      assert.equal((await reader.read()).done, false, 'the stream is open');
+      clock = 3600_000;
+      // Reads until the server ends the stream; a stream that stays open is aborted after 20 s and fails the test.
+      while (!(await reader.read()).done) { /* the events before the end */ }
+      assert.equal((await call(http.url, '/xos/changes', fresh)).status, 401);
     } finally {
       await http.close();
       await backend.close();
