@@ -200,8 +200,9 @@ export class LiveBoard {
     }
     const wasPaused = this.paused;
     this.paused = false;
-    this.host.log.info(`the change feed is back (${caughtUp} changes meanwhile)`);
+    // The first connection is no news (nor a line in the output for every Board).
     if (wasPaused || caughtUp > 0) {
+      this.host.log.info(`the change feed is back (${caughtUp} changes meanwhile)`);
       const text = caughtUp === 1 ? t('Up to date again: 1 change made meanwhile') : t('Up to date again: {0} changes made meanwhile', new Intl.NumberFormat(this.host.locale()).format(caughtUp));
       this.host.setStatus({ kind: 'info', text });
     }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import type { Ast } from '../ast/schema.ts';
 import { formatProblem } from '../ast/validate.ts';
+import { FollowingFeed } from '../graphql/followingFeed.ts';
 import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { connectRemoteClient } from '../graphql/client.ts';
@@ -67,11 +68,15 @@ export class BackendService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ActiveBackend>();
   readonly onDidChange = this.changed.event;
 
+  /** The current backend's change feed, followed across restarts (the Board subscribes once). */
+  private readonly feed = new FollowingFeed();
+
   /** Always the current backend; calls fail with a clear message while there is none. */
   readonly client: XosClient = {
     run: (query, variables, audit): Promise<GraphQLResult> => this.current().client.run(query, variables, audit),
     ast: (): Ast => this.current().client.ast(),
     status: (): Promise<DsnStatus> => this.current().client.status(),
+    feed: this.feed,
   };
 
   private readonly secretsListener: vscode.Disposable;
@@ -140,6 +145,7 @@ export class BackendService implements vscode.Disposable {
     }
     const previous = this.active;
     this.active = next;
+    this.feed.follow(next.client.feed);
     output.info(`XOS backend: ${next.mode} ${next.where} (AST: ${next.astSource})`);
     this.changed.fire(next);
     await previous?.close().catch((error: unknown) => output.warn(`closing the previous backend failed: ${String(error)}`));
@@ -205,6 +211,7 @@ export class BackendService implements vscode.Disposable {
   dispose(): void {
     this.secretsListener.dispose();
     this.changed.dispose();
+    this.feed.follow(undefined);
     void this.active?.close();
     this.active = undefined;
   }

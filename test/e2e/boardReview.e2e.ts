@@ -4,8 +4,8 @@
 // cell, edits a cell (F2), sees a wrong value's problem and cancels it, mends an invalid row from
 // the Invalid filter, clicks Save and answers Save in VS Code's notification. The records read
 // back from the extension's SQLite file hold exactly the accepted cells. Then someone else changes
-// one of three proposed rows before Save: nothing is written, the row is marked under Conflicts;
-// the person decides it again and saves, and their value is stored.
+// one of three proposed rows while the review is shown: the live Board marks the row under
+// Conflicts at once and Save waits; the person decides it again and saves, and their value is stored.
 //   npm run provision:vscode && node --test test/e2e/boardReview.e2e.ts
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -186,16 +186,15 @@ test('the review grid in real VS Code: 200 proposed rows reviewed, saved once, e
     await until('the review of three rows', () => attributeOf(grid(frame), 'aria-rowcount'), '4');
     people.conflictBefore = stored(dsn());
     const theirs = people.conflictBefore.get(202)!;
-    // Someone else changes person 202 while the person looks at the review.
+    // Someone else changes person 202 while the person looks at the review: the live Board marks
+    // the row at once, before any Save; the Conflicts filter appears and Save waits for the person.
     await changeElsewhere(dsn(), 202, theirs.version, 'Extern');
-    await frame.locator('xos-review-grid vscode-button.save').click();
-    seen.conflictQuestion = await answerNotification(page, /Save changes to 3 records of Person\?/, 'Save', 'board-review-7-conflict-question');
-    // Nothing written; the row is marked, the Conflicts filter appears, Save waits for the person.
     await filter(frame, 'conflicts').waitFor({ state: 'visible', timeout: 30_000 });
+    await until('the counts with the row changed meanwhile', () => count(frame).innerText(), '2 of 3 rows will change · 0 invalid · 1 changed meanwhile · 0 unchanged');
     people.conflictMarked = stored(dsn());
-    seen.conflictStatus = await frame.locator('xos-status-strip [role="status"]').innerText();
-    seen.conflictCounts = await count(frame).innerText();
     seen.conflictSave = [await attributeOf(frame.locator('xos-review-grid vscode-button.save'), 'disabled'), await frame.locator('xos-review-grid #save-blocked').innerText()];
+    seen.conflictNotifications = await page.locator('.notification-list-item', { hasText: /Save changes to/ }).count();
+    await screenshot(page, 'board-review-7-conflict-marked');
     await filter(frame, 'conflicts').click();
     await until('the conflicting row', () => attributeOf(grid(frame), 'aria-rowcount'), '2');
     await row(frame, 202).waitFor({ state: 'visible', timeout: 20_000 });
@@ -212,7 +211,7 @@ test('the review grid in real VS Code: 200 proposed rows reviewed, saved once, e
     seen.stillShown = await attributeOf(grid(frame), 'aria-rowcount');
     seen.acceptedAgain = await attributeOf(cell(frame, 202, CITY), 'aria-label');
     await frame.locator('xos-review-grid vscode-button.save').click();
-    seen.secondQuestion = await answerNotification(page, /Save changes to 3 records of Person\?/, 'Save', 'board-review-9-second-question');
+    seen.savedQuestion = await answerNotification(page, /Save changes to 3 records of Person\?/, 'Save', 'board-review-9-question');
     await review(frame).waitFor({ state: 'hidden', timeout: 30_000 });
     people.conflictAfter = stored(dsn());
   };
@@ -286,11 +285,9 @@ test('the review grid in real VS Code: 200 proposed rows reviewed, saved once, e
     // The conflict: nothing of the first Save was written; the row showed what is stored now.
     assert.match(String(run.outcome.facts.conflictReply), /^Review on the Board, nothing saved yet: 3 person records would change \(city\); 3 valid, 0 invalid/);
     const theirs = people.conflictBefore!.get(202)!;
-    assert.match(String(seen.conflictQuestion), /^Save changes to 3 records of Person\? City: 3× Zzconflict; /);
     for (const id of [201, 203]) assert.deepEqual(people.conflictMarked!.get(id), people.conflictBefore!.get(id), `person ${id} was not written`);
     assert.deepEqual(people.conflictMarked!.get(202), { ...theirs, city: 'Extern', version: theirs.version + 1 });
-    assert.equal(seen.conflictStatus, 'Not saved: 1 of the 3 records were changed by someone else meanwhile; nothing was written. Accept or reject the marked rows again, then save.');
-    assert.equal(seen.conflictCounts, '2 of 3 rows will change · 0 invalid · 1 changed meanwhile · 0 unchanged');
+    assert.equal(seen.conflictNotifications, 0, 'marked without a Save: no question was asked');
     assert.deepEqual(seen.conflictSave, ['', 'Someone else changed some rows meanwhile: accept or reject them again, then save.']);
     assert.deepEqual(seen.conflictRow, {
       classes: ['conflict'], box: 'false', city: 'City: Extern → Zzconflict, rejected',
@@ -298,7 +295,7 @@ test('the review grid in real VS Code: 200 proposed rows reviewed, saved once, e
     });
     assert.equal(seen.acceptedAgain, 'City: Extern → Zzconflict, accepted');
     assert.equal(seen.stillShown, '2', 'the decided row stays where the person decided it');
-    assert.match(String(seen.secondQuestion), /^Save changes to 3 records of Person\? City: 3× Zzconflict; /);
+    assert.match(String(seen.savedQuestion), /^Save changes to 3 records of Person\? City: 3× Zzconflict; /);
     // Accepted again, written over their version; the other two as proposed.
     const conflictAfter = people.conflictAfter!;
     assert.deepEqual(conflictAfter.get(202), { ...theirs, city: 'Zzconflict', version: theirs.version + 2 });

@@ -3,9 +3,9 @@
 // link xos-mcp printed. The agent raises the net worth of 40 people by 5 % in one
 // xos_ui_change_required call; the page shows the review grid; the person rejects a row, clicks
 // Save and answers the page's own question: exactly the accepted rows are stored, in one write.
-// Then someone else changes one of three proposed rows before the agent's xos_ui_save: nothing is
-// written, the page marks the row under Conflicts (undecided); one click accepts it again and the agent's
-// next xos_ui_save stores it.
+// Then someone else changes one of three proposed rows: the live page marks the row under Conflicts
+// at once (undecided), the agent's xos_ui_save is refused and nothing is written; one click accepts
+// it again and the agent's next xos_ui_save stores it.
 //   npm run build && npm run provision:vscode && node --test test/e2e/browserBoardReview.e2e.ts
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -154,7 +154,7 @@ describe('many records, one review, in the browser Board of xos-mcp', () => {
     }
   }));
 
-  test('someone else changes a row before the agent\'s save: nothing written, the row marked; decided again on the page, the next save stores it', { timeout: 120_000 }, (t) => keepingArtifacts(t, 'browser-board-review-conflict', async () => {
+  test('someone else changes a row of the review: the row marked at once, the agent\'s save refused and nothing written; decided again on the page, the next save stores it', { timeout: 120_000 }, (t) => keepingArtifacts(t, 'browser-board-review-conflict', async () => {
     const reply = await call('xos_ui_change_required', { context: 'person_list', changes: [41, 42, 43].map((id) => ({ id: String(id), city: 'Zzbrowser' })) });
     assert.equal(reply.isError, false, reply.text);
     await until('the review of three rows', () => attr(grid(), 'aria-rowcount'), '4');
@@ -168,22 +168,18 @@ describe('many records, one review, in the browser Board of xos-mcp', () => {
       await outside.close();
     }
 
-    // The agent saves; the person answers Save on the page; the write meets the newer version.
-    const saving = call('xos_ui_save');
-    await dialog().waitFor({ state: 'visible', timeout: 20_000 });
-    assert.match(await dialog().innerText(), /Save changes to 3 records of Person\? City: 3× Zzbrowser/);
-    await dialog().locator('vscode-button.act').click();
-    const refused = await saving;
-    assert.equal(refused.isError, true, refused.text);
-    assert.match(refused.text, /^Not saved: 1 of the 3 records changed since they were read \(person 42\); nothing was written\./);
+    // The live page marks the row at once, before anyone saves: under Conflicts, with the count; Save waits and says why.
+    await filter('conflicts').waitFor({ state: 'visible', timeout: 20_000 });
+    await until('the counts with the row changed meanwhile', () => page.locator('xos-review-grid .count').innerText(), '2 of 3 rows will change · 0 invalid · 1 changed meanwhile · 0 unchanged');
+    assert.equal(await attr(page.locator('xos-review-grid vscode-button.save'), 'disabled'), '');
+    assert.equal(await page.locator('xos-review-grid #save-blocked').innerText(), 'Someone else changed some rows meanwhile: accept or reject them again, then save.');
+    // The agent's save is refused until the person decided, without a question; nothing is written.
+    assert.match((await call('xos_ui_save')).text, /wait for the person's decision/);
+    assert.equal(await dialog().count(), 0, 'no question while the row is undecided');
     const marked = stored();
     assert.deepEqual(marked.get(41), people.get(41));
     assert.deepEqual(marked.get(43), people.get(43));
     assert.deepEqual(marked.get(42), { ...theirs, city: 'Extern', version: theirs.version + 1 });
-
-    // The page marks the row under Conflicts, with what is stored now; Save waits.
-    await filter('conflicts').waitFor({ state: 'visible', timeout: 20_000 });
-    assert.equal(await attr(page.locator('xos-review-grid vscode-button.save'), 'disabled'), '');
     await filter('conflicts').click();
     await until('the conflicting row', () => attr(grid(), 'aria-rowcount'), '2');
     await row(42).waitFor({ state: 'visible', timeout: 20_000 });
@@ -191,8 +187,6 @@ describe('many records, one review, in the browser Board of xos-mcp', () => {
     assert.equal(await attr(row(42).locator('[role="gridcell"][data-field="city"]'), 'aria-label'), 'City: Extern → Zzbrowser, rejected');
     assert.equal(await attr(box(42), 'aria-checked'), 'false', 'undecided: its box is empty');
     await screenshot(page, 'browser-board-review-3-conflict');
-    // Saving again before the person decided is refused.
-    assert.match((await call('xos_ui_save')).text, /wait for the person's decision/);
     // One click accepts it again and settles it; the row stays in view under Conflicts.
     await box(42).click();
     await until('person 42 accepted again', () => attr(box(42), 'aria-checked'), 'true');

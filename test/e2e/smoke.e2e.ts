@@ -166,6 +166,9 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
 
     // A conflict, resolved field by field: the person edits the city, someone else stores another
     // city meanwhile; Save writes nothing and shows both; the person keeps theirs and saves again.
+    // The other write is raw SQL without an audit entry: SQLite's change feed names other
+    // processes' writes from the audit trail, so the live Board does not hear it and the
+    // conflict is found at Save (a write it hears: boardReview.e2e.ts, teamLive.e2e.ts).
     const summary = await board.locator('xos-detail-form div.summary').innerText();
     const [, personId, loadedVersion] = /#(\d+) · Version (\d+)/.exec(summary) ?? [];
     assert.ok(personId && loadedVersion, summary);
