@@ -1,7 +1,7 @@
 // A team on one database, live: two people in two code-server windows (each its own profile with
 // the packaged extension, one headless Chromium, two pages) work on ONE SQLite file the test
 // prepared with the demo app and its data. Both open People and person 2's form; Anna edits the
-// city (unsaved) and Ben's form says someone is editing; Ben saves a new last name (his question
+// city (unsaved) and Ben's form says "Anna is editing"; Ben saves a new last name (his question
 // names the other editor) and within moments Anna's form shows it: she did not touch the last
 // name, so no field conflicts — her city stays her unsaved edit, the form is on Ben's version —
 // and her Save stores both. Ben's form, holding nothing unsaved, shows her city at once. Back on
@@ -124,7 +124,7 @@ test('two people on one SQLite file in two code-server windows see each other li
       const workspace = join(root, `${name}-workspace`);
       mkdirSync(workspace);
       writeFileSync(join(workspace, 'README.md'), '# XOS team e2e workspace\n');
-      const server = await vscodeServer.startCodeServer({ workspace, settings: { 'xos.dsn': dsn, 'xos.locale': 'en' }, ...dirs });
+      const server = await vscodeServer.startCodeServer({ workspace, settings: { 'xos.dsn': dsn, 'xos.locale': 'en', 'xos.person': name === 'anna' ? 'Anna' : 'Ben' }, ...dirs });
       const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
       windows.push({ name, server, page, workspace });
     }
@@ -138,8 +138,8 @@ test('two people on one SQLite file in two code-server windows see each other li
     await openPerson(anna);
     assert.equal(await input(anna.board!, 'lastname').inputValue(), loaded.lastname);
     await typeInto(anna, 'city', 'Annastadt');
-    // Ben's form says someone else is editing this record (the name is the other window's person).
-    await until('Ben sees Anna editing', async () => /^\S.* is editing$/.test((await presence(ben.board!).innerText()).trim()), true);
+    // Ben's form says who else is editing this record: the other window's person (xos.person).
+    await until('Ben sees Anna editing', async () => (await presence(ben.board!).innerText()).trim(), 'Anna is editing');
     const benSees = (await presence(ben.board!).innerText()).trim();
     await screenshot(ben.page, 'team-live-2-ben-sees-anna-editing');
 
@@ -148,7 +148,7 @@ test('two people on one SQLite file in two code-server windows see each other li
     await ben.board!.locator('vscode-button.save').click();
     const benQuestion = await answerNotification(ben.page, /Save changes to Person/, 'Save', 'team-live-3-ben-question');
     assert.match(benQuestion, /Last name: .* → Bensohn/);
-    assert.match(benQuestion, /is editing this record too\./);
+    assert.match(benQuestion, /Anna is editing this record too\./);
     await vscodeServer.waitFor(() => (stored().version === loaded.version + 1 || undefined), { timeoutMs: 30_000, describe: () => `Ben's save not stored: ${JSON.stringify(stored())}` });
     assert.deepEqual(stored(), { lastname: 'Bensohn', city: loaded.city, version: loaded.version + 1 });
 
@@ -202,8 +202,8 @@ test('two people on one SQLite file in two code-server windows see each other li
     const after = await evaluate(viewport(anna.board!), (element) => ({ top: element.scrollTop, kept: element.dataset.teamLive ?? null }), undefined);
     await screenshot(anna.page, 'team-live-10-anna-list-live');
 
-    assert.match(benSees, /^\S.* is editing$/);
-    assert.match(markLabel ?? '', /^\S.* is editing this record$/);
+    assert.equal(benSees, 'Anna is editing');
+    assert.equal(markLabel, 'Ben is editing this record');
     assert.deepEqual(after, { top: scrolled, kept: 'kept' }, 'the rows were swapped in place: same grid, same scroll position');
     assert.deepEqual(stored(), { lastname: 'Bensohn-Live', city: 'Annastadt', version: loaded.version + 3 });
     failed = false;
