@@ -22,6 +22,15 @@ export function attributeOf(locator: Locator, name: string): Promise<string | nu
   return (locator as unknown as { getAttribute(name: string): Promise<string | null> }).getAttribute(name);
 }
 
+/** Waits until `read` gives `expected` (compared as JSON), polling: the Board updates after the host answered. */
+export async function untilShown<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 20_000): Promise<void> {
+  let last: T | undefined;
+  await vscodeServer.waitFor(async () => {
+    last = await read().catch(() => undefined);
+    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
+  }, { timeoutMs, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}` });
+}
+
 /** The Board grid's aria-rowcount: every row of the list plus the header row. */
 export async function gridRowCount(frame: Frame): Promise<number | undefined> {
   const value = await attributeOf(frame.locator('[role="grid"]'), 'aria-rowcount');

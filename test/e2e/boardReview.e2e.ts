@@ -17,9 +17,8 @@ import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import type { Locator, Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
-import { vscodeServer } from './support/codeServer.ts';
 import { answerNotification } from './support/notifications.ts';
-import { attributeOf, boardFrame, runSteppedHostSuite, screenshot, type Frame } from './board.support.ts';
+import { attributeOf, boardFrame, runSteppedHostSuite, screenshot, untilShown as until, type Frame } from './board.support.ts';
 
 const browser = fileBrowser();
 
@@ -50,15 +49,6 @@ const filter = (frame: Frame, name: string) => frame.locator(`xos-review-grid bu
 const editor = (frame: Frame) => frame.locator('xos-review-grid .editor');
 const problem = (frame: Frame) => frame.locator('xos-review-grid .editing .problem[role="alert"]');
 const count = (frame: Frame) => frame.locator('xos-review-grid .count');
-
-/** Waits until `read` gives `expected`, polling (the Board updates after the host answered). */
-async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 20_000): Promise<void> {
-  let last: T | undefined;
-  await vscodeServer.waitFor(async () => {
-    last = await read().catch(() => undefined);
-    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
-  }, { timeoutMs, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}` });
-}
 
 /** A click in a changed cell's text (its accept/reject mark is at its end). */
 const clickText = (target: Target) => target.click({ position: { x: 12, y: 10 } });

@@ -23,7 +23,7 @@ import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { answerNotification } from './support/notifications.ts';
 import { runCommandUntil, waitForWorkbench } from './support/workbench.ts';
-import { attributeOf, boardFrame, gridRowCount, type Frame } from './board.support.ts';
+import { attributeOf, boardFrame, gridRowCount, untilShown as until, type Frame } from './board.support.ts';
 
 const browser = fileBrowser();
 const PERSON = 2;
@@ -37,15 +37,6 @@ interface Window {
   readonly page: Page;
   readonly workspace: string;
   board?: Frame;
-}
-
-/** Waits until `read` gives `expected`, polling (the Board updates after the host answered). */
-async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 20_000): Promise<void> {
-  let last: T | undefined;
-  await vscodeServer.waitFor(async () => {
-    last = await read().catch(() => undefined);
-    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
-  }, { timeoutMs, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}` });
 }
 
 /** Runs in the page on the element a locator finds (Playwright's call; the harness's Locator type has none). */

@@ -13,25 +13,12 @@ import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../../src/backend/http.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
-import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange, XosClient } from '../../src/graphql/types.ts';
+import type { RecordChange, XosClient } from '../../src/graphql/types.ts';
 import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
-
-/** Everything a feed tells, kept in order. */
-function listen(feed: ChangeFeed | undefined) {
-  assert.ok(feed, 'the client has a change feed');
-  const events: ChangeFeedEvent[] = [];
-  const stop = feed.subscribe((event) => events.push(event));
-  return {
-    events,
-    stop,
-    changes: (): RecordChange[] => events.flatMap((event) => (event.kind === 'changes' ? event.changes : [])),
-    presence: (): readonly PresenceEntry[] | undefined => events.findLast((event) => event.kind === 'presence')?.presence,
-    live: () => events.some((event) => event.kind === 'connection' && event.live),
-  };
-}
+import { recordFeed } from '../support/feedRecorder.ts';
 
 const updateCity = 'mutation($id: ID!, $version: Int!, $city: String) { update_person(id: $id, version: $version, set: { city: $city }) { id version } }';
 
@@ -101,8 +88,8 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   test('a write through one instance reaches the other\'s clients with entity, id and version', async () => {
     const writer = await connectRemoteClient({ endpoint: a.http.url });
     const reader = await connectRemoteClient({ endpoint: b.http.url });
-    const heard = listen(reader.feed);
-    const own = listen(writer.feed);
+    const heard = recordFeed(reader.feed);
+    const own = recordFeed(writer.feed);
     try {
       await until('both feeds live', () => heard.live() && own.live());
       const version = await writeCity(writer, '3', 'Flensburg');
@@ -144,19 +131,19 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   test('presence from a client of instance A reaches a client of instance B, clears and expires', async () => {
     const anna = await connectRemoteClient({ endpoint: a.http.url });
     const ben = await connectRemoteClient({ endpoint: b.http.url });
-    const annaHears = listen(anna.feed);
-    const benHears = listen(ben.feed);
+    const annaHears = recordFeed(anna.feed);
+    const benHears = recordFeed(ben.feed);
     try {
       await until('both feeds live', () => annaHears.live() && benHears.live());
       anna.feed!.announce({ entity: 'person', id: '7', editing: true });
-      await until('Anna\'s presence at Ben\'s', () => benHears.presence()?.some((p) => p.entity === 'person' && p.id === '7' && p.editing && p.person === 'someone'));
-      assert.ok(!(annaHears.presence() ?? []).some((p) => p.id === '7'), 'a front end is not told its own presence');
+      await until('Anna\'s presence at Ben\'s', () => benHears.lastPresence()?.some((p) => p.entity === 'person' && p.id === '7' && p.editing && p.person === 'someone'));
+      assert.ok(!(annaHears.lastPresence() ?? []).some((p) => p.id === '7'), 'a front end is not told its own presence');
       anna.feed!.announce(undefined);
-      await until('Anna\'s presence cleared', () => benHears.presence()?.length === 0);
+      await until('Anna\'s presence cleared', () => benHears.lastPresence()?.length === 0);
       anna.feed!.announce({ entity: 'person', id: '8', editing: false });
-      await until('Anna\'s new presence', () => benHears.presence()?.some((p) => p.id === '8' && !p.editing));
+      await until('Anna\'s new presence', () => benHears.lastPresence()?.some((p) => p.id === '8' && !p.editing));
       // Never repeated within the TTL (1.5 s here; the client repeats every 10 s): it expires.
-      await until('the presence expired', () => benHears.presence()?.length === 0, { timeoutMs: 5_000 });
+      await until('the presence expired', () => benHears.lastPresence()?.length === 0, { timeoutMs: 5_000 });
     } finally {
       annaHears.stop();
       benHears.stop();
@@ -166,7 +153,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   test('a feed whose LISTEN connection was cut comes back and misses no change', async () => {
     const writer = await connectRemoteClient({ endpoint: a.http.url });
     const reader = await connectRemoteClient({ endpoint: b.http.url });
-    const heard = listen(reader.feed);
+    const heard = recordFeed(reader.feed);
     const admin = new pg.Client({ connectionString: dsn });
     await admin.connect();
     try {
@@ -185,7 +172,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   test('a client whose stream broke tells it, comes back with Last-Event-ID and catches up', async () => {
     const writer = await connectRemoteClient({ endpoint: a.http.url });
     const reader = await connectRemoteClient({ endpoint: b.http.url });
-    const heard = listen(reader.feed);
+    const heard = recordFeed(reader.feed);
     try {
       await until('the feed live', () => heard.live());
       await writeCity(writer, '10', 'Eckernförde');
@@ -221,7 +208,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
       assert.match(await bad.text(), /entity/);
 
       const client = await connectRemoteClient({ endpoint: guarded.http.url, token: 'right-token' });
-      const heard = listen(client.feed);
+      const heard = recordFeed(client.feed);
       try {
         await until('the one stream live', () => heard.live());
         const second = await fetch(url, { headers: { authorization: 'Bearer right-token' } });
@@ -243,8 +230,8 @@ describe('the change feed on SQLite, two embedded backends on one file', () => {
     const dsn = `sqlite:${join(dir.path, 'xos.db')}`;
     const one = await startWorkerBackend({ ast: demoApp(), dsn, seed: true });
     const two = await startWorkerBackend({ ast: demoApp(), dsn, seed: true });
-    const oneHears = listen(one.client.feed);
-    const twoHears = listen(two.client.feed);
+    const oneHears = recordFeed(one.client.feed);
+    const twoHears = recordFeed(two.client.feed);
     try {
       await until('both feeds live', () => oneHears.live() && twoHears.live());
       const version = await writeCity(two.client, '4', 'Kiel');
@@ -256,10 +243,10 @@ describe('the change feed on SQLite, two embedded backends on one file', () => {
       assert.equal(twoHears.changes().filter((c) => c.id === '4').length, 1, 'a write is told once');
 
       one.client.feed!.announce({ entity: 'person', id: '4', editing: true });
-      await until('presence over there', () => twoHears.presence()?.some((p) => p.id === '4' && p.editing));
-      assert.ok(!(oneHears.presence() ?? []).some((p) => p.id === '4'), 'not told its own presence');
+      await until('presence over there', () => twoHears.lastPresence()?.some((p) => p.id === '4' && p.editing));
+      assert.ok(!(oneHears.lastPresence() ?? []).some((p) => p.id === '4'), 'not told its own presence');
       one.client.feed!.announce(undefined);
-      await until('presence cleared over there', () => twoHears.presence()?.length === 0);
+      await until('presence cleared over there', () => twoHears.lastPresence()?.length === 0);
     } finally {
       oneHears.stop();
       twoHears.stop();

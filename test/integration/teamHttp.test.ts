@@ -20,9 +20,9 @@ import type { Question, RowsResult } from '../../src/board/protocol.ts';
 import type { DetailBlock, GridRow, PresenceView } from '../../src/board/viewTypes.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
-import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange } from '../../src/graphql/types.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { until } from '../support/until.ts';
+import { recordFeed } from '../support/feedRecorder.ts';
 import { openSavingBoard } from '../support/savingBoard.ts';
 
 const ADMIN = 'team-admin-token-0123456789';
@@ -62,21 +62,6 @@ async function get(url: string, path: string, token: string): Promise<{ status: 
 async function graphql(url: string, token: string, query: string, variables: Json = {}): Promise<{ status: number; body: { data?: Json | null; errors?: Json[] } }> {
   const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
   return { status: res.status, body: await res.json() as { data?: Json | null; errors?: Json[] } };
-}
-
-/** Everything a feed tells, kept in order. */
-function listen(feed: ChangeFeed | undefined) {
-  assert.ok(feed, 'the remote client has a change feed');
-  const events: ChangeFeedEvent[] = [];
-  const stop = feed.subscribe((event) => events.push(event));
-  return {
-    events,
-    stop,
-    changes: (): RecordChange[] => events.flatMap((event) => (event.kind === 'changes' ? event.changes : [])),
-    presence: (): readonly PresenceEntry[] => events.flatMap((event) => (event.kind === 'presence' ? event.presence : [])),
-    lastPresence: (): readonly PresenceEntry[] | undefined => events.findLast((event) => event.kind === 'presence')?.presence,
-    live: () => events.some((event) => event.kind === 'connection' && event.live),
-  };
 }
 
 describe('a team on one PostgreSQL over HTTP: two instances, two people, two roles', () => {
@@ -175,9 +160,9 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
     const annaBoard = openSavingBoard(annaClient);
     const benList = openSavingBoard(benClient);
     const benForm = openSavingBoard(benFormClient);
-    const annaHears = listen(annaClient.feed);
-    const benHears = listen(benClient.feed);
-    const benFormHears = listen(benFormClient.feed);
+    const annaHears = recordFeed(annaClient.feed);
+    const benHears = recordFeed(benClient.feed);
+    const benFormHears = recordFeed(benFormClient.feed);
     try {
       await until('every feed live', () => annaHears.live() && benHears.live() && benFormHears.live());
       await benList.controller.openContext('person_list');
@@ -240,8 +225,8 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
   test('a stream tells a person no change and no presence of an entity their role cannot read', async () => {
     const annaClient = await connectRemoteClient({ endpoint: a.http.url, token: anna });
     const benClient = await connectRemoteClient({ endpoint: b.http.url, token: ben });
-    const annaHears = listen(annaClient.feed);
-    const benHears = listen(benClient.feed);
+    const annaHears = recordFeed(annaClient.feed);
+    const benHears = recordFeed(benClient.feed);
     try {
       await until('both feeds live', () => annaHears.live() && benHears.live());
       const deal = (await graphql(a.http.url, anna, '{ deal_list(limit: 1, order_by: { id: asc }) { id version } }')).body.data!.deal_list[0] as { id: string; version: number };
@@ -274,8 +259,8 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
     // Cleo has a Board open on instance A: her stream is live and Ben sees her on a record.
     const cleoClient = await connectRemoteClient({ endpoint: a.http.url, token: cleo });
     const benClient = await connectRemoteClient({ endpoint: b.http.url, token: ben });
-    const cleoHears = listen(cleoClient.feed);
-    const benHears = listen(benClient.feed);
+    const cleoHears = recordFeed(cleoClient.feed);
+    const benHears = recordFeed(benClient.feed);
     try {
       await until('both feeds live', () => cleoHears.live() && benHears.live());
       cleoClient.feed!.announce({ entity: 'person', id: '3', editing: true });
@@ -320,7 +305,7 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
   test('a person given another role: their open stream ends and comes back with the new role\'s changes', async () => {
     const dora = await users.add('dora', 'office');
     const client = await connectRemoteClient({ endpoint: b.http.url, token: dora });
-    const hears = listen(client.feed);
+    const hears = recordFeed(client.feed);
     try {
       await until('the feed live', () => hears.live());
       await users.setRole('dora', 'sales');
