@@ -69,3 +69,62 @@ test('an announcement is checked: a known entity, an id, editing true or false; 
   assert.match(String(parseOpenRecord({ entity: 'person', id: '1', editing: 'yes' }, entities)), /"editing"/);
   assert.match(String(parseOpenRecord([], entities)), /JSON object/);
 });
+
+test('a stream tells a live change the catch-up did not, even with a lower audit id (a later commit), and never one twice; its ids only grow', async () => {
+  const { createServer } = await import('node:http');
+  const { createChangeRoutes } = await import('../../src/backend/changes/sse.ts');
+  type Storage = import('../../src/backend/storage/types.ts').Storage;
+  type StorageFeedListener = import('../../src/backend/changes/types.ts').StorageFeedListener;
+  const person = (id: string, version: number): RecordChange => ({ entity: 'person', id, action: 'update', version });
+  let live: StorageFeedListener | undefined;
+  let release!: () => void;
+  const readDone = new Promise<void>((resolve) => { release = resolve; });
+  // The database as the stream sees it: person 1 v2 (audit id 11) committed while the front end was away.
+  const storage = {
+    kind: 'postgres',
+    watch: (listener: StorageFeedListener) => { live = listener; return () => { live = undefined; }; },
+    feedReady: async () => {},
+    announce: async () => {},
+    changesSince: async (cursor: number | undefined) => {
+      if (cursor === undefined) return { changes: [], cursor: 12 };
+      await readDone;
+      return { changes: [person('1', 2)], cursor: 12 };
+    },
+  } as unknown as Storage;
+  const routes = createChangeRoutes(storage, new Set(['person']));
+  const server = createServer((req, res) => { void routes.handle(req, res, '/xos/changes'); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  const controller = new AbortController();
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/xos/changes`, { headers: { 'last-event-id': '10' }, signal: AbortSignal.any([controller.signal, AbortSignal.timeout(10_000)]) });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const messages: Array<{ event?: string; id?: string; data: string }> = [];
+    const readUntil = async (done: () => boolean) => {
+      while (!done()) {
+        const chunk = await reader.read();
+        assert.equal(chunk.done, false, 'the stream stays open');
+        text += decoder.decode(chunk.value, { stream: true });
+        const parsed = parseSse(text);
+        text = parsed.rest;
+        messages.push(...parsed.messages);
+      }
+    };
+    while (!live) await new Promise((resolve) => setImmediate(resolve));
+    // While the catch-up reads: the NOTIFY of person 1 v2 (told by the catch-up too) and of
+    // person 2 v5, a write that took audit id 9 but committed only now.
+    live({ kind: 'changes', changes: [person('1', 2)], cursor: 11 });
+    live({ kind: 'changes', changes: [person('2', 5)], cursor: 9 });
+    release();
+    await readUntil(() => messages.some((m) => m.event === 'ready') && messages.filter((m) => m.event === 'changes').length >= 2);
+    const changes = messages.filter((m) => m.event === 'changes');
+    assert.deepEqual(changes.map((m) => JSON.parse(m.data).changes), [[person('1', 2)], [person('2', 5)]]);
+    assert.deepEqual(changes.map((m) => m.id), ['12', '12'], 'the late change does not move Last-Event-ID back');
+  } finally {
+    controller.abort();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Person } from '../people/person.ts';
 import type { Storage } from '../storage/types.ts';
 import { ChangeHub, parseOpenRecord, type HubEvent } from './hub.ts';
+import type { RecordChange } from './types.ts';
 
 export const CHANGES_PATH = '/xos/changes';
 export const PRESENCE_PATH = '/xos/presence';
@@ -72,6 +73,11 @@ function frame(event: HubEvent): string {
   }
 }
 
+/** What a change is, whichever way it was told (catch-up or live). */
+function changeKey(change: RecordChange): string {
+  return `${change.entity}\u0000${change.id}\u0000${change.action}\u0000${change.version ?? ''}`;
+}
+
 /** The event as a person whose role reads only `readable` may see it; undefined: nothing left. */
 function readableOnly(event: HubEvent, readable: ReadonlySet<string>): HubEvent | undefined {
   if (event.kind === 'changes') {
@@ -119,13 +125,23 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     // Nothing is written once the stream was ended (a revoked token) or the front end went.
     const put = (text: string) => { if (!res.writableEnded && !res.destroyed) res.write(text); };
     put('retry: 2000\n\n');
-    // Live events wait while the missed ones are read, so nothing is told twice or out of order.
+    // Live events wait while the missed ones are read, so nothing is told out of order; a live
+    // change the catch-up already told is left out by what it is, not by its audit id: on
+    // PostgreSQL a write that took a lower id can commit after the catch-up read, and must still
+    // be told. The event ids the stream sends only grow (Last-Event-ID).
     let backlog: HubEvent[] | undefined = [];
     let caughtUpTo: number | undefined;
+    let told: ReadonlySet<string> | undefined;
     const readable = options.readableEntities?.(person);
     const write = (event: HubEvent) => {
-      if (event.kind === 'changes' && event.cursor !== undefined && caughtUpTo !== undefined && event.cursor <= caughtUpTo) return;
-      const shown = readable ? readableOnly(event, readable) : event;
+      let shown: HubEvent | undefined = readable ? readableOnly(event, readable) : event;
+      if (shown?.kind === 'changes') {
+        const fresh = told ? shown.changes.filter((change) => !told!.has(changeKey(change))) : shown.changes;
+        if (fresh.length === 0) return;
+        const cursor = shown.cursor === undefined ? caughtUpTo : Math.max(shown.cursor, caughtUpTo ?? 0);
+        caughtUpTo = cursor;
+        shown = { ...shown, changes: fresh, ...(cursor !== undefined ? { cursor } : {}) };
+      }
       if (shown) put(frame(shown));
     };
     const unsubscribe = hub.subscribe(client, (event) => (backlog ? backlog.push(event) : write(event)));
@@ -159,6 +175,7 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
       } else if (since) {
         caughtUpTo = since.cursor;
         caughtUp = since.changes.length;
+        told = new Set(since.changes.map(changeKey));
         const changes = readable ? since.changes.filter((change) => readable.has(change.entity)) : since.changes;
         if (changes.length > 0) put(sseEvent('changes', { changes }, since.cursor));
       } else {
