@@ -57,6 +57,8 @@ export interface BackendServiceOptions {
   readonly globalStorage: vscode.Uri;
   readonly secrets: vscode.SecretStorage;
   readonly output: vscode.LogOutputChannel;
+  /** Where the person's account name is remembered between starts (src/host/person.ts). */
+  readonly memory: vscode.Memento;
 }
 
 export class BackendService implements vscode.Disposable {
@@ -163,7 +165,7 @@ export class BackendService implements vscode.Disposable {
     }
     // The default database starts with the AST's demo records; seeding fills only empty tables.
     // The backend runs on its own thread: a long query never holds up the extension host.
-    const person = await localPerson();
+    const person = localPerson(this.options.memory);
     const backend = await startWorkerBackend({
       ast,
       ...(person ? { person } : {}),

@@ -69,7 +69,7 @@ export interface XosHost {
  */
 export function startXosHost(context: vscode.ExtensionContext, shell: HostShell): XosHost {
   const { output, statusBar } = shell;
-  const backend = new BackendService({ globalStorage: context.globalStorageUri, secrets: context.secrets, output });
+  const backend = new BackendService({ globalStorage: context.globalStorageUri, secrets: context.secrets, output, memory: context.globalState });
   const mcp = new XosMcpProvider(output);
 
   const locale = (): string => {
