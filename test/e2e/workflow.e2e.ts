@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
+import { userInfo } from 'node:os';
+import { cleanPersonName } from '../../src/backend/people/personName.ts';
 import type { Locator, Page } from './support/browser.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
@@ -115,8 +117,12 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   assert.equal(seen.discardQuestion, 'Save changes to Person 1? Last name: Schmidt → Meier');
 
   // Undo from the Board: asked like any save, then the old name is stored (a new version, audited).
-  assert.deepEqual(seen.historyBefore, [`The agent | Changed | Last name: ${before} → Schmidt | Undo`]);
+  // The History names the person (xos.person is not set: the OS user, as code-server runs as this user).
+  const me = cleanPersonName(userInfo().username);
+  const agentWho = me ? `The agent for ${me}` : 'The agent';
+  const boardWho = me ? `${me} on the Board` : 'You on the Board';
+  assert.deepEqual(seen.historyBefore, [`${agentWho} | Changed | Last name: ${before} → Schmidt | Undo`]);
   assert.equal(seen.undoQuestion, `Save changes to Person 1? Last name: Schmidt → ${before}`);
-  assert.deepEqual(seen.historyAfter, [`You on the Board | Changed | Last name: Schmidt → ${before} | Undo`, `The agent | Changed | Last name: ${before} → Schmidt | Undo`]);
+  assert.deepEqual(seen.historyAfter, [`${boardWho} | Changed | Last name: Schmidt → ${before} | Undo`, `${agentWho} | Changed | Last name: ${before} → Schmidt | Undo`]);
   assert.deepEqual(stored, { lastname: before, version: 3 });
 });
