@@ -5,10 +5,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { demoApp } from '../src/backend/demo.ts';
@@ -55,7 +54,7 @@ async function connect(url: string, token?: string) {
 
 /** A bare SDK server with one echo tool, sessions like the XOS endpoint. */
 async function startEchoServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -64,10 +63,10 @@ async function startEchoServer(): Promise<{ url: string; close(): Promise<void> 
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
     if (!transport) {
       const sessionId = randomUUID();
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+      transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
       transports.set(sessionId, transport);
       const server = new McpServer({ name: 'echo', version: '1.0.0' });
-      server.registerTool('echo', { description: 'echo', inputSchema: { text: z.string().optional() } }, async ({ text }) => ({ content: [{ type: 'text', text: text ?? 'echo' }] }));
+      server.registerTool('echo', { description: 'echo', inputSchema: z.object({ text: z.string().optional() }) }, async ({ text }) => ({ content: [{ type: 'text', text: text ?? 'echo' }] }));
       await server.connect(transport);
     }
     await transport.handleRequest(req, res, body);

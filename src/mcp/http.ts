@@ -4,9 +4,8 @@
 // so many are open at a time. No CORS headers are ever sent.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
@@ -48,7 +47,7 @@ const DEFAULT_EVICT_IDLE_MS = 0;
 
 interface OpenSession {
   readonly server: McpServer;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
 }
 
@@ -123,7 +122,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     admit();
     const id = randomUUID();
     let accepted = false;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       // Called once the transport accepted the initialize (headers, JSON-RPC, a single initialize).
       onsessioninitialized: () => {

@@ -1,6 +1,6 @@
 // The dependencies every XOS tool receives as one object, and the tool declaration.
 // The VS Code implementations live in src/host/; tests pass real or in-memory ones.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';

@@ -1,7 +1,7 @@
 // The AST's AI prompts as MCP prompts: `xos` with the app's global prompts, and `xos_<context>`
 // for every context with its own, in the locale asked for (else the app's first). Clients show
 // them as slash commands (VS Code: /mcp.xos.xos_person_list).
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
@@ -57,7 +57,7 @@ export function registerPrompts(server: McpServer, ast: Ast): void {
     server.registerPrompt(prompt.name, {
       title: prompt.title,
       description: prompt.description,
-      argsSchema: { locale: z.string().max(35).optional().describe(`Language of the text: ${ast.locales.join(', ')} (default ${ast.locales[0]}).`) },
+      argsSchema: z.object({ locale: z.string().max(35).optional().describe(`Language of the text: ${ast.locales.join(', ')} (default ${ast.locales[0]}).`) }),
     }, ({ locale }) => ({
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(locale) } }],

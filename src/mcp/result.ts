@@ -1,5 +1,5 @@
 // Tool results: expected failures are results the agent can act on, not exceptions.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export function ok(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };

@@ -1,8 +1,8 @@
 // One MCP server per MCP session, with every XOS tool registered.
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { BackendUnavailableError, unavailableReply } from '../graphql/unavailable.ts';
 import { registerCardResource } from './apps/card.ts';
@@ -25,18 +25,18 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
     const config = {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      inputSchema: z.object(tool.inputSchema),
+      ...(tool.outputSchema ? { outputSchema: z.object(tool.outputSchema) } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     };
-    const handle = async (args: Record<string, unknown>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+    const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
       const current = deps();
       // The tools the current settings allow, for xos_system_status; the schema rule per conversation.
-      const scoped = session.forCall(extra._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
+      const scoped = session.forCall(ctx.mcpReq._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
       const unmet = unmetPrecondition(tool, current, scoped);
       if (unmet) return fail(unmet);
       try {
-        return await tool.handler(args, current, scoped, extra.signal);
+        return await tool.handler(args, current, scoped, ctx.mcpReq.signal);
       } catch (error) {
         // An unreachable data source is expected and worth waiting out; anything else is a bug.
         if (error instanceof BackendUnavailableError) return fail(unavailableReply(tool.name, error));

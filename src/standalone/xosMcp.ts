@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadAstFile } from '../ast/load.ts';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';

@@ -7,8 +7,8 @@
 //   XOS_FUZZ_RUNS=5000 node --test test/integration/fuzz.test.ts   (default 300 per property)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import type { Ast, FieldDef } from '../../src/ast/schema.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
@@ -266,7 +266,7 @@ describe('fuzzing the MCP tools', () => {
         assert.ok(text.length < 200_000, `${name} answered ${text.length} characters`);
       } catch (error) {
         // The SDK refuses arguments that do not match the tool's schema before the tool runs.
-        assert.ok(error instanceof McpError, `${name} threw ${String(error)}`);
+        assert.ok(error instanceof ProtocolError, `${name} threw ${String(error)}`);
         outcomes.invalidParams++;
       }
     }), { numRuns: RUNS * 9, seed: 777, endOnFailure: true, reporter: shortReport });

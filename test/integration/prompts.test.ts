@@ -2,7 +2,7 @@
 // context, and got in the locale asked for, with the app's global prompts and the context's own.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';

@@ -1,7 +1,6 @@
 // An SDK MCP client connected in-process to an XOS MCP server (the same server factory the
 // loopback endpoint uses), for suites that make many calls: no HTTP in between.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { createXosMcpServer } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';

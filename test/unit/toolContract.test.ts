@@ -8,8 +8,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { createXosMcpServer, SERVER_INFO } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';

@@ -7,8 +7,7 @@
 // starts at default-src 'none'.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { packageRoot } from '../../packageRoot.ts';
 

@@ -2,7 +2,7 @@
 // the result's `_meta` (never in the text or structuredContent, which reach the model)
 // and follows the AST's agent policy like every reply: hidden fields never appear,
 // masked ones as •••. Small by construction: ten rows, cut texts, about 8 KB at most.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Ast } from '../../ast/schema.ts';
 import { agentListFields, agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
 import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel.ts';

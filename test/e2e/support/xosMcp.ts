@@ -1,8 +1,8 @@
 // xos-mcp started over stdio as an MCP client starts it (its own data folder, the Board on a free
 // port), for the browser Board's tests: resolves once it printed the Board's link.
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 
 export interface StartedXosMcp {
   readonly client: Client;
