@@ -1,26 +1,28 @@
 // The loopback MCP endpoint: a gate (loopback Host, no Origin, bearer token,
-// JSON body within a limit) in front of Streamable HTTP, with one MCP server
-// per session. A session is kept only once its initialize succeeded, and only
-// so many are open at a time. No CORS headers are ever sent.
+// JSON body within a limit) in front of Streamable HTTP, serving both protocol
+// revisions. 2025-era requests get one MCP server per session; a session is kept
+// only once its initialize succeeded, and only so many are open at a time.
+// 2026-07-28 requests (they carry the per-request `_meta` envelope) get a fresh
+// server per request and no session. No CORS headers are ever sent.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpServer } from '@modelcontextprotocol/server';
 import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
-import { createXosMcpServer } from './server.ts';
+import { createXosMcpServer, SessionlessScopes, xosServerFactory } from './server.ts';
 import { McpSession } from './session.ts';
 
 export interface McpHttpOptions {
   readonly token: string;
   /** 0 (default): any free port. */
   readonly port?: number;
-  /** Sessions without a request for this long are closed (default 30 minutes). */
+  /** Sessions (2025-era) without a request for this long are closed (default 30 minutes). */
   readonly idleMs?: number;
   /** Largest accepted request body in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
-  /** Most sessions open at once (default 256). */
+  /** Most sessions (2025-era) open at once (default 256); 2026-07-28 requests open none. */
   readonly maxSessions?: number;
   /**
    * At the cap, the least recently used session is closed to make room if it has been quiet
@@ -64,6 +66,9 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   const sessions = new Map<string, OpenSession>();
   const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
   let port = 0;
+  // 2026-07-28: a server per request, no session; 2025-era requests are routed to the sessions below.
+  const modernHandler = createMcpHandler(xosServerFactory(sessionDeps, new SessionlessScopes()), { legacy: 'reject' });
+  const modern = toNodeHandler(modernHandler);
   /** Initialize requests being handled: they count against the cap until they are sessions or gone. */
   let initializing = 0;
 
@@ -108,6 +113,12 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path !== MCP_PATH) throw new HttpRefusal(404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
     const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
+    // The era is the request's: a 2026-07-28 request (always a POST) names its revision in its
+    // `_meta` envelope; GET and DELETE are 2025-era session operations.
+    if (req.method === 'POST' && !(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      await modern(req, res, body);
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
 
     if (typeof sessionId === 'string') {
@@ -178,6 +189,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweep);
+      await modernHandler.close();
       await Promise.all([...sessions.keys()].map(closeSession));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

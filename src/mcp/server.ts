@@ -1,6 +1,7 @@
-// One MCP server per MCP session, with every XOS tool registered.
+// One MCP server per MCP session (protocol 2025-11-25), or per request (2026-07-28, no
+// session), with every XOS tool registered. One factory serves both revisions.
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { McpServer } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, McpServer, type McpServerFactory, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -10,13 +11,20 @@ import { configuredFor, unmetPrecondition } from './preconditions.ts';
 import { registerPrompts } from './prompts.ts';
 import type { XosDeps } from './ports.ts';
 import { fail } from './result.ts';
-import { XOS_TOOLS } from './registry.ts';
-import type { McpSession } from './session.ts';
+import { XOS_TOOLS, XOS_TOOL_NAMES } from './registry.ts';
+import { CONVERSATION_META_KEY, McpSession } from './session.ts';
+
+export type { ProtocolEra };
 
 export const SERVER_INFO = { name: 'xos', title: 'XOS', version: packageJson.version };
 
-/** `deps` is read at each call, so a changed setting (mailer, locale) applies at once. */
-export function createXosMcpServer(deps: () => XosDeps, session: McpSession): McpServer {
+/**
+ * `deps` is read at each call, so a changed setting (mailer, locale) applies at once. `era`: the
+ * protocol revision the server speaks; `modern` (2026-07-28) has no MCP session, so `session` is
+ * then a sessionless one (McpSession.sessionless).
+ */
+export function createXosMcpServer(deps: () => XosDeps, session: McpSession, era: ProtocolEra = 'legacy'): McpServer {
+  if ((era === 'modern') !== session.stateless) throw new Error(`an MCP server of the ${era} era needs a ${era === 'modern' ? 'sessionless' : 'session\'s'} McpSession`);
   const server = new McpServer(SERVER_INFO, {
     instructions: 'XOS: call xos_schema first in every conversation and follow its prompts. Data is shown on the Board; '
       + 'save or send only after the person said so (XOS asks them to confirm: in VS Code, or on the XOS Board page).',
@@ -32,7 +40,7 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
     const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
       const current = deps();
       // The tools the current settings allow, for xos_system_status; the schema rule per conversation.
-      const scoped = session.forCall(ctx.mcpReq._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
+      const scoped = session.forCall(callScope(ctx, session), XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
       const unmet = unmetPrecondition(tool, current, scoped);
       if (unmet) return fail(unmet);
       try {
@@ -58,4 +66,39 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
   })();
   if (ast) registerPrompts(server, ast);
   return server;
+}
+
+/**
+ * Without an MCP session (2026-07-28), the schema rule is kept per conversation id where `_meta`
+ * names one, else per client: the request envelope names the client (its clientInfo), nothing
+ * finer. Conversations that loaded the schema live in one bounded set for the whole server.
+ */
+export class SessionlessScopes {
+  private readonly loaded = new Set<string>();
+
+  session(): McpSession {
+    return McpSession.sessionless(XOS_TOOL_NAMES, this.loaded);
+  }
+}
+
+/**
+ * The factory the serving entries call (the HTTP endpoint for 2026-07-28 requests, stdio per
+ * connection): a sessionless server for the modern era, one with `legacySession()` for the
+ * 2025 era (absent: the entry serves only 2026-07-28).
+ */
+export function xosServerFactory(deps: () => XosDeps, scopes: SessionlessScopes, legacySession?: () => McpSession): McpServerFactory {
+  return ({ era }) => {
+    if (era === 'modern') return createXosMcpServer(deps, scopes.session(), era);
+    if (!legacySession) throw new Error('this entry serves protocol 2026-07-28 only');
+    return createXosMcpServer(deps, legacySession(), era);
+  };
+}
+
+/** The `_meta` a call is scoped by: as sent, or, without a session and a conversation id, naming the client. */
+function callScope(ctx: ServerContext, session: McpSession): Readonly<Record<string, unknown>> | undefined {
+  const meta = ctx.mcpReq._meta;
+  if (!session.stateless || typeof meta?.[CONVERSATION_META_KEY] === 'string') return meta;
+  const client = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+  if (typeof client?.name !== 'string') return meta;
+  return { ...meta, [CONVERSATION_META_KEY]: `client ${client.name} ${String(client.version ?? '')}`.slice(0, 512) };
 }

@@ -2,11 +2,11 @@
 // use cases and Board as the extension: the backend (embedded SQLite or PostgreSQL, or a
 // remote xos-server), the Board in a browser (src/standalone/boardServer.ts), and the
 // person's confirmations as dialogs on that page. MCP over stdio (clients that start it) or
-// Streamable HTTP on loopback with a bearer token (clients that connect).
+// Streamable HTTP on loopback with a bearer token (clients that connect); both serve protocol
+// revisions 2025-11-25 and 2026-07-28, the client's choice.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadAstFile } from '../ast/load.ts';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
@@ -26,9 +26,7 @@ import { connectRemoteClient } from '../graphql/client.ts';
 import { createSmtpMailer, smtpSettingsProblems, type SmtpSettings } from '../mail/smtp.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../mcp/http.ts';
 import type { XosDeps } from '../mcp/ports.ts';
-import { XOS_TOOL_NAMES } from '../mcp/registry.ts';
-import { createXosMcpServer } from '../mcp/server.ts';
-import { McpSession } from '../mcp/session.ts';
+import { serveMcpStdio } from '../mcp/stdio.ts';
 import { packageRoot } from '../packageRoot.ts';
 import { startBoardServer, type BoardServer } from './boardServer.ts';
 
@@ -256,12 +254,8 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       mcp = await startMcpHttpServer(deps, { token: options.token, port: options.port ?? 0 });
       log(`MCP endpoint: ${mcp.url} (Authorization: Bearer <token>)`);
     } else {
-      const server = createXosMcpServer(deps, new McpSession('stdio', XOS_TOOL_NAMES));
-      const transport = options.stdio
-        ? new StdioServerTransport(options.stdio.stdin as never, options.stdio.stdout as never)
-        : new StdioServerTransport();
-      await server.connect(transport);
-      closeStdio = () => server.close();
+      const served = serveMcpStdio(deps, log, options.stdio);
+      closeStdio = () => served.close();
     }
   } catch (error) {
     app.dispose();
