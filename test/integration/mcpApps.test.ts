@@ -6,7 +6,7 @@
 //   node --test test/integration/mcpApps.test.ts
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
@@ -19,6 +19,7 @@ import type { Ast } from '../../src/ast/schema.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import type { Confirmer, Mailer, SaveAnswer, SendAnswer } from '../../src/core/domain.ts';
 import { buildCardBundle } from '../support/cardBundle.ts';
+import { connectHttp, ERAS } from '../support/mcpClient.ts';
 
 const TOKEN = 'mcp-apps-test-token-0123456789';
 const CARD_TOOLS = ['xos_query', 'xos_render', 'xos_ui_change_required', 'xos_mail_compose'];
@@ -59,11 +60,20 @@ function cardOf(result: CallToolResult): Card | undefined {
   return result._meta?.[CARD_META_KEY] as Card | undefined;
 }
 
+/**
+ * The result's `_meta` as XOS set it: under 2026-07-28 the SDK adds the server's identity under
+ * the protocol's reserved prefix (io.modelcontextprotocol/serverInfo), which is not XOS's.
+ */
+function xosMeta(result: CallToolResult): Record<string, unknown> | undefined {
+  const own = Object.entries(result._meta ?? {}).filter(([key]) => !key.startsWith('io.modelcontextprotocol/'));
+  return own.length ? Object.fromEntries(own) : undefined;
+}
+
 function textOf(result: CallToolResult): string {
   return (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 }
 
-describe('inline cards in chat (MCP Apps)', () => {
+for (const era of ERAS) describe(`inline cards in chat (MCP Apps), ${era} era`, () => {
   let backend: Backend;
   let board: BoardState;
   let server: McpHttpServer;
@@ -85,8 +95,8 @@ describe('inline cards in chat (MCP Apps)', () => {
   });
 
   async function connect(): Promise<Client> {
-    const client = new Client({ name: 'mcp-apps-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    const { client } = await connectHttp(server.url, TOKEN, era, 'mcp-apps-test');
+    assert.equal(client.getProtocolEra(), era);
     clients.push(client);
     return client;
   }
@@ -148,7 +158,7 @@ describe('inline cards in chat (MCP Apps)', () => {
     assert.equal(result.isError, undefined);
     assert.equal(textOf(result), 'All data was successfully displayed in the UI. (240 records of person_list.)');
     assert.equal(result.structuredContent, undefined, 'card data never goes where the model reads it');
-    assert.deepEqual(Object.keys(result._meta ?? {}), [CARD_META_KEY]);
+    assert.deepEqual(Object.keys(xosMeta(result) ?? {}), [CARD_META_KEY]);
 
     const card = cardOf(result) as CardOf<'list'>;
     assert.equal(card.kind, 'list');
@@ -243,6 +253,6 @@ describe('inline cards in chat (MCP Apps)', () => {
     const client = await withSchema();
     const refused = await call(client, 'xos_query', { context: 'person_list', query: '{ person_list { id city } }' });
     assert.equal(refused.isError, true);
-    assert.equal(refused._meta, undefined);
+    assert.equal(xosMeta(refused), undefined);
   });
 });

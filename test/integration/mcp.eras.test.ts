@@ -1,0 +1,154 @@
+// Both protocol revisions XOS serves, over both transports, against one XOS (one backend, one
+// Board, one person who says yes): the loopback endpoint (VS Code, xos-mcp --http) and stdio
+// (xos-mcp), each with an SDK client in the 2025 era (initialize, a session) and one pinned to
+// 2026-07-28 (no session). The seed workflow and its refusals answer the same in every case.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { BoardState } from '../../src/board/state.ts';
+import type { Confirmer, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
+import type { XosDeps } from '../../src/mcp/ports.ts';
+import { CONVERSATION_META_KEY } from '../../src/mcp/session.ts';
+import { serveMcpStdio } from '../../src/mcp/stdio.ts';
+import { connectHttp, connectStdio, ERAS, type McpConnection, type ProtocolEra } from '../support/mcpClient.ts';
+
+const TOKEN = 'mcp-eras-test-token-0123456789';
+const LIST_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
+const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
+const detailQuery = (id: number) => `{ person_detail(id: "${id}") { ${DETAIL_FIELDS} } }`;
+type Transport = 'http' | 'stdio';
+
+/** A person who says yes to every save, and whose questions are kept. */
+class YesConfirmer implements Confirmer {
+  readonly asked: SaveSummary[] = [];
+  async confirmSave(summary: SaveSummary): Promise<SaveAnswer> {
+    this.asked.push(structuredClone(summary));
+    return 'save';
+  }
+  async confirmSend(): Promise<SendAnswer> {
+    return 'send';
+  }
+}
+
+describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
+  let backend: Backend;
+  let board: BoardState;
+  let confirmer: YesConfirmer;
+  let deps: XosDeps;
+  let http: McpHttpServer;
+  const sent: MailDraft[] = [];
+  const open: McpConnection[] = [];
+  const stdioProblems: string[] = [];
+
+  before(async () => {
+    backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+    board = new BoardState();
+    confirmer = new YesConfirmer();
+    deps = {
+      client: embeddedClient(backend), board, confirmer,
+      mailer: { send: async (draft) => { sent.push(draft); return { messageId: `<${sent.length}@xos>` }; } },
+    };
+    http = await startMcpHttpServer(deps, { token: TOKEN });
+  });
+  after(async () => {
+    for (const connection of open) await connection.close();
+    await http?.close();
+    await backend?.close();
+  });
+
+  async function connect(transport: Transport, era: ProtocolEra, name: string): Promise<McpConnection> {
+    const connection = transport === 'http'
+      ? await connectHttp(http.url, TOKEN, era, name)
+      : await connectStdio((streams) => serveMcpStdio(() => deps, (line) => stdioProblems.push(line), streams), era, name);
+    open.push(connection);
+    return connection;
+  }
+
+  async function stored(id: number): Promise<{ lastname: string; version: number }> {
+    const result = await backend.api.run({ query: `{ person_detail(id: "${id}") { lastname version } }` });
+    assert.equal(result.errors, undefined);
+    return JSON.parse(JSON.stringify((result.data as Record<string, { lastname: string; version: number }>).person_detail));
+  }
+
+  // A record of its own for each case, so the saves do not meet.
+  let nextId = 11;
+  for (const transport of ['http', 'stdio'] as const) for (const era of ERAS) {
+    test(`${transport}, ${era} era: the seed workflow, the person confirms; the refusals`, async () => {
+      const id = nextId++;
+      const sessionsBefore = http.sessionCount();
+      const { client, call } = await connect(transport, era, `eras-${transport}-${era}`);
+      assert.equal(client.getProtocolEra(), era);
+      // Only the 2025 era over HTTP opens a session; 2026-07-28 never does.
+      assert.equal(http.sessionCount(), sessionsBefore + (transport === 'http' && era === 'legacy' ? 1 : 0));
+
+      // Without a session (2026-07-28) the rule holds for the conversation, here the client's.
+      const scope = era === 'legacy' ? 'this session' : 'this conversation';
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }), {
+        text: `Call xos_schema first: xos_query needs the schema loaded in ${scope} (contexts, list_fields, prompts). Then call xos_query again.`,
+        isError: true,
+      });
+
+      const schema = await call('xos_schema');
+      assert.equal(schema.isError, false);
+      assert.deepEqual(JSON.parse(schema.text).contexts.person_list.list_fields, ['id', 'firstname', 'lastname', 'email', 'city', 'age', 'net_worth']);
+      const structured = await client.callTool({ name: 'xos_schema', arguments: {} });
+      assert.equal((structured.structuredContent as { app?: unknown } | undefined)?.app, 'crm', 'data comes as structuredContent too');
+      const tools = await client.listTools();
+      const query = tools.tools.find((t) => t.name === 'xos_query')!;
+      assert.deepEqual(query.inputSchema.required, ['context', 'query']);
+      assert.ok(tools.tools.find((t) => t.name === 'xos_schema')!.outputSchema, 'the data tools declare their structured output');
+
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
+        { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
+      assert.equal(board.list()?.source.total, 240);
+      assert.deepEqual(await call('xos_render', { context: 'person_list', json: JSON.stringify([{ id: id, firstname: 'Ada', lastname: 'Lovelace' }]) }),
+        { text: 'All data was successfully displayed in the UI. (1 record of person_list.)', isError: false });
+
+      assert.deepEqual(await call('xos_query', { context: 'person_detail', query: detailQuery(id) }),
+        { text: 'All data was successfully displayed in the UI. (1 record of person_detail.)', isError: false });
+      const before = await stored(id);
+      const lastname = `Era-${transport}-${era}`;
+      assert.deepEqual(await call('xos_ui_change_required', { context: 'person_detail', changes: { lastname } }), {
+        text: `Preview on the Board, nothing saved yet. Pending changes of person ${id}: lastname: ${JSON.stringify(before.lastname)} -> ${JSON.stringify(lastname)}. `
+          + 'Ask the person whether to save; call xos_ui_save only after they said so.',
+        isError: false,
+      });
+      assert.deepEqual(await stored(id), before, 'a preview writes nothing');
+
+      const asked = confirmer.asked.length;
+      assert.deepEqual(await call('xos_ui_save'), { text: `Saved person ${id} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
+      assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
+      assert.deepEqual(await stored(id), { lastname, version: 2 });
+
+      assert.deepEqual(await call('xos_ui_save'),
+        { text: 'Nothing to save: the form matches the stored record. Propose changes with xos_ui_change_required first.', isError: true });
+      assert.equal(confirmer.asked.length, asked + 1, 'nothing to save asks nobody');
+      assert.deepEqual(await call('xos_mail_send'),
+        { text: 'There is no draft to send. Prepare one with xos_mail_compose first.', isError: true });
+      assert.deepEqual(sent, []);
+    });
+  }
+
+  for (const transport of ['http', 'stdio'] as const) {
+    test(`${transport}, 2026-07-28: the schema rule holds per conversation id across requests, each served without a session`, async () => {
+      const { call } = await connect(transport, 'modern', `eras-conversations-${transport}`);
+      const first = { [CONVERSATION_META_KEY]: `chat-1-${transport}` };
+      const second = { [CONVERSATION_META_KEY]: `chat-2-${transport}` };
+      assert.equal((await call('xos_schema', {}, first)).isError, false);
+      assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY }, first)).isError, false);
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }, second), {
+        text: 'Call xos_schema first: xos_query needs the schema loaded in this conversation (contexts, list_fields, prompts). Then call xos_query again.',
+        isError: true,
+      });
+      // The client's own scope (no conversation id) is another one again.
+      assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, true);
+    });
+  }
+
+  test('no stdio connection reported a problem', () => {
+    assert.deepEqual(stdioProblems, []);
+  });
+});
