@@ -1,6 +1,6 @@
 // npm run bench:mcp — the XOS MCP endpoint against bare baselines in the same
 // process: xos_system_status against an SDK echo tool over the same Streamable
-// HTTP transport, and xos_query (tool call to data on the Board) against a raw
+// HTTP transport (and under protocol 2026-07-28 against the 2025-era session), and xos_query (tool call to data on the Board) against a raw
 // GraphQL fetch of the same query. Ratios are the result; machines are noisy.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,8 +45,9 @@ async function alternate(rounds: number, a: () => Promise<unknown>, b: () => Pro
   return [ta, tb];
 }
 
-async function connect(url: string, token?: string) {
-  const client = new Client({ name: 'xos-bench', version: '1.0.0' });
+/** `modern`: pinned to protocol 2026-07-28 (a server per request, no session); else the 2025-era handshake. */
+async function connect(url: string, token?: string, era: 'legacy' | 'modern' = 'legacy') {
+  const client = new Client({ name: 'xos-bench', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : undefined);
   await client.connect(transport);
   return client;
@@ -108,7 +109,11 @@ async function main() {
     const echoClient = await connect(echo.url);
     const [t, b] = await alternate(300, () => xosClient.callTool({ name: 'xos_system_status', arguments: {} }), () => echoClient.callTool({ name: 'echo', arguments: { text: 'hi' } }));
     rows.push(`| xos_system_status vs echo tool | ${percentile(b, 50).toFixed(2)} / ${percentile(b, 99).toFixed(2)} | ${percentile(t, 50).toFixed(2)} / ${percentile(t, 99).toFixed(2)} | ${(percentile(t, 50) / percentile(b, 50)).toFixed(2)} |`);
-    await xosClient.close(); await echoClient.close(); await xos.close(); await echo.close(); await backend.close();
+    // The same call under 2026-07-28 (a fresh server per request) against the 2025-era session.
+    const modernClient = await connect(xos.url, TOKEN, 'modern');
+    const [m, l] = await alternate(300, () => modernClient.callTool({ name: 'xos_system_status', arguments: {} }), () => xosClient.callTool({ name: 'xos_system_status', arguments: {} }));
+    rows.push(`| xos_system_status 2026-07-28 vs 2025-11-25 session | ${percentile(l, 50).toFixed(2)} / ${percentile(l, 99).toFixed(2)} | ${percentile(m, 50).toFixed(2)} / ${percentile(m, 99).toFixed(2)} | ${(percentile(m, 50) / percentile(l, 50)).toFixed(2)} |`);
+    await modernClient.close(); await xosClient.close(); await echoClient.close(); await xos.close(); await echo.close(); await backend.close();
   }
   // 2. xos_query from tool call to data on the Board, against a raw GraphQL fetch.
   for (const n of SIZES) {

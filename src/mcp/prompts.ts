@@ -51,13 +51,25 @@ export function astPrompts(ast: Ast): XosPrompt[] {
   return prompts;
 }
 
+/** Per AST, its prompts and their arguments, made once: under MCP 2026-07-28 every request builds its server anew. */
+const promptsOf = new WeakMap<Ast, { readonly prompts: readonly XosPrompt[]; readonly args: ReturnType<typeof promptArgs> }>();
+
+function promptArgs(ast: Ast) {
+  return z.object({ locale: z.string().max(35).optional().describe(`Language of the text: ${ast.locales.join(', ')} (default ${ast.locales[0]}).`) });
+}
+
 /** Registers the prompts on one MCP server. */
 export function registerPrompts(server: McpServer, ast: Ast): void {
-  for (const prompt of astPrompts(ast)) {
+  let made = promptsOf.get(ast);
+  if (!made) {
+    made = { prompts: astPrompts(ast), args: promptArgs(ast) };
+    promptsOf.set(ast, made);
+  }
+  for (const prompt of made.prompts) {
     server.registerPrompt(prompt.name, {
       title: prompt.title,
       description: prompt.description,
-      argsSchema: z.object({ locale: z.string().max(35).optional().describe(`Language of the text: ${ast.locales.join(', ')} (default ${ast.locales[0]}).`) }),
+      argsSchema: made.args,
     }, ({ locale }) => ({
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(locale) } }],

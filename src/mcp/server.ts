@@ -18,6 +18,12 @@ export type { ProtocolEra };
 
 export const SERVER_INFO = { name: 'xos', title: 'XOS', version: packageJson.version };
 
+/** Each tool's schemas as the SDK takes them, made once for every server (one per request under 2026-07-28). */
+const SCHEMAS = new Map(XOS_TOOLS.map((tool) => [tool, {
+  inputSchema: z.object(tool.inputSchema),
+  ...(tool.outputSchema ? { outputSchema: z.object(tool.outputSchema) } : {}),
+}]));
+
 /**
  * `deps` is read at each call, so a changed setting (mailer, locale) applies at once. `era`: the
  * protocol revision the server speaks; `modern` (2026-07-28) has no MCP session, so `session` is
@@ -33,8 +39,7 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession, era
     const config = {
       title: tool.title,
       description: tool.description,
-      inputSchema: z.object(tool.inputSchema),
-      ...(tool.outputSchema ? { outputSchema: z.object(tool.outputSchema) } : {}),
+      ...SCHEMAS.get(tool)!,
       annotations: { title: tool.title, ...tool.annotations },
     };
     const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
