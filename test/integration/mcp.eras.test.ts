@@ -3,6 +3,7 @@
 // (xos-mcp), each with an SDK client in the 2025 era (initialize, a session) and one pinned to
 // 2026-07-28 (no session). The seed workflow and its refusals answer the same in every case.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
@@ -147,6 +148,33 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
       assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, true);
     });
   }
+
+  test('the gate stands before both eras: a 2026-07-28 request without the token or with an Origin reaches no server', async () => {
+    const modernList = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    } } });
+    const post = (headers: Record<string, string>) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(http.url, { method: 'POST', headers: {
+        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...headers,
+      } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => { body += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end(modernList);
+    });
+    const allowed = await post({ authorization: `Bearer ${TOKEN}` });
+    assert.equal(allowed.status, 200, allowed.body);
+    assert.equal((JSON.parse(allowed.body) as { result: { tools: unknown[] } }).result.tools.length, 9, 'a valid 2026-07-28 request is answered');
+    assert.equal((await post({})).status, 401);
+    assert.equal((await post({ authorization: 'Bearer wrong' })).status, 401);
+    assert.equal((await post({ authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${http.port}` })).status, 403);
+    assert.equal((await post({ authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' })).status, 415);
+  });
 
   test('no stdio connection reported a problem', () => {
     assert.deepEqual(stdioProblems, []);
