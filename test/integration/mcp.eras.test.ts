@@ -2,8 +2,10 @@
 // Board, one person who says yes): the loopback endpoint (VS Code, xos-mcp --http) and stdio
 // (xos-mcp), each with an SDK client in the 2025 era (initialize, a session) and one pinned to
 // 2026-07-28 (no session). The seed workflow and its refusals answer the same in every case.
+// Then the built xos-mcp (npm run build) started over stdio by clients that ask for each era.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
@@ -14,7 +16,8 @@ import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import { CONVERSATION_META_KEY } from '../../src/mcp/session.ts';
 import { serveMcpStdio } from '../../src/mcp/stdio.ts';
-import { connectHttp, connectStdio, ERAS, type McpConnection, type ProtocolEra } from '../support/mcpClient.ts';
+import { connectCommand, connectHttp, connectStdio, ERAS, type McpConnection, type ProtocolEra } from '../support/mcpClient.ts';
+import { tempDir } from '../support/tmp.ts';
 
 const TOKEN = 'mcp-eras-test-token-0123456789';
 const LIST_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
@@ -179,4 +182,29 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
   test('no stdio connection reported a problem', () => {
     assert.deepEqual(stdioProblems, []);
   });
+});
+
+describe('the built xos-mcp over stdio', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  // `auto` probes with a disposable xos-mcp first (the SDK's stdio probe), then starts the one it keeps.
+  for (const [negotiation, era] of [['legacy', 'legacy'], ['modern', 'modern'], ['auto', 'modern']] as const) {
+    test(`a client that asks for ${negotiation} gets the ${era} era; the schema rule and a query answer`, async () => {
+      const dir = await tempDir('xos-mcp-eras');
+      try {
+        const { client, call, close } = await connectCommand(process.execPath, [join(root, 'bin', 'xos-mcp.mjs')], { XDG_DATA_HOME: dir.path }, negotiation, `cli-${negotiation}`);
+        try {
+          assert.equal(client.getProtocolEra(), era);
+          assert.equal((await client.listTools()).tools.length, 9);
+          assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, true, 'the schema first');
+          assert.equal((await call('xos_schema')).isError, false);
+          assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
+            { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
+        } finally {
+          await close();
+        }
+      } finally {
+        await dir.remove();
+      }
+    });
+  }
 });

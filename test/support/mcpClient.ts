@@ -1,10 +1,12 @@
 // SDK MCP clients for the tests. In-process: connected to an XOS MCP server (the same server
 // factory the loopback endpoint uses), for suites that make many calls, no HTTP in between.
-// Over HTTP (the loopback endpoint) or stdio (what xos-mcp serves), in either protocol era:
+// Over HTTP (the loopback endpoint) or stdio (what xos-mcp serves, in this process or the built
+// CLI started as a child), in either protocol era:
 // `legacy` is the 2025-era initialize handshake (the SDK's default, what VS Code speaks),
 // `modern` is protocol revision 2026-07-28 (per request, no session).
 import { PassThrough } from 'node:stream';
 import { Client, InMemoryTransport, ReadBuffer, serializeMessage, StreamableHTTPClientTransport, type JSONRPCMessage, type ProtocolEra, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { createXosMcpServer } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';
@@ -29,9 +31,12 @@ export interface McpConnection {
 /** A connection to an in-process server (connectInMemory). */
 export type InMemoryMcp = McpConnection;
 
-/** A client that speaks `era`: the default handshake, or pinned to 2026-07-28 (no fallback). */
-export function eraClient(name: string, era: ProtocolEra): Client {
-  return new Client({ name, version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {});
+/** How a client picks its era: one of them (the default handshake, or pinned to 2026-07-28, no fallback), or `auto` (the newest the server speaks). */
+export type Negotiation = ProtocolEra | 'auto';
+
+export function eraClient(name: string, era: Negotiation): Client {
+  if (era === 'legacy') return new Client({ name, version: '1.0.0' });
+  return new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_REVISION } : 'auto' } });
 }
 
 function connection(client: Client, close: () => Promise<void> = () => client.close()): McpConnection {
@@ -55,9 +60,16 @@ export async function connectInMemory(deps: XosDeps | (() => XosDeps), name = 't
 }
 
 /** A client of the loopback endpoint at `url`, in `era`. */
-export async function connectHttp(url: string, token: string, era: ProtocolEra, name = 'test'): Promise<McpConnection> {
+export async function connectHttp(url: string, token: string, era: Negotiation, name = 'test'): Promise<McpConnection> {
   const client = eraClient(name, era);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return connection(client);
+}
+
+/** A client of a stdio MCP server the client starts itself (the built xos-mcp: `node bin/xos-mcp.mjs`), its stderr ignored. */
+export async function connectCommand(command: string, args: readonly string[], env: Record<string, string>, era: Negotiation, name = 'test'): Promise<McpConnection> {
+  const client = eraClient(name, era);
+  await client.connect(new StdioClientTransport({ command, args: [...args], env: { ...getDefaultEnvironment(), ...env }, stderr: 'ignore' }));
   return connection(client);
 }
 
@@ -65,7 +77,7 @@ export async function connectHttp(url: string, token: string, era: ProtocolEra, 
  * A client of an MCP stdio server running in this process: `serve` gets the server's ends of
  * two pipes (what would be xos-mcp's stdin and stdout) and returns how to stop it.
  */
-export async function connectStdio(serve: (streams: StdioStreams) => { close(): Promise<void> }, era: ProtocolEra, name = 'test'): Promise<McpConnection> {
+export async function connectStdio(serve: (streams: StdioStreams) => { close(): Promise<void> }, era: Negotiation, name = 'test'): Promise<McpConnection> {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const served = serve({ stdin: toServer, stdout: toClient });
