@@ -31,8 +31,8 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession): Mc
     };
     const handle = async (args: Record<string, unknown>, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
       const current = deps();
-      // The tools the current settings allow, for xos_system_status; the schema rule per conversation.
-      const scoped = session.forCall(extra._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
+      // The tools the current settings allow, for xos_system_status; the schema rule per conversation (or handle).
+      const scoped = session.forCall(extra._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name), args);
       const unmet = unmetPrecondition(tool, current, scoped);
       if (unmet) return fail(unmet);
       try {

@@ -115,7 +115,7 @@ describe('XOS MCP server', () => {
       ['xos_mail_send', false, true],
     ]);
     const query = tools.find((t) => t.name === 'xos_query')!;
-    assert.deepEqual(Object.keys(query.inputSchema.properties ?? {}), ['context', 'query']);
+    assert.deepEqual(Object.keys(query.inputSchema.properties ?? {}), ['context', 'query', 'handle']);
     assert.deepEqual(query.inputSchema.required, ['context', 'query']);
     assert.match(query.description!, /call xos_schema first/);
     assert.match(tools[0].description!, /never print the schema/);
