@@ -77,6 +77,8 @@ export interface PendingApproval {
   /** The record versions the payload is bound to. */
   readonly versions: readonly BoundVersion[];
   readonly requester: Requester;
+  /** The backend the payload is for (ApprovalDeps.backend at the request); it is written to no other. */
+  readonly backend?: string;
   /** ISO times. */
   readonly createdAt: string;
   readonly expiresAt: string;
@@ -108,6 +110,11 @@ export interface ApprovalDeps {
   readonly store: ApprovalStore;
   /** Sends an approved mail; without it a mail approval cannot be committed. */
   readonly mailer?: Mailer;
+  /**
+   * Which backend `client` talks to (its DSN's description, say): an approval is written only to the
+   * backend it was requested for, and the person's list shows only those.
+   */
+  readonly backend?: string;
   /** The clock (ms since the epoch); Date.now when absent. */
   readonly now?: () => number;
   /** How the audit trail names the writer of an approved write; `agent` (the agent asked) when absent. */
@@ -143,6 +150,7 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
     hash: payloadHash(prepared.payload),
     versions: boundVersions(prepared.payload),
     requester: { client: requester.client, ...(requester.conversation === undefined ? {} : { conversation: requester.conversation }), ...(requester.person === undefined ? {} : { person: requester.person }) },
+    ...(deps.backend === undefined ? {} : { backend: deps.backend }),
     createdAt: iso(now),
     expiresAt: iso(now + (options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS)),
     state: 'pending',
@@ -183,10 +191,11 @@ export async function approvalStatus(deps: ApprovalDeps, id: string, requester: 
   }
 }
 
-/** The approvals waiting for the person, oldest first (expired ones are marked so and left out). */
+/** The approvals of this backend waiting for the person, oldest first (expired ones are marked so and left out). */
 export async function pendingApprovals(deps: ApprovalDeps): Promise<PendingApproval[]> {
   const waiting: PendingApproval[] = [];
   for (const approval of await deps.store.list(['pending'])) {
+    if (approval.backend !== deps.backend) continue;
     const now = await expireIfDue(deps, approval);
     if (now.state === 'pending') waiting.push(now);
   }
@@ -199,7 +208,7 @@ export type DecideOutcome =
   /** Decided before (here or by another front end): nothing was done now. */
   | { readonly kind: 'already_decided'; readonly approval: PendingApproval }
   | { readonly kind: 'unknown'; readonly id: string }
-  /** Nothing reached the backend (or no mailer is set up): still pending, the person may approve again. */
+  /** Nothing was written (the backend unreachable, no mailer set up, or the approval is another backend's): still pending. */
   | { readonly kind: 'not_committed'; readonly approval: PendingApproval; readonly reason: string }
   /** The write went out without an answer and the audit trail does not show it yet: a sweep settles it. */
   | { readonly kind: 'unsettled'; readonly approval: PendingApproval; readonly reason: string };
@@ -220,6 +229,7 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
   if (payloadHash(approval.payload) !== approval.hash) {
     return moved(deps, approval, { ...approval, state: 'failed', ...decided, outcome: { kind: 'payload_altered', ok: false } }, 'pending');
   }
+  if (approval.backend !== deps.backend) return { kind: 'not_committed', approval, reason: `it was requested for another backend (${approval.backend ?? 'not named'})` };
   if (approval.payload.kind === 'send' && !deps.mailer) return { kind: 'not_committed', approval, reason: 'no mail account is set up to send it' };
   const committing: PendingApproval = { ...approval, state: 'committing', ...decided };
   if (!await deps.store.update(committing, 'pending')) return { kind: 'already_decided', approval: (await deps.store.get(id)) ?? approval };

@@ -4,7 +4,10 @@
 // requester's scope). A client that fails the test when used stands for "nothing is written".
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import {
@@ -90,6 +93,42 @@ describe('the approvals file', () => {
     } finally {
       one.close();
       two.close();
+    }
+  });
+
+  test('two processes on one file race for 300 approvals: each is moved on by exactly one', async () => {
+    const path = join(dir.path, 'race.sqlite');
+    const store = new SqliteApprovalStore(path);
+    const ids = Array.from({ length: 300 }, (_, i) => `race-${String(i).padStart(3, '0')}`);
+    try {
+      for (const [i, id] of ids.entries()) await store.insert(approvalAt(id, { client: 'c' }, T0 + i), 1000, new Date(T0).toISOString());
+    } finally {
+      store.close();
+    }
+    const racer = fileURLToPath(new URL('../support/approvalRacer.ts', import.meta.url));
+    const racers = ['a', 'b'].map((who) => {
+      const child = spawn(process.execPath, [racer, path, who], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => { out += chunk; });
+      const ready = new Promise<void>((resolve) => child.stderr.on('data', (chunk) => { err += chunk; if (err.includes('ready')) resolve(); }));
+      const done = once(child, 'exit').then(([code]) => {
+        assert.equal(code, 0, err);
+        return JSON.parse(out) as string[];
+      });
+      return { child, ready, done };
+    });
+    await Promise.all(racers.map((r) => r.ready));
+    for (const r of racers) r.child.stdin.write('go\n');
+    const [a, b] = await Promise.all(racers.map((r) => r.done));
+    assert.deepEqual([...a, ...b].toSorted(), ids);
+    const after = new SqliteApprovalStore(path);
+    try {
+      const moved = await after.list(['committing']);
+      assert.equal(moved.length, 300);
+      assert.deepEqual(moved.filter((m) => m.decidedBy === 'a').map((m) => m.id).toSorted(), a.toSorted());
+    } finally {
+      after.close();
     }
   });
 
@@ -197,6 +236,19 @@ describe('the approval state machine without a write', () => {
     assert.equal((await approvalStatus(deps, gone.approval.id, { client: 'x' })).state === 'void' && (await approvalStatus(deps, gone.approval.id, { client: 'x' }) as { why: string }).why, 'deleted');
     assert.equal((await store.get(current.approval.id))!.state, 'pending');
     assert.equal((await decideApproval(deps, older.approval.id, 'approve', 'Anna')).kind, 'already_decided');
+  });
+
+  test('an approval is written only to the backend it was requested for, and listed only there', async () => {
+    const made = await requestApproval({ ...deps, backend: 'sqlite:/data/crm.db' }, saveOf('60', 1, 'Gera'), { client: 'z' });
+    assert.ok(made.kind === 'requested');
+    assert.equal(made.approval.backend, 'sqlite:/data/crm.db');
+    const elsewhere = { ...deps, backend: 'postgres://db.example/crm' };
+    const decided = await decideApproval(elsewhere, made.approval.id, 'approve', 'Anna');
+    assert.equal(decided.kind, 'not_committed');
+    assert.match(decided.kind === 'not_committed' ? decided.reason : '', /another backend \(sqlite:\/data\/crm\.db\)/);
+    assert.equal((await store.get(made.approval.id))!.state, 'pending');
+    assert.equal((await pendingApprovals(elsewhere)).some((a) => a.id === made.approval.id), false);
+    assert.equal((await pendingApprovals({ ...deps, backend: 'sqlite:/data/crm.db' })).some((a) => a.id === made.approval.id), true);
   });
 
   test('an approval whose stored payload no longer matches its hash fails without a write', async () => {
