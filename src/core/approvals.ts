@@ -142,6 +142,8 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
   options: { readonly ttlMs?: number } = {}): Promise<RequestOutcome> {
   const now = nowOf(deps);
   const max = deps.maxPending ?? DEFAULT_MAX_PENDING;
+  const ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`an approval's lifetime must be a positive number of milliseconds (got ${ttlMs})`);
   const approval: PendingApproval = {
     id: randomBytes(16).toString('base64url'),
     kind: prepared.kind,
@@ -152,7 +154,7 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
     requester: { client: requester.client, ...(requester.conversation === undefined ? {} : { conversation: requester.conversation }), ...(requester.person === undefined ? {} : { person: requester.person }) },
     ...(deps.backend === undefined ? {} : { backend: deps.backend }),
     createdAt: iso(now),
-    expiresAt: iso(now + (options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS)),
+    expiresAt: iso(now + ttlMs),
     state: 'pending',
   };
   if (await deps.store.insert(approval, max, iso(now))) return { kind: 'requested', ok: true, approval };
@@ -165,7 +167,7 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
 export type ApprovalStatus =
   | { readonly state: 'unknown'; readonly id: string }
   | { readonly state: 'pending'; readonly id: string; readonly kind: WriteKind; readonly expiresAt: string }
-  /** Approved and being written now. */
+  /** Approved and being written now (or, after a crash, until a sweep reads the audit trail). */
   | { readonly state: 'committing'; readonly id: string; readonly kind: WriteKind }
   | { readonly state: 'approved' | 'failed'; readonly id: string; readonly kind: WriteKind; readonly decidedAt?: string; readonly outcome: ApprovalOutcome }
   | { readonly state: 'declined'; readonly id: string; readonly kind: WriteKind; readonly decidedAt?: string }
@@ -230,7 +232,11 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
     return moved(deps, approval, { ...approval, state: 'failed', ...decided, outcome: { kind: 'payload_altered', ok: false } }, 'pending');
   }
   if (approval.backend !== deps.backend) return { kind: 'not_committed', approval, reason: `it was requested for another backend (${approval.backend ?? 'not named'})` };
-  if (approval.payload.kind === 'send' && !deps.mailer) return { kind: 'not_committed', approval, reason: 'no mail account is set up to send it' };
+  if (approval.payload.kind === 'send') {
+    if (!deps.mailer) return { kind: 'not_committed', approval, reason: 'no mail account is set up to send it' };
+    const { from } = approval.payload;
+    if (from !== undefined && deps.mailer.from !== from) return { kind: 'not_committed', approval, reason: `it was requested to be sent from ${from}, and the mail account now sends from ${deps.mailer.from ?? 'another sender'}` };
+  }
   const committing: PendingApproval = { ...approval, state: 'committing', ...decided };
   if (!await deps.store.update(committing, 'pending')) return { kind: 'already_decided', approval: (await deps.store.get(id)) ?? approval };
 
@@ -262,6 +268,7 @@ export async function voidChanged(deps: ApprovalDeps, changes: readonly RecordCh
   if (changes.length === 0) return [];
   const voided: PendingApproval[] = [];
   for (const approval of await deps.store.list(['pending'])) {
+    if (approval.backend !== deps.backend) continue; // another backend's records
     const hit = approval.versions.flatMap((bound) => changes.filter((c) => c.entity === bound.entity && c.id === bound.id
       && (c.version === null || c.version > bound.version)).map((c) => ({ bound, change: c })));
     if (hit.length === 0) continue;
@@ -291,7 +298,8 @@ export async function sweepApprovals(deps: ApprovalDeps): Promise<{ readonly exp
   let settled = 0;
   const leaseEnd = iso(now - (deps.commitLeaseMs ?? DEFAULT_COMMIT_LEASE_MS));
   for (const approval of await deps.store.list(['committing'])) {
-    if ((approval.decidedAt ?? approval.createdAt) > leaseEnd) continue;
+    // Only this backend's audit trail can tell whether the write landed.
+    if (approval.backend !== deps.backend || (approval.decidedAt ?? approval.createdAt) > leaseEnd) continue;
     const landed = await auditedOutcome(deps, approval).catch(() => null);
     if (landed === null) continue; // the audit trail cannot be read now: next time
     const next: PendingApproval = landed

@@ -56,6 +56,8 @@ export interface BatchPayload {
 export interface SendPayload {
   readonly kind: 'send';
   readonly draft: MailDraft;
+  /** The sender (the mail account's `from`) when it was prepared; a mail is sent from no other. */
+  readonly from?: string;
 }
 
 export type RecordPayload = SavePayload | CreatePayload | DeletePayload | BatchPayload;

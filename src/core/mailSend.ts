@@ -101,10 +101,11 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
 }
 
 /**
- * What sending the Board's draft would send: exactly that draft (the question shows it as it is);
- * or why nothing is to be sent (no draft, sent already, waiting or being sent).
+ * What sending the Board's draft would send: exactly that draft (the question shows it as it is),
+ * from `from` (the mail account's sender, where known); or why nothing is to be sent (no draft,
+ * sent already, waiting or being sent).
  */
-export function prepareSend(board: Board): Extract<PreparedWrite, { kind: 'send' }> | MailOutcome {
+export function prepareSend(board: Board, from?: string): Extract<PreparedWrite, { kind: 'send' }> | MailOutcome {
   const record = recordOf(board);
   const draft = board.snapshot().mail;
   if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return alreadySent(record.sent);
@@ -113,7 +114,7 @@ export function prepareSend(board: Board): Extract<PreparedWrite, { kind: 'send'
     return { kind: 'already_scheduled', ok: true, to: record.scheduled.draft.to.email, sendAt: record.scheduled.sendAt.toISOString() };
   }
   if (record.busy) return { kind: 'sending', ok: false };
-  return { kind: 'send', payload: { kind: 'send', draft }, summary: draft };
+  return { kind: 'send', payload: { kind: 'send', draft, ...(from === undefined ? {} : { from }) }, summary: draft };
 }
 
 async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<MailOutcome> {

@@ -220,9 +220,14 @@ describe('stored pending approvals', () => {
     assert.ok('payload' in deletion);
     const approvedDelete = await request(deletion, { client: 'xos-mcp' });
     board.board.showMail({ to: { name: 'Kim Example', email: 'kim@example.org' }, subject: 'Your order', body: 'It ships today.' });
-    const send = prepareSend(board.board);
+    const send = prepareSend(board.board, deps().mailer!.from);
     assert.ok('payload' in send);
+    assert.equal(send.payload.from, 'XOS <crm@xos.example>');
     const approvedSend = await request(send, { client: 'xos-mcp' });
+    const otherAccount = { send: async () => assert.fail('never sent from another account'), from: 'Someone <else@xos.example>' };
+    const refused = await decideApproval(deps({ mailer: otherAccount }), approvedSend.id, 'approve', 'Anna');
+    assert.equal(refused.kind, 'not_committed');
+    assert.match(refused.kind === 'not_committed' ? refused.reason : '', /sent from XOS <crm@xos\.example>/);
     const draft: MailDraft = { to: { email: 'nobody@example.org' }, subject: 'Never', body: 'Declined.' };
     const declinedSend = await request({ kind: 'send', payload: { kind: 'send', draft }, summary: draft }, { client: 'xos-mcp' });
     board.board.clearMail();

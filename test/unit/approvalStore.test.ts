@@ -249,6 +249,9 @@ describe('the approval state machine without a write', () => {
     assert.equal((await store.get(made.approval.id))!.state, 'pending');
     assert.equal((await pendingApprovals(elsewhere)).some((a) => a.id === made.approval.id), false);
     assert.equal((await pendingApprovals({ ...deps, backend: 'sqlite:/data/crm.db' })).some((a) => a.id === made.approval.id), true);
+    assert.deepEqual(await voidChanged(elsewhere, [{ entity: 'person', id: '60', action: 'update', version: 2 }]), [], 'another backend\'s change voids nothing');
+    assert.equal((await store.get(made.approval.id))!.state, 'pending');
+    await assert.rejects(requestApproval(deps, saveOf('61', 1, 'Gera'), { client: 'z' }, { ttlMs: 0 }), RangeError);
   });
 
   test('an approval whose stored payload no longer matches its hash fails without a write', async () => {
