@@ -9,8 +9,8 @@ import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { writeRecords, type PreparedWrite, type SavePayload } from './boundWrites.ts';
 import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, DetailView, SaveSummary } from './domain.ts';
-import { createFromForm } from './records.ts';
-import { saveReview } from './batchSave.ts';
+import { createFromForm, prepareCreate } from './records.ts';
+import { prepareReview, saveReview } from './batchSave.ts';
 import { readStored, refName, relatedName, storedValue, withoutUndefined, type CoreDeps } from './base.ts';
 
 type Change = SaveSummary['changes'][number];
@@ -36,6 +36,19 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
   return commitFormSave(deps, prepared, form.detail, path, confirmedText(approval, prepared.summary.changes));
+}
+
+/**
+ * What Save (xos_ui_save, the Board's Save) would write now, as saveForm picks it: the reviewed
+ * batch, the new record, or the form's update of the loaded record; or why nothing can be saved.
+ */
+export async function prepareSave(deps: CoreDeps, approval = 'Save'): Promise<Extract<PreparedWrite, { kind: 'save' | 'create' | 'batch' }> | SaveOutcome> {
+  const board = deps.board.snapshot();
+  const review = deps.board.review();
+  if (board.kind === 'review' && review) return prepareReview(deps, review, approval);
+  const context = board.context === undefined ? undefined : findContext(deps.client.ast(), board.context);
+  if (board.detail?.isNew && context?.kind === 'detail') return prepareCreate(deps);
+  return prepareFormSave(deps, approval);
 }
 
 /**

@@ -17,10 +17,10 @@ import { auditAction, writeRecords, writtenFields, type PreparedWrite, type Reco
 import type { CoreDeps } from '../../src/core/base.ts';
 import type { Confirmer, MailDraft } from '../../src/core/domain.ts';
 import { prepareSend } from '../../src/core/mailSend.ts';
-import { newRecord, prepareCreate, prepareDelete } from '../../src/core/records.ts';
+import { newRecord, prepareDelete } from '../../src/core/records.ts';
 import { proposeBatch } from '../../src/core/batch.ts';
 import { batchSize, prepareReview } from '../../src/core/batchSave.ts';
-import { prepareFormSave } from '../../src/core/save.ts';
+import { prepareSave } from '../../src/core/save.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
@@ -70,8 +70,8 @@ describe('stored pending approvals', () => {
   async function preparedSave(id: string, city: string): Promise<PreparedWrite> {
     await showRecord(board, 'person_detail', id);
     board.board.edit('city', city);
-    const prepared = await prepareFormSave(board);
-    assert.ok('payload' in prepared, JSON.stringify(prepared));
+    const prepared = await prepareSave(board);
+    assert.ok('payload' in prepared && prepared.kind === 'save', JSON.stringify(prepared));
     return prepared;
   }
 
@@ -253,8 +253,8 @@ describe('stored pending approvals', () => {
     const before = await people(client);
     const proposed = await proposeBatch(board, 'person_list', list, [{ id: '110', city: 'B1' }, { id: '111', city: 'B2' }, { id: '112', city: 'B3' }]);
     assert.equal(proposed.ok, true, JSON.stringify(proposed));
-    const batch = prepareReview(board, board.board.review()!);
-    assert.ok('payload' in batch, JSON.stringify(batch));
+    const batch = await prepareSave(board);
+    assert.ok('payload' in batch && batch.kind === 'batch', JSON.stringify(batch));
     assert.deepEqual(batch.payload.rows.map((r) => [r.id, r.version, r.set]), ['110', '111', '112'].map((id, i) => [id, before.get(id)!.version, { city: `B${i + 1}` }]));
     const approvedBatch = await request(batch, { client: 'xos-mcp' });
     board.board.closeReview();
@@ -268,8 +268,8 @@ describe('stored pending approvals', () => {
     newRecord(board, 'person_list');
     board.board.edit('firstname', 'Neu');
     board.board.edit('lastname', 'Angelegt');
-    const creation = await prepareCreate(board);
-    assert.ok('payload' in creation, JSON.stringify(creation));
+    const creation = await prepareSave(board);
+    assert.ok('payload' in creation && creation.kind === 'create', JSON.stringify(creation));
     const approvedCreate = await request(creation, { client: 'xos-mcp' });
 
     const saved = await decideApproval(deps(), approvedBatch.id, 'approve', 'Anna');
