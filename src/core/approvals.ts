@@ -30,6 +30,8 @@ export const DEFAULT_MAX_PENDING = 20;
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 /** How long an approval may stay `committing` before a sweep settles it (its writer is taken to be gone). */
 export const DEFAULT_COMMIT_LEASE_MS = 2 * 60_000;
+/** The `lostAnswer` of a write a sweep found in the audit trail after its writer stopped. */
+const INTERRUPTED = 'interrupted';
 /** Audit entries read when looking for an approval's write. */
 const AUDIT_LOOKUP = 500;
 
@@ -204,14 +206,25 @@ export async function pendingApprovals(deps: ApprovalDeps): Promise<PendingAppro
   return waiting;
 }
 
+/** Why an approve wrote nothing and left the approval pending. */
+export type NotCommitted =
+  /** The backend could not be reached; `reason`: its message. */
+  | { readonly kind: 'unavailable'; readonly reason: string }
+  /** The approval is for another backend than this front end's (`requestedFor`, where it was named). */
+  | { readonly kind: 'other_backend'; readonly requestedFor?: string }
+  /** No mail account is set up here to send it. */
+  | { readonly kind: 'no_mailer' }
+  /** The mail account now sends from another sender than the one the mail was requested from. */
+  | { readonly kind: 'other_sender'; readonly requestedFrom: string; readonly now?: string };
+
 export type DecideOutcome =
   /** The person's decision was taken: `approval` in its new state (approved, declined, void, failed, expired). */
   | { readonly kind: 'decided'; readonly approval: PendingApproval }
   /** Decided before (here or by another front end): nothing was done now. */
   | { readonly kind: 'already_decided'; readonly approval: PendingApproval }
   | { readonly kind: 'unknown'; readonly id: string }
-  /** Nothing was written (the backend unreachable, no mailer set up, or the approval is another backend's): still pending. */
-  | { readonly kind: 'not_committed'; readonly approval: PendingApproval; readonly reason: string }
+  /** Nothing was written and the approval is still pending: `why` (and the facts for it), for the front end to word. */
+  | { readonly kind: 'not_committed'; readonly approval: PendingApproval; readonly why: NotCommitted }
   /** The write went out without an answer and the audit trail does not show it yet: a sweep settles it. */
   | { readonly kind: 'unsettled'; readonly approval: PendingApproval; readonly reason: string };
 
@@ -231,11 +244,15 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
   if (payloadHash(approval.payload) !== approval.hash) {
     return moved(deps, approval, { ...approval, state: 'failed', ...decided, outcome: { kind: 'payload_altered', ok: false } }, 'pending');
   }
-  if (approval.backend !== deps.backend) return { kind: 'not_committed', approval, reason: `it was requested for another backend (${approval.backend ?? 'not named'})` };
+  if (approval.backend !== deps.backend) {
+    return { kind: 'not_committed', approval, why: { kind: 'other_backend', ...(approval.backend === undefined ? {} : { requestedFor: approval.backend }) } };
+  }
   if (approval.payload.kind === 'send') {
-    if (!deps.mailer) return { kind: 'not_committed', approval, reason: 'no mail account is set up to send it' };
+    if (!deps.mailer) return { kind: 'not_committed', approval, why: { kind: 'no_mailer' } };
     const { from } = approval.payload;
-    if (from !== undefined && deps.mailer.from !== from) return { kind: 'not_committed', approval, reason: `it was requested to be sent from ${from}, and the mail account now sends from ${deps.mailer.from ?? 'another sender'}` };
+    if (from !== undefined && deps.mailer.from !== from) {
+      return { kind: 'not_committed', approval, why: { kind: 'other_sender', requestedFrom: from, ...(deps.mailer.from === undefined ? {} : { now: deps.mailer.from }) } };
+    }
   }
   const committing: PendingApproval = { ...approval, state: 'committing', ...decided };
   if (!await deps.store.update(committing, 'pending')) return { kind: 'already_decided', approval: (await deps.store.get(id)) ?? approval };
@@ -244,10 +261,10 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
   if (result.kind === 'not_sent') {
     const { decidedAt: _at, decidedBy: _by, ...back } = committing;
     await deps.store.update({ ...back, state: 'pending' }, 'committing');
-    return { kind: 'not_committed', approval: { ...back, state: 'pending' }, reason: result.reason };
+    return { kind: 'not_committed', approval: { ...back, state: 'pending' }, why: { kind: 'unavailable', reason: result.reason } };
   }
   if (result.kind === 'unsettled') {
-    const landed = await auditedOutcome(deps, committing).catch(() => undefined);
+    const landed = await auditedOutcome(deps, committing, result.reason).catch(() => undefined);
     if (!landed) return { kind: 'unsettled', approval: committing, reason: result.reason };
     return moved(deps, committing, { ...committing, state: 'approved', outcome: landed }, 'committing');
   }
@@ -300,7 +317,7 @@ export async function sweepApprovals(deps: ApprovalDeps): Promise<{ readonly exp
   for (const approval of await deps.store.list(['committing'])) {
     // Only this backend's audit trail can tell whether the write landed.
     if (approval.backend !== deps.backend || (approval.decidedAt ?? approval.createdAt) > leaseEnd) continue;
-    const landed = await auditedOutcome(deps, approval).catch(() => null);
+    const landed = await auditedOutcome(deps, approval, INTERRUPTED).catch(() => null);
     if (landed === null) continue; // the audit trail cannot be read now: next time
     const next: PendingApproval = landed
       ? { ...approval, state: 'approved', outcome: landed }
@@ -439,7 +456,7 @@ async function auditEntryOf(deps: ApprovalDeps, approval: PendingApproval): Prom
 }
 
 /** What the approval's write came to, read from the audit trail; undefined when it is not there. Throws when the trail cannot be read. */
-async function auditedOutcome(deps: ApprovalDeps, approval: PendingApproval): Promise<ApprovalOutcome | undefined> {
+async function auditedOutcome(deps: ApprovalDeps, approval: PendingApproval, lostAnswer: string): Promise<ApprovalOutcome | undefined> {
   const { payload } = approval;
   const entry = await auditEntryOf(deps, approval);
   if (!entry) return undefined;
@@ -447,7 +464,7 @@ async function auditedOutcome(deps: ApprovalDeps, approval: PendingApproval): Pr
     case 'save':
       return {
         kind: 'saved', ok: true, entity: payload.entity, id: payload.id, versionFrom: payload.version, versionTo: entry.version_to ?? payload.version + 1,
-        stored: Object.entries(payload.set).map(([field, value]) => ({ field, value })), lostAnswer: 'found in the audit trail',
+        stored: Object.entries(payload.set).map(([field, value]) => ({ field, value })), lostAnswer,
       };
     case 'create':
       return { kind: 'created', ok: true, entity: payload.entity, id: String(entry.record_id), version: entry.version_to ?? 1, stored: Object.entries(payload.values).map(([field, value]) => ({ field, value })) };
@@ -456,7 +473,7 @@ async function auditedOutcome(deps: ApprovalDeps, approval: PendingApproval): Pr
     case 'batch':
       return {
         kind: 'batch_saved', ok: true, entity: payload.entity, records: payload.rows.length, cells: payload.rows.reduce((n, row) => n + Object.keys(row.set).length, 0),
-        fields: [...payload.fields], lostAnswer: 'found in the audit trail', ...(entry.batch ? { batch: entry.batch } : {}),
+        fields: [...payload.fields], lostAnswer, ...(entry.batch ? { batch: entry.batch } : {}),
       };
     case 'send':
     {

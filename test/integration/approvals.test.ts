@@ -24,6 +24,7 @@ import { prepareSave } from '../../src/core/save.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
+import { BackendUnavailableError } from '../../src/graphql/unavailable.ts';
 import type { XosClient } from '../../src/graphql/types.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
@@ -202,13 +203,39 @@ describe('stored pending approvals', () => {
     assert.deepEqual(await sweepApprovals(deps()), { expired: 0, settled: 2, deleted: 0 });
     const settled = await approvalStatus(deps(), landed.id, { client: 'xos-mcp' });
     assert.equal(settled.state, 'approved');
-    assert.equal(settled.state === 'approved' && settled.outcome.kind, 'saved');
+    assert.deepEqual(settled.state === 'approved' && settled.outcome, {
+      kind: 'saved', ok: true, entity: 'person', id: '103', versionFrom: payload.kind === 'save' ? payload.version : -1, versionTo: (payload.kind === 'save' ? payload.version : -1) + 1,
+      stored: [{ field: 'city', value: 'Landed' }], lostAnswer: 'interrupted',
+    });
     assert.deepEqual(await approvalStatus(deps(), lost.id, { client: 'xos-mcp' }), {
       state: 'failed', id: lost.id, kind: 'save', decidedAt: new Date(T0 + 22 * MINUTE).toISOString(), outcome: { kind: 'interrupted', ok: false, mail: false },
     });
     assert.equal((await approvedEntries(client, { entity: 'person', id: '103' })).length, 1);
     assert.equal((await approvedEntries(client, { entity: 'person', id: '104' })).length, 0);
     assert.notEqual((await people(client)).get('104')!.city, 'Lost');
+  });
+
+  test('a backend that refuses to take the write leaves the approval pending; a write whose answer is lost is found by its approval id', async () => {
+    now = T0 + 25 * MINUTE;
+    const busy = await request(await preparedSave('107', 'Busy'), { client: 'xos-mcp' });
+    const overloaded: XosClient = { ...client, run: async (query, variables, audit) => (audit ? Promise.reject(new BackendUnavailableError('503 Service Unavailable', 503)) : client.run(query, variables)) };
+    const notTaken = await decideApproval(deps({ client: overloaded }), busy.id, 'approve', 'Anna');
+    assert.deepEqual(notTaken.kind === 'not_committed' && notTaken.why, { kind: 'unavailable', reason: '503 Service Unavailable' });
+    assert.equal((await store.get(busy.id))!.state, 'pending');
+    assert.equal((await store.get(busy.id))!.decidedBy, undefined);
+    assert.equal((await decideApproval(deps(), busy.id, 'approve', 'Anna')).kind, 'decided', 'the person may approve it again');
+    assert.equal((await people(client)).get('107')!.city, 'Busy');
+
+    const lost = await request(await preparedSave('108', 'Lost answer'), { client: 'xos-mcp' });
+    const hangingUp: XosClient = { ...client, run: async (query, variables, audit) => {
+      const result = await client.run(query, variables, audit);
+      if (audit) throw new Error('socket hang up');
+      return result;
+    } };
+    const settled = await decideApproval(deps({ client: hangingUp }), lost.id, 'approve', 'Anna');
+    assert.equal(settled.kind === 'decided' && settled.approval.state, 'approved', JSON.stringify(settled));
+    assert.equal(settled.kind === 'decided' && settled.approval.outcome?.kind === 'saved' && settled.approval.outcome.lostAnswer, 'socket hang up');
+    assert.equal((await approvedEntries(client, { entity: 'person', id: '108' })).length, 1);
   });
 
   test('delete and send: approved ones are done once, exactly as requested; a declined mail is never sent', async () => {
@@ -226,8 +253,8 @@ describe('stored pending approvals', () => {
     const approvedSend = await request(send, { client: 'xos-mcp' });
     const otherAccount = { send: async () => assert.fail('never sent from another account'), from: 'Someone <else@xos.example>' };
     const refused = await decideApproval(deps({ mailer: otherAccount }), approvedSend.id, 'approve', 'Anna');
-    assert.equal(refused.kind, 'not_committed');
-    assert.match(refused.kind === 'not_committed' ? refused.reason : '', /sent from XOS <crm@xos\.example>/);
+    assert.deepEqual(refused.kind === 'not_committed' && refused.why, { kind: 'other_sender', requestedFrom: 'XOS <crm@xos.example>', now: 'Someone <else@xos.example>' });
+    assert.equal((await store.get(approvedSend.id))!.state, 'pending');
     const draft: MailDraft = { to: { email: 'nobody@example.org' }, subject: 'Never', body: 'Declined.' };
     const declinedSend = await request({ kind: 'send', payload: { kind: 'send', draft }, summary: draft }, { client: 'xos-mcp' });
     board.board.clearMail();
