@@ -9,6 +9,8 @@ import type { ApprovalState, ApprovalStore, PendingApproval, Requester } from '.
 import { requesterKey } from '../core/approvals.ts';
 import { ensurePrivateDir, openPrivateFile, tightenFile } from '../core/privateFiles.ts';
 
+/** The approvals file's name in a front end's private data folder (every front end on one folder shares it). */
+export const APPROVALS_FILE = 'approvals.sqlite';
 /** How long a write waits for another process's write on the same file. */
 const BUSY_TIMEOUT_MS = 5_000;
 const FORMAT = 1;

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import {
   approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals, voidChanged,
   type ApprovalDeps, type PendingApproval, type Requester,
@@ -51,13 +51,14 @@ describe('the approvals file', () => {
   after(() => dir.remove());
 
   test('keeps approvals over a restart, owner-only, oldest first, by state and requester', async () => {
-    const path = join(dir.path, 'private', 'approvals.sqlite');
+    const path = join(dir.path, 'private', APPROVALS_FILE);
     const first = new SqliteApprovalStore(path);
     const anna: Requester = { client: 'vscode', conversation: 'c1' };
     const ben: Requester = { client: 'vscode', conversation: 'c2' };
     assert.equal(await first.insert(approvalAt('b', anna, T0 + 2), 20, new Date(T0).toISOString()), true);
     assert.equal(await first.insert(approvalAt('a', ben, T0 + 1), 20, new Date(T0).toISOString()), true);
     assert.equal(await first.insert(approvalAt('c', anna, T0 + 3), 20, new Date(T0).toISOString()), true);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
     first.close();
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir.path, 'private')).mode & 0o777, 0o700);
