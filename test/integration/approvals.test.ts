@@ -10,9 +10,10 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import { BoardState } from '../../src/board/state.ts';
 import {
-  approvalStatus, approvedText, decideApproval, pendingApprovals, requestApproval, sweepApprovals,
+  approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals,
   type ApprovalDeps, type PendingApproval, type Requester,
 } from '../../src/core/approvals.ts';
+import { approvedText } from '../../src/core/approvalCommit.ts';
 import { auditAction, writeRecords, writtenFields, type PreparedWrite, type RecordPayload } from '../../src/core/boundWrites.ts';
 import type { CoreDeps } from '../../src/core/base.ts';
 import type { Confirmer, MailDraft } from '../../src/core/domain.ts';
