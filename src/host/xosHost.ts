@@ -157,7 +157,12 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     panel,
     mcp,
     shell.serveMcp(mcp),
-    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave() }),
+    ...registerCommands({
+      output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave(),
+      showApprovals: () => board.showApprovals(),
+    }),
+    // The count of writes waiting for the person's decision (only where the app has an approval desk).
+    new vscode.Disposable(board.onApprovalsWaiting((count) => statusBar.setApprovalsWaiting(count))),
     registerCreateApp({ context, output, applyToBackend: (change) => backend.restartAfter(change) }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
