@@ -381,6 +381,11 @@ export class BoardController {
     void this.approvals?.pageReady();
   }
 
+  /** Whether the Board has an approval desk (the front end offers its list only then). */
+  get hasApprovalDesk(): boolean {
+    return this.approvals !== undefined;
+  }
+
   /** How many approvals wait for the person's decision (0 without a desk). */
   get approvalsWaiting(): number {
     return this.approvals?.count ?? 0;

@@ -95,6 +95,8 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     mailUndoSeconds: () => readSettings().mailUndoSeconds,
   });
   const { state, controller: board } = app;
+  // "XOS: Show Pending Approvals" is in the palette only where the app has an approval desk.
+  if (board.hasApprovalDesk) void vscode.commands.executeCommand('setContext', 'xos.approvalDesk', true);
   const deps = (): XosDeps => app.deps();
 
   // The app's lists in the activity bar and the palette, for the person without an agent.

@@ -122,6 +122,7 @@ describe('the approval desk on the Board', () => {
     assert.deepEqual(first.map((a) => [a.id, a.kind, a.question, a.requester, a.deciding]),
       [['12', 'save', 'Save changes to Person 12? City: Bonn → Kiel', 'The agent for anna', false]]);
     assert.equal(board.controller.approvalsWaiting, 1);
+    assert.equal(board.controller.hasApprovalDesk, true);
 
     const counts: number[] = [];
     board.controller.onApprovalsWaiting((count) => counts.push(count));
@@ -230,6 +231,7 @@ describe('the approval desk on the Board', () => {
     board.controller.showApprovals();
     assert.deepEqual(board.sent('board/approvals'), []);
     assert.equal(board.controller.approvalsWaiting, 0);
+    assert.equal(board.controller.hasApprovalDesk, false);
     assert.deepEqual(board.told, ['Nothing is waiting for your decision.']);
   });
 });
