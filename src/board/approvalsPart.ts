@@ -113,9 +113,10 @@ export class ApprovalsPart {
     } finally {
       this.deciding.delete(id);
     }
+    // The list first: the page learns the decision is over when the decided approval is gone from it already.
+    await this.refresh();
     this.host.notifyPage(protocol.approvalDecided, { id, outcome: outcome.kind });
     this.host.setStatus(outcomeLine(translator(this.host.locale()), outcome));
-    await this.refresh();
   }
 
   dispose(): void {
