@@ -73,8 +73,10 @@ export class BoardStore {
   rowSwaps = 0;
   /** The writes the agent asked for that wait for the person's decision, oldest first. */
   approvals: readonly protocol.ApprovalItem[] = [];
-  /** Counts the person's requests to see the approvals (status bar, command): the list opens and takes focus. */
-  approvalsRevealed = 0;
+  /** Whether the approvals list is open (its header toggles it); kept here, so it stays as the person left it when the Board's layout changes. */
+  approvalsOpen = true;
+  /** The person asked to see the approvals (status bar, command) and the list has not taken focus for it yet. */
+  private approvalsReveal = false;
   /** Approvals the person decided here whose outcome has not come yet: their buttons wait. */
   private readonly decidingHere = new Set<string>();
   /** Questions that came while one was open (the host queues them; this is the page's own guard). */
@@ -175,7 +177,8 @@ export class BoardStore {
       if (this.decidingHere.delete(id)) this.emit('approvals');
     });
     host.onNotification(protocol.revealApprovals, () => {
-      this.approvalsRevealed++;
+      this.approvalsOpen = true;
+      this.approvalsReveal = true;
       this.emit('approvals');
     });
     host.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
@@ -217,6 +220,20 @@ export class BoardStore {
     this.question = this.queuedQuestions.shift() ?? null;
     open.resolve(choice !== null && open.buttons.includes(choice) ? choice : null);
     this.emit('question');
+  }
+
+  /** Opens or closes the approvals list. */
+  setApprovalsOpen(open: boolean): void {
+    if (open === this.approvalsOpen) return;
+    this.approvalsOpen = open;
+    this.emit('approvals');
+  }
+
+  /** Whether the person asked to see the approvals since the last call: the list takes focus once per request. */
+  takeApprovalsReveal(): boolean {
+    const asked = this.approvalsReveal;
+    this.approvalsReveal = false;
+    return asked;
   }
 
   /** Whether a decision of this approval is under way (here or, as the host says, from an earlier page): its buttons wait. */

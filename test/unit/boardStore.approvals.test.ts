@@ -66,11 +66,16 @@ describe('the pending approvals in the Board store', () => {
     assert.deepEqual(decisions(), [{ id: '12', decision: 'approve' }, { id: '12', decision: 'approve' }]);
   });
 
-  test('the person\'s request to see the list is counted, so the list opens each time', () => {
+  test('the list is open until the person closes it; their request to see it opens it and asks for focus once', () => {
     const { host, store, seen } = setup();
+    assert.equal(store.approvalsOpen, true);
+    store.setApprovalsOpen(false);
+    assert.equal(store.approvalsOpen, false);
+    assert.equal(store.takeApprovalsReveal(), false);
     host.send(protocol.revealApprovals, {});
-    host.send(protocol.revealApprovals, {});
-    assert.equal(store.approvalsRevealed, 2);
+    assert.equal(store.approvalsOpen, true);
+    assert.equal(store.takeApprovalsReveal(), true);
+    assert.equal(store.takeApprovalsReveal(), false, 'focus is asked for once per request');
     assert.deepEqual(seen, ['approvals', 'approvals']);
   });
 });

@@ -18,23 +18,13 @@ import { ActGuard } from './question-timing.ts';
 
 export class XosApprovalList extends LitElement {
   static override styles = approvalListStyles;
-  static override properties = { expanded: { state: true } };
-
-  /** Whether the list is open; the header toggles it, a request to see the approvals opens it. */
-  declare expanded: boolean;
-  private readonly board = new StoreController(this, ['locale', 'approvals'], () => this.approvalsChanged());
-  private seenReveal = 0;
+  private readonly board = new StoreController(this, ['locale', 'approvals']);
   private focusList = false;
   private hadFocus = false;
   /** The buttons do nothing for a moment after the list changed: a click meant for an approval that left does not decide the one moving into its place. */
   private readonly guard = new ActGuard();
   private inertTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor() {
-    super();
-    this.expanded = true;
-  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -43,15 +33,9 @@ export class XosApprovalList extends LitElement {
     this.expiryTimer = undefined;
   }
 
-  private approvalsChanged(): void {
-    const { store } = this.board;
-    if (store.approvalsRevealed === this.seenReveal) return;
-    this.seenReveal = store.approvalsRevealed;
-    this.expanded = true;
-    this.focusList = true;
-  }
-
   protected override willUpdate(_changed: PropertyValues<this>): void {
+    // The person asked to see the list (the store opened it): it takes focus once rendered.
+    if (this.board.store.takeApprovalsReveal()) this.focusList = true;
     // A decided approval leaves with its buttons: focus that was on them goes to the list, not to the page's end.
     this.hadFocus = this.shadowRoot?.activeElement != null;
   }
@@ -70,13 +54,13 @@ export class XosApprovalList extends LitElement {
     const now = Date.now();
     return html`<section aria-label=${texts.approvalsTitle}>
       <h2>
-        <button type="button" class="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="approvals" @click=${() => { this.expanded = !this.expanded; }}>
+        <button type="button" class="toggle" aria-expanded=${store.approvalsOpen ? 'true' : 'false'} aria-controls="approvals" @click=${() => store.setApprovalsOpen(!store.approvalsOpen)}>
           <span class="chevron" aria-hidden="true">›</span>
           <span class="title">${texts.approvalsTitle}</span>
           <vscode-badge variant="counter" class="count">${number.format(approvals.length)}</vscode-badge>
         </button>
       </h2>
-      <ul id="approvals" tabindex="-1" aria-label=${texts.approvalsTitle} ?hidden=${!this.expanded}>
+      <ul id="approvals" tabindex="-1" aria-label=${texts.approvalsTitle} ?hidden=${!store.approvalsOpen}>
         ${approvals.map((approval) => this.renderApproval(approval, texts, number, now))}
       </ul>
     </section>`;
