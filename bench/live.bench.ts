@@ -2,9 +2,12 @@
 // one PostgreSQL, 20 Boards keeping copies through the change feed, 10 agents doing
 // version-checked updates on the same 1,000 records. Prints the delay from an update sent to
 // the last Board hearing it (p50/p95/max) against a bare pg LISTEN/NOTIFY round trip measured in
-// the same process, and checks that no update was lost.
+// the same process, and checks that no update was lost. First, what telling the change costs a
+// write: single-row writes as XOS makes them (update, audit entry, commit) with the change's
+// pg_notify and without, alternating in rounds, while a LISTEN connection hears the channel.
 //   npm run bench:live                 (-- --seconds 20 for a shorter run)
 import pg from 'pg';
+import { CHANGES_CHANNEL, notifyChangesSql } from '../src/backend/changes/notifyPayload.ts';
 import { startPostgres } from '../test/support/postgres.ts';
 import { percentile, runTeam } from '../test/support/team.ts';
 
@@ -37,9 +40,51 @@ async function notifyRoundTrips(dsn: string): Promise<number[]> {
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+const WRITE_ROWS = 1_000;
+const WRITE_ROUNDS = 5;
+
+/** Median time per write over alternating rounds, with the change's notification and without. */
+async function notifyCostPerWrite(dsn: string): Promise<{ withNotify: number; without: number }> {
+  const listener = new pg.Client({ connectionString: dsn });
+  const writer = new pg.Client({ connectionString: dsn });
+  await listener.connect();
+  await writer.connect();
+  await listener.query(`LISTEN ${CHANGES_CHANNEL}`);
+  listener.on('notification', () => undefined);
+  await writer.query('CREATE TABLE bench_person ("id" INTEGER PRIMARY KEY, "version" INTEGER NOT NULL, "city" TEXT)');
+  await writer.query('CREATE TABLE bench_audit ("id" BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "record_id" TEXT, "version_to" INTEGER, "changes" TEXT)');
+  await writer.query('INSERT INTO bench_person SELECT i, 1, NULL FROM generate_series(1, $1) AS i', [WRITE_ROWS]);
+  const perWrite = { withNotify: [] as number[], without: [] as number[] };
+  try {
+    for (let round = 0; round < WRITE_ROUNDS * 2; round++) {
+      const notify = round % 2 === 0;
+      const started = performance.now();
+      for (let id = 1; id <= WRITE_ROWS; id++) {
+        await writer.query('BEGIN');
+        const [row] = (await writer.query('UPDATE bench_person SET "city" = $2, "version" = "version" + 1 WHERE "id" = $1 RETURNING "version"', [id, `Ort ${round}`])).rows;
+        const [audit] = (await writer.query('INSERT INTO bench_audit ("record_id", "version_to", "changes") VALUES ($1, $2, $3) RETURNING "id"', [String(id), row.version, '{"city":1}'])).rows;
+        if (notify) {
+          const statement = notifyChangesSql([{ change: { entity: 'person', id: String(id), action: 'update', version: row.version, path: 'agent' }, auditId: Number(audit.id) }])!;
+          await writer.query(statement.text, statement.params as unknown[]);
+        }
+        await writer.query('COMMIT');
+      }
+      (notify ? perWrite.withNotify : perWrite.without).push((performance.now() - started) / WRITE_ROWS);
+    }
+  } finally {
+    await listener.end();
+    await writer.end();
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return { withNotify: median(perWrite.withNotify), without: median(perWrite.without) };
+}
+
 const postgres = await startPostgres();
 try {
   const dsn = await postgres.createDatabase('xos_live_bench');
+  const cost = await notifyCostPerWrite(dsn);
+  console.log(`a write with its change told: ${cost.withNotify.toFixed(3)} ms, without: ${cost.without.toFixed(3)} ms `
+    + `(ratio ${(cost.withNotify / cost.without).toFixed(2)}x; ${WRITE_ROWS} single-row writes a round, ${WRITE_ROUNDS} rounds each, medians)`);
   const baseline = await notifyRoundTrips(dsn);
   console.log(`baseline: bare LISTEN/NOTIFY round trip p50 ${ms(percentile(baseline, 50))}, p95 ${ms(percentile(baseline, 95))}, max ${ms(Math.max(...baseline))} (${BASELINE_ROUNDS} rounds)`);
   console.log(`team: 3 instances, 20 Boards, 10 agents, 1,000 records, ${SECONDS} s …`);

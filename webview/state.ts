@@ -19,6 +19,8 @@ export interface BoardPage {
 }
 
 export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 'history' | 'connection' | 'problems' | 'question' | 'presence'
+  /** The writes waiting for the person's decision, and the person asking to see them. */
+  | 'approvals'
   /** The review block, its filter, counts and canSave; its rows have their own topic. */
   | 'review' | 'reviewRows';
 
@@ -69,6 +71,14 @@ export class BoardStore {
   private rowEditors = new Map<string, readonly string[]>();
   /** Counts the rows swapped in after others wrote (the grid then finds its active row's record again). */
   rowSwaps = 0;
+  /** The writes the agent asked for that wait for the person's decision, oldest first. */
+  approvals: readonly protocol.ApprovalItem[] = [];
+  /** Whether the approvals list is open (its header toggles it); kept here, so it stays as the person left it when the Board's layout changes. */
+  approvalsOpen = true;
+  /** The person asked to see the approvals (status bar, command) and the list has not taken focus for it yet. */
+  private approvalsReveal = false;
+  /** Approvals the person decided here whose outcome has not come yet: their buttons wait. */
+  private readonly decidingHere = new Set<string>();
   /** Questions that came while one was open (the host queues them; this is the page's own guard). */
   private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
@@ -156,6 +166,21 @@ export class BoardStore {
       this.status = status;
       this.emit('status');
     });
+    host.onNotification(protocol.approvals, ({ approvals }) => {
+      this.approvals = approvals;
+      // A decision whose approval left the list is over, whatever message says so.
+      const listed = new Set(approvals.map((a) => a.id));
+      for (const id of this.decidingHere) if (!listed.has(id)) this.decidingHere.delete(id);
+      this.emit('approvals');
+    });
+    host.onNotification(protocol.approvalDecided, ({ id }) => {
+      if (this.decidingHere.delete(id)) this.emit('approvals');
+    });
+    host.onNotification(protocol.revealApprovals, () => {
+      this.approvalsOpen = true;
+      this.approvalsReveal = true;
+      this.emit('approvals');
+    });
     host.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
     host.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
       // The host asks one question at a time; should a second arrive anyway, it waits here
@@ -195,6 +220,34 @@ export class BoardStore {
     this.question = this.queuedQuestions.shift() ?? null;
     open.resolve(choice !== null && open.buttons.includes(choice) ? choice : null);
     this.emit('question');
+  }
+
+  /** Opens or closes the approvals list. */
+  setApprovalsOpen(open: boolean): void {
+    if (open === this.approvalsOpen) return;
+    this.approvalsOpen = open;
+    this.emit('approvals');
+  }
+
+  /** Whether the person asked to see the approvals since the last call: the list takes focus once per request. */
+  takeApprovalsReveal(): boolean {
+    const asked = this.approvalsReveal;
+    this.approvalsReveal = false;
+    return asked;
+  }
+
+  /** Whether a decision of this approval is under way (here or, as the host says, from an earlier page): its buttons wait. */
+  approvalDeciding(id: string): boolean {
+    return this.decidingHere.has(id) || this.approvals.some((a) => a.id === id && a.deciding);
+  }
+
+  /** The person's decision of a listed approval; nothing while one of it is under way (no double submit). True when it was sent. */
+  decideApproval(id: string, decision: 'approve' | 'decline'): boolean {
+    if (this.approvalDeciding(id) || !this.approvals.some((a) => a.id === id)) return false;
+    this.decidingHere.add(id);
+    this.host.notify(protocol.decideApproval, { id, decision });
+    this.emit('approvals');
+    return true;
   }
 
   /** Says the webview listens; the host answers with every part of the Board. */

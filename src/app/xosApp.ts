@@ -4,6 +4,7 @@
 // only what is theirs: where the Board is shown, how the person is spoken to, the backend,
 // the MCP transport.
 import { join } from 'node:path';
+import type { ApprovalDesk } from '../board/approvalDesk.ts';
 import { BoardController, type BoardSurface, type BoardUi } from '../board/controller.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
 import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
@@ -29,6 +30,8 @@ export interface XosAppOptions {
   readonly mailUndoSeconds: () => number;
   /** The browser Board's address, where there is one (inline cards open it). */
   readonly boardUrl?: () => string;
+  /** The writes the agent asked for that wait for the person's decision; the Board lists them and takes the decisions. */
+  readonly approvals?: ApprovalDesk;
 }
 
 /** The Board's kept work: what was there at start, and the files that keep it from now on. */
@@ -58,6 +61,7 @@ export class XosApp {
       deps: () => this.deps(),
       surface: options.surface,
       ui: options.ui(this),
+      approvals: options.approvals,
     });
   }
 

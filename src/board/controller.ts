@@ -17,6 +17,8 @@ import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { appModel } from '../ast/appModel.ts';
+import type { ApprovalDesk } from './approvalDesk.ts';
+import { ApprovalsPart } from './approvalsPart.ts';
 import type { AskedQuestion } from './confirmer.ts';
 import { MailActions, type MailActionHost } from './mailActions.ts';
 import { personDoor, personFacing, type PersonDoor } from './personFacing.ts';
@@ -80,6 +82,8 @@ export interface BoardControllerOptions {
   readonly deps: () => BoardDeps;
   readonly surface: BoardSurface;
   readonly ui: BoardUi;
+  /** The writes the agent asked for that wait for the person's decision; without a desk the Board shows no such list. */
+  readonly approvals?: ApprovalDesk;
 }
 
 export class BoardController {
@@ -111,6 +115,8 @@ export class BoardController {
   private readonly mail: MailActions;
   /** What others write and who else is on a record, from the client's change feed (liveBoard.ts); absent without a feed. */
   private readonly live: LiveBoard | undefined;
+  /** The pending approvals and the person's decisions of them (approvalsPart.ts); absent without a desk. */
+  private readonly approvals: ApprovalsPart | undefined;
 
   /** The Board the tools use: the host state, with form data flushed from the page. */
   readonly board: Board;
@@ -186,6 +192,17 @@ export class BoardController {
       log: this.ui.log,
     });
     if (this.live) this.disposables.push(this.live);
+    this.approvals = options.approvals && new ApprovalsPart(options.approvals, {
+      notifyPage: (type, params) => {
+        if (this.connected) this.endpoint?.notify(type, params);
+      },
+      pageConnected: () => this.connected,
+      setStatus: (status) => this.setStatus(status),
+      locale: () => options.locale(),
+      door: this.door,
+      log: this.ui.log,
+    });
+    if (this.approvals) this.disposables.push(this.approvals);
     // A Board that shows a record already (restored) tells the others at once.
     this.live?.stateChanged();
   }
@@ -266,6 +283,8 @@ export class BoardController {
     endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(this.options.deps(), field, search));
     endpoint.onRequest(protocol.recordHistory, ({ key }) => this.records.history(key));
     endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.records.undoFromHistory(entry));
+    // The person's decision, from their own Board page: the agent's tools have no way to send it.
+    endpoint.onNotification(protocol.decideApproval, ({ id, decision }) => void this.approvals?.decide(id, decision));
     return () => {
       if (this.endpoint === endpoint) this.disconnect('the Board was closed');
     };
@@ -359,6 +378,32 @@ export class BoardController {
     this.sentReview = undefined;
     this.send({ locale: true, list: true, detail: true, mail: true, status: true, history: true, connection: true, review: true });
     this.live?.sendPresence();
+    void this.approvals?.pageReady();
+  }
+
+  /** Whether the Board has an approval desk (the front end offers its list only then). */
+  get hasApprovalDesk(): boolean {
+    return this.approvals !== undefined;
+  }
+
+  /** How many approvals wait for the person's decision (0 without a desk). */
+  get approvalsWaiting(): number {
+    return this.approvals?.count ?? 0;
+  }
+
+  /** Told the number of approvals waiting whenever the list was read again; returns unsubscribe (never told without a desk). */
+  onApprovalsWaiting(listener: (count: number) => void): () => void {
+    return this.approvals?.onCount(listener) ?? (() => {});
+  }
+
+  /** Shows the Board with the list of pending approvals open (the status bar, the command); says so when none wait. */
+  showApprovals(): void {
+    if (!this.approvals?.count) {
+      void this.ui.tell('info', this.ui.t('Nothing is waiting for your decision.'));
+      return;
+    }
+    this.open(false);
+    this.approvals.reveal();
   }
 
   /** A line for the person from outside the Board (the data source went away or came back). */

@@ -7,6 +7,7 @@
 // first rows), the detail form, the mail draft and a status line, each when it changes.
 // List rows travel in windows the webview asks for as the person scrolls.
 import type { HistoryView, ListQuery, OpenableContext, RefChoice } from '../core/domain.ts';
+import type { ApprovalDecision, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import type { RecordHistoryView } from './recordHistory.ts';
 import { REVIEW_FILTERS, type DetailBlock, type GridRow, type ListBlock, type MailBlock, type ReviewBlock, type ReviewCounts, type ReviewFilter, type PresenceView, type ReviewRow, type WebviewTexts } from './viewTypes.ts';
 
@@ -114,6 +115,13 @@ export const navigate = notification<{ readonly direction: 'back' | 'forward' }>
 /** The person asked for the shown list as a CSV file (with their sort and filter). */
 export const exportCsv = notification<{ readonly listId: number; readonly query: ListQuery }>('board/exportCsv',
   (v): v is { listId: number; query: ListQuery } => isObject(v) && isCount(v.listId) && isListQuery(v.query));
+
+/**
+ * The person decided a write the agent asked for (the approval `id` of the list the page was
+ * sent). Only the person's Board page sends it: the agent's tools have no way to.
+ */
+export const decideApproval = notification<{ readonly id: string; readonly decision: ApprovalDecision }>('board/decideApproval',
+  (v): v is { id: string; decision: ApprovalDecision } => isObject(v) && isText(v.id, 200) && v.id.length > 0 && (v.decision === 'approve' || v.decision === 'decline'));
 
 export interface RowsParams {
   /** Which list (a new list gets a new id; answers for an old one are dropped). */
@@ -262,6 +270,17 @@ export const ask = request<Question, { readonly choice: string | null }>('board/
 export const withdrawQuestion = notification<{ readonly id: number }>('board/withdrawQuestion');
 /** How many questions wait behind the open one changed (a newer question came, or one waiting left). */
 export const questionWaiting = notification<{ readonly id: number; readonly waiting: number }>('board/questionWaiting');
+
+/** A pending approval as the page shows it: the desk's view (its texts through the person's door), and whether its decision is under way. */
+export interface ApprovalItem extends PendingApprovalView {
+  readonly deciding: boolean;
+}
+/** The writes waiting for the person's decision, oldest first; sent when the page says ready and whenever the list may have changed. */
+export const approvals = notification<{ readonly approvals: readonly ApprovalItem[] }>('board/approvals');
+/** The decision of approval `id` came to an end (`outcome`; the status line says it in words): its buttons act again if it is still listed. */
+export const approvalDecided = notification<{ readonly id: string; readonly outcome: DecisionOutcome['kind'] }>('board/approvalDecided');
+/** The person asked to see the pending approvals (the status bar, the command): the page opens the list and moves focus to it. */
+export const revealApprovals = notification<Record<string, never>>('board/revealApprovals');
 
 /** What travels over postMessage. */
 export type WireMessage =

@@ -161,6 +161,21 @@ export interface BoardTexts {
   readonly rowEditing: string;
   /** The shown record was deleted by someone else meanwhile. */
   readonly deletedMeanwhile: string;
+  /**
+   * The writes the agent asked for that wait for the person's decision: the region's name, the two
+   * decisions and their accessible names (`{question}` is replaced), when each was asked (`{time}`)
+   * and when it expires (`{minutes}`), and the line shown while a decision is carried out.
+   */
+  readonly approvalsTitle: string;
+  readonly approve: string;
+  readonly decline: string;
+  readonly approveLabel: string;
+  readonly declineLabel: string;
+  readonly approvalAskedAt: string;
+  readonly approvalExpiresIn: string;
+  readonly approvalExpiresSoon: string;
+  readonly approvalExpired: string;
+  readonly approvalDeciding: string;
   /** Host-side status lines. */
   readonly saving: string;
   readonly openFailed: (what: string, reason: string) => string;
@@ -296,6 +311,16 @@ export function textsThrough(t: Translate): BoardTexts {
     reviewMax: t('At most {0}.'),
     reviewNotValid: t('This value cannot be saved.'),
     reviewUndoOf: (records) => (records === 1 ? t('Undo of a change to 1 record') : t('Undo of a change to {0} records', records)),
+    approvalsTitle: t('Waiting for your decision'),
+    approve: t('Approve'),
+    decline: t('Decline'),
+    approveLabel: t('Approve: {question}'),
+    declineLabel: t('Decline: {question}'),
+    approvalAskedAt: t('asked at {time}'),
+    approvalExpiresIn: t('expires in {minutes} min'),
+    approvalExpiresSoon: t('expires in less than a minute'),
+    approvalExpired: t('expired'),
+    approvalDeciding: t('Carrying out your decision…'),
     saving: t('Saving…'),
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
     version: (version) => t('Version {0}', version),

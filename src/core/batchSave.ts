@@ -7,11 +7,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Ast } from '../ast/schema.ts';
 import { fieldDef, fieldLabel } from '../ast/lookup.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
-import { buildAuditQuery, buildReviewRowsQuery, buildUpdateManyMutation, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
-import { BackendUnavailableError } from '../graphql/unavailable.ts';
+import { buildAuditQuery, buildReviewRowsQuery, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
+import { auditAction, writeRecords, type BatchPayload, type PreparedWrite } from './boundWrites.ts';
 import { hasUnsavedForm, type CoreDeps } from './base.ts';
 import { compare, subtract, toDecimal, add, decimalText, type Decimal } from './decimal.ts';
-import type { BatchSummary, BoardRecord, GraphQLResult, SaveSummary } from './domain.ts';
+import type { BatchSummary, BoardRecord, SaveSummary } from './domain.ts';
 import type { SaveOutcome, UndoOutcome } from './outcomes.ts';
 import type { BatchChange, Review } from './review.ts';
 import { askBound, confirmedText } from './save.ts';
@@ -25,20 +25,16 @@ const AUDIT_PAGE = 500;
 
 /** Saves the review on the Board after the person confirmed exactly its accepted cells. */
 export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<SaveOutcome> {
-  const ast = deps.client.ast();
-  const tally = review.tally();
-  if (tally.conflicts) return { kind: 'review_conflicts', ok: false, entity: review.entity, count: tally.conflicts };
-  const asked = review.accepted();
-  if (asked.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
-
+  const prepared = prepareReview(deps, review, approval);
+  if (!('payload' in prepared)) return prepared;
   if (review.asking) return { kind: 'review_asking', ok: false, entity: review.entity };
   const away = deps.confirmer.unavailable?.();
   if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
-  const summary: SaveSummary = { entity: review.entity, id: '', changes: [], batch: batchSummary(ast, deps.locale, review, asked) };
+  const asked = review.accepted();
   review.asking = true;
   let answer: Awaited<ReturnType<typeof askBound>>;
   try {
-    answer = await askBound(deps, summary, signal);
+    answer = await askBound(deps, prepared.summary, signal);
   } finally {
     review.asking = false;
   }
@@ -47,34 +43,50 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
 
-  const fields = review.fields.filter((f) => asked.some((c) => Object.hasOwn(c.set, f)));
-  const cells = asked.reduce((n, c) => n + Object.keys(c.set).length, 0);
-  const mutation = buildUpdateManyMutation(ast, review.entity, asked);
-  const fieldsText = fields.map((field) => ({ field }));
-  let result: GraphQLResult;
-  try {
-    result = await deps.client.run(mutation.query, mutation.variables, { path, approval: confirmedText(`${approval} of ${asked.length} records`, fieldsText) });
-  } catch (failure) {
-    if (failure instanceof BackendUnavailableError && failure.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: failure.message };
+  const { payload } = prepared;
+  const fields = [...payload.fields];
+  const cells = payload.rows.reduce((n, c) => n + Object.keys(c.set).length, 0);
+  const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(auditAction(payload), fields.map((field) => ({ field }))) });
+  if (write.kind === 'no_answer') {
+    if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
     // Sent, but no answer: one transaction, so reading the records back tells all or nothing. Never retried.
-    return unsettled(deps, ast, review, asked, fields, cells, failure);
+    return unsettled(deps, astOf(deps), review, payload.rows, fields, cells, write.failure);
   }
-  const error = result.errors?.[0];
-  if (error?.extensions?.code === 'CONFLICT') {
-    const conflicts = (error.extensions.conflicts ?? []) as Array<{ id: string; current: Record<string, unknown> | null }>;
-    deps.board.reviewConflicts(conflicts.map(({ id, current }) => ({ id: String(id), current: current ? currentRecord(ast, review, current) : null })));
+  if (write.kind === 'conflict') {
+    const conflicts = (write.error.extensions?.conflicts ?? []) as Array<{ id: string; current: Record<string, unknown> | null }>;
+    deps.board.reviewConflicts(conflicts.map(({ id, current }) => ({ id: String(id), current: current ? currentRecord(astOf(deps), review, current) : null })));
     const gone = conflicts.filter((c) => !c.current).length;
     return {
-      kind: 'batch_conflict', ok: false, entity: review.entity, records: asked.length, conflicts: conflicts.length - gone, gone,
+      kind: 'batch_conflict', ok: false, entity: review.entity, records: payload.rows.length, conflicts: conflicts.length - gone, gone,
       ids: conflicts.slice(0, 10).map((c) => String(c.id)),
     };
   }
-  if (error) return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error };
-  const batch = await batchOf(deps, review.entity, asked[0].id);
-  const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: asked.length, cells, fields, ...(batch ? { batch } : {}) };
+  if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error: write.error };
+  const batch = await batchOf(deps, review.entity, payload.rows[0].id);
+  const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: payload.rows.length, cells, fields, ...(batch ? { batch } : {}) };
   await showStored(deps, review);
   deps.onBatchSaved?.(outcome);
   return outcome;
+}
+
+const astOf = (deps: CoreDeps): Ast => deps.client.ast();
+
+/**
+ * What saving the review would write now: exactly its accepted cells, every row against the
+ * version read; or why nothing can be saved. `approval`: how the audit trail names it.
+ */
+export function prepareReview(deps: CoreDeps, review: Review, approval = 'Save'): Extract<PreparedWrite, { kind: 'batch' }> | SaveOutcome {
+  const tally = review.tally();
+  if (tally.conflicts) return { kind: 'review_conflicts', ok: false, entity: review.entity, count: tally.conflicts };
+  const accepted = review.accepted();
+  if (accepted.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
+  const summary: SaveSummary = { entity: review.entity, id: '', changes: [], batch: batchSummary(astOf(deps), deps.locale, review, accepted) };
+  const payload: BatchPayload = {
+    kind: 'batch', context: review.context, entity: review.entity, action: approval,
+    rows: accepted.map((c) => ({ id: c.id, version: c.version, set: { ...c.set } })),
+    fields: review.fields.filter((f) => accepted.some((c) => Object.hasOwn(c.set, f))),
+  };
+  return { kind: 'batch', payload, summary };
 }
 
 /** After the write: the list as stored now (the review is done). */

@@ -6,6 +6,7 @@ import type { Board, Confirmer, MailDraft, Mailer, XosClient } from './domain.ts
 import type { AuditPath } from '../backend/storage/audit.ts';
 import type { MailOutcome } from './outcomes.ts';
 import { buildAuditMailMutation } from '../graphql/requests.ts';
+import type { PreparedWrite } from './boundWrites.ts';
 
 export interface MailSendDeps {
   readonly board: Board;
@@ -69,17 +70,12 @@ function recordOf(board: Board): SendRecord {
 
 /** Asks the person to confirm the Board's draft and sends it once. */
 export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, path: AuditPath = 'agent'): Promise<MailOutcome> {
+  const prepared = prepareSend(deps.board);
+  if (!('payload' in prepared)) return prepared;
   const record = recordOf(deps.board);
-  const draft = deps.board.snapshot().mail;
-  if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return alreadySent(record.sent);
-  if (!draft) return { kind: 'no_draft', ok: false };
-  if (record.scheduled) {
-    return { kind: 'already_scheduled', ok: true, to: record.scheduled.draft.to.email, sendAt: record.scheduled.sendAt.toISOString() };
-  }
-  if (record.busy) return { kind: 'sending', ok: false };
-
   const away = deps.confirmer.unavailable?.();
   if (away) return { kind: 'not_asked', ok: false, action: 'send', reason: away };
+  const { draft } = prepared.payload;
   record.busy = draft;
   try {
     const changed = new AbortController();
@@ -88,7 +84,7 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
     });
     let answer;
     try {
-      answer = await deps.confirmer.confirmSend(draft, AbortSignal.any([changed.signal, signal]));
+      answer = await deps.confirmer.confirmSend(prepared.summary, AbortSignal.any([changed.signal, signal]));
     } finally {
       subscription.dispose();
     }
@@ -102,6 +98,23 @@ export async function sendMailDraft(deps: MailSendDeps, signal: AbortSignal, pat
   } finally {
     record.busy = undefined;
   }
+}
+
+/**
+ * What sending the Board's draft would send: exactly that draft (the question shows it as it is),
+ * from `from` (the mail account's sender, where known); or why nothing is to be sent (no draft,
+ * sent already, waiting or being sent).
+ */
+export function prepareSend(board: Board, from?: string): Extract<PreparedWrite, { kind: 'send' }> | MailOutcome {
+  const record = recordOf(board);
+  const draft = board.snapshot().mail;
+  if (record.sent && (!draft || (record.sent.uncertain && record.sent.onBoard))) return alreadySent(record.sent);
+  if (!draft) return { kind: 'no_draft', ok: false };
+  if (record.scheduled) {
+    return { kind: 'already_scheduled', ok: true, to: record.scheduled.draft.to.email, sendAt: record.scheduled.sendAt.toISOString() };
+  }
+  if (record.busy) return { kind: 'sending', ok: false };
+  return { kind: 'send', payload: { kind: 'send', draft, ...(from === undefined ? {} : { from }) }, summary: draft };
 }
 
 async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<MailOutcome> {
@@ -213,11 +226,11 @@ function alreadySent(sent: NonNullable<SendRecord['sent']>): MailOutcome {
 }
 
 /** Records a sent mail in the audit trail. The mail is out whatever happens here: a failure to record it never leads to a second send. */
-async function recordSent(client: XosClient, draft: MailDraft, messageId: string, path: AuditPath): Promise<void> {
+export async function recordSent(client: XosClient, draft: MailDraft, messageId: string, path: AuditPath, approval = 'Send confirmed by the person'): Promise<void> {
   const to = draft.to.name ? `${draft.to.name} <${draft.to.email}>` : draft.to.email;
   try {
     const request = buildAuditMailMutation({ to, subject: draft.subject, messageId });
-    await client.run(request.query, request.variables, { path, approval: 'Send confirmed by the person' });
+    await client.run(request.query, request.variables, { path, approval });
   } catch {
     // The backend may be unreachable; the send itself succeeded and is not repeated.
   }

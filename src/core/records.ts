@@ -7,9 +7,9 @@ import type { Ast, ContextDef } from '../ast/schema.ts';
 import { displayField, fieldDef, fieldLabel } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { creatingContext } from '../ast/appModel.ts';
-import { buildDeleteMutation, buildInsertMutation } from '../graphql/requests.ts';
+import { writeRecords, type CreatePayload, type PreparedWrite } from './boundWrites.ts';
 import type { DeleteOutcome, FieldProblem, NewRecordOutcome, SaveOutcome } from './outcomes.ts';
-import type { BoardRecord, SaveSummary } from './domain.ts';
+import type { BoardRecord, DeleteSummary, SaveSummary } from './domain.ts';
 import { askBound, confirmedText, fieldProblem } from './save.ts';
 import { showRecord } from './show.ts';
 import type { CoreDeps } from './base.ts';
@@ -25,6 +25,26 @@ export function newRecord(deps: CoreDeps, contextName: string): NewRecordOutcome
 
 /** Creates the record the form describes, after the person confirmed exactly these values. */
 export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<SaveOutcome> {
+  const prepared = await prepareCreate(deps);
+  if (!('payload' in prepared)) return prepared;
+  const context = deps.client.ast().contexts[prepared.payload.context];
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { kind: 'not_asked', ok: false, action: 'create', reason: away };
+  const answer = await askBound(deps, prepared.summary, signal);
+  if (answer === 'void' || !isDeepStrictEqual(await newValues(deps.client.ast(), context, deps), prepared.summary.changes)) {
+    return { kind: 'changed_while_asked', ok: false, action: 'create' };
+  }
+  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
+  const write = await writeRecords(deps.client, prepared.payload, { path, approval: confirmedText('Create', prepared.summary.changes) });
+  if (write.kind === 'no_answer') throw write.failure;
+  if (write.kind !== 'written') return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: write.error };
+  const { version, ...record } = write.data as BoardRecord;
+  deps.board.showDetail({ context: prepared.payload.context, record, version: version as number });
+  return { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: prepared.summary.changes.map((c) => ({ field: c.field, value: c.to })) };
+}
+
+/** What creating the Board's new record would write now (exactly these values), or why it cannot be created. */
+export async function prepareCreate(deps: CoreDeps): Promise<Extract<PreparedWrite, { kind: 'create' }> | SaveOutcome> {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const contextName = board.context;
@@ -35,19 +55,8 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
   const values = await newValues(ast, context, deps);
   if ('kind' in values) return values;
   const summary: SaveSummary = { entity: context.entity, id: '', action: 'create', changes: values };
-  const away = deps.confirmer.unavailable?.();
-  if (away) return { kind: 'not_asked', ok: false, action: 'create', reason: away };
-  const answer = await askBound(deps, summary, signal);
-  if (answer === 'void' || !isDeepStrictEqual(await newValues(ast, context, deps), values)) {
-    return { kind: 'changed_while_asked', ok: false, action: 'create' };
-  }
-  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
-  const request = buildInsertMutation(ast, contextName, Object.fromEntries(values.map((c) => [c.field, c.to])));
-  const result = await deps.client.run(request.query, request.variables, { path, approval: confirmedText('Create', values) });
-  if (result.errors?.length) return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: result.errors[0] };
-  const { version, ...record } = result.data?.[request.root] as BoardRecord;
-  deps.board.showDetail({ context: contextName, record, version: version as number });
-  return { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: values.map((c) => ({ field: c.field, value: c.to })) };
+  const payload: CreatePayload = { kind: 'create', context: contextName, entity: context.entity, values: Object.fromEntries(values.map((c) => [c.field, c.to])) };
+  return { kind: 'create', payload, summary };
 }
 
 /** The new record's values from the form, or why it cannot be created yet. */
@@ -73,6 +82,36 @@ async function newValues(ast: Ast, context: ContextDef, deps: CoreDeps): Promise
 
 /** Deletes the shown record after the person confirmed it; a record changed meanwhile is shown again, not deleted. */
 export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'board'): Promise<DeleteOutcome> {
+  const prepared = prepareDelete(deps);
+  if (!('payload' in prepared)) return prepared;
+  if (!deps.confirmer.confirmDelete) return { kind: 'cannot_ask', ok: false };
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { kind: 'not_asked', ok: false, action: 'delete', reason: away };
+  const changed = new AbortController();
+  const subscription = deps.board.onChange((change) => {
+    if (change !== 'mail') changed.abort();
+  });
+  let answer;
+  try {
+    answer = await deps.confirmer.confirmDelete(prepared.summary, AbortSignal.any([changed.signal, signal]));
+  } finally {
+    subscription.dispose();
+  }
+  if (changed.signal.aborted) return { kind: 'changed_while_asked', ok: false, action: 'delete' };
+  if (answer !== 'delete') return { kind: 'declined', ok: false, action: 'delete', answer };
+  const { payload } = prepared;
+  const write = await writeRecords(deps.client, payload, { path, approval: confirmedText('Delete', []) });
+  if (write.kind === 'no_answer') throw write.failure;
+  if (write.kind === 'conflict') {
+    await showRecord(deps, payload.context, payload.id);
+    return { kind: 'changed_meanwhile', ok: false, entity: payload.entity, id: payload.id };
+  }
+  if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'delete', entity: payload.entity, error: write.error };
+  return { kind: 'deleted', ok: true, entity: payload.entity, id: payload.id };
+}
+
+/** What deleting the shown record would do (that record at the version shown), or why it cannot be deleted. */
+export function prepareDelete(deps: CoreDeps): Extract<PreparedWrite, { kind: 'delete' }> | DeleteOutcome {
   const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const detail = board.detail;
@@ -82,30 +121,8 @@ export async function deleteShown(deps: CoreDeps, signal: AbortSignal, path: Aud
     return { kind: 'nothing_to_delete', ok: false };
   }
   if (context.delete !== true) return { kind: 'cannot_delete', ok: false, context: contextName };
-  if (!deps.confirmer.confirmDelete) return { kind: 'cannot_ask', ok: false };
-  const away = deps.confirmer.unavailable?.();
-  if (away) return { kind: 'not_asked', ok: false, action: 'delete', reason: away };
   const id = String(detail.record.id);
   const name = detail.record[displayField(ast, context.entity)];
-  const changed = new AbortController();
-  const subscription = deps.board.onChange((change) => {
-    if (change !== 'mail') changed.abort();
-  });
-  let answer;
-  try {
-    answer = await deps.confirmer.confirmDelete({ entity: context.entity, id, ...(typeof name === 'string' && name ? { name } : {}) }, AbortSignal.any([changed.signal, signal]));
-  } finally {
-    subscription.dispose();
-  }
-  if (changed.signal.aborted) return { kind: 'changed_while_asked', ok: false, action: 'delete' };
-  if (answer !== 'delete') return { kind: 'declined', ok: false, action: 'delete', answer };
-  const request = buildDeleteMutation(ast, contextName, id, detail.version);
-  const result = await deps.client.run(request.query, request.variables, { path, approval: confirmedText('Delete', []) });
-  const error = result.errors?.[0];
-  if (error?.extensions?.code === 'CONFLICT') {
-    await showRecord(deps, contextName, id);
-    return { kind: 'changed_meanwhile', ok: false, entity: context.entity, id };
-  }
-  if (error) return { kind: 'server_refused', ok: false, action: 'delete', entity: context.entity, error };
-  return { kind: 'deleted', ok: true, entity: context.entity, id };
+  const summary: DeleteSummary = { entity: context.entity, id, ...(typeof name === 'string' && name ? { name } : {}) };
+  return { kind: 'delete', payload: { kind: 'delete', context: contextName, entity: context.entity, id, version: detail.version }, summary };
 }

@@ -6,12 +6,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
-import { buildUpdateMutation } from '../graphql/requests.ts';
-import { BackendUnavailableError } from '../graphql/unavailable.ts';
+import { writeRecords, type PreparedWrite, type SavePayload } from './boundWrites.ts';
 import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
-import type { BoardRecord, DetailView, GraphQLResult, SaveSummary } from './domain.ts';
-import { createFromForm } from './records.ts';
-import { saveReview } from './batchSave.ts';
+import type { BoardRecord, DetailView, SaveSummary } from './domain.ts';
+import { createFromForm, prepareCreate } from './records.ts';
+import { prepareReview, saveReview } from './batchSave.ts';
 import { readStored, refName, relatedName, storedValue, withoutUndefined, type CoreDeps } from './base.ts';
 
 type Change = SaveSummary['changes'][number];
@@ -21,14 +20,54 @@ type Change = SaveSummary['changes'][number];
  * record, after the person confirmed exactly that change set; one update with the loaded version.
  */
 export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<SaveOutcome> {
-  const ast = deps.client.ast();
   const board = deps.board.snapshot();
   const review = deps.board.review();
   if (board.kind === 'review' && review) return saveReview(deps, review, signal, path, approval);
+  const context = board.context === undefined ? undefined : findContext(deps.client.ast(), board.context);
+  if (board.detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal, path);
+  const form = await formChange(deps, approval);
+  if (!('prepared' in form)) return form;
+  const { prepared } = form;
+  const away = deps.confirmer.unavailable?.();
+  if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
+  const answer = await askBound(deps, prepared.summary, signal);
+  if (answer === 'void' || !isDeepStrictEqual(await changeSet(deps.client.ast(), form.context, form.detail, deps), prepared.summary.changes)) {
+    return { kind: 'changed_while_asked', ok: false, action: 'save' };
+  }
+  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
+  return commitFormSave(deps, prepared, form.detail, path, confirmedText(approval, prepared.summary.changes));
+}
+
+/**
+ * What Save (xos_ui_save, the Board's Save) would write now, as saveForm picks it: the reviewed
+ * batch, the new record, or the form's update of the loaded record; or why nothing can be saved.
+ */
+export async function prepareSave(deps: CoreDeps, approval = 'Save'): Promise<Extract<PreparedWrite, { kind: 'save' | 'create' | 'batch' }> | SaveOutcome> {
+  const board = deps.board.snapshot();
+  const review = deps.board.review();
+  if (board.kind === 'review' && review) return prepareReview(deps, review, approval);
+  const context = board.context === undefined ? undefined : findContext(deps.client.ast(), board.context);
+  if (board.detail?.isNew && context?.kind === 'detail') return prepareCreate(deps);
+  return prepareFormSave(deps, approval);
+}
+
+/**
+ * What saving the Board's form would write now, bound to the loaded version (a new record's form and
+ * a review have their own: `prepareCreate`, `prepareReview`), or why nothing can be saved.
+ */
+export async function prepareFormSave(deps: CoreDeps, approval = 'Save'): Promise<Extract<PreparedWrite, { kind: 'save' }> | SaveOutcome> {
+  const form = await formChange(deps, approval);
+  return 'prepared' in form ? form.prepared : form;
+}
+
+type FormChange = { prepared: Extract<PreparedWrite, { kind: 'save' }>; context: ContextDef; detail: DetailView & { version: number } };
+
+async function formChange(deps: CoreDeps, approval: string): Promise<FormChange | SaveOutcome> {
+  const ast = deps.client.ast();
+  const board = deps.board.snapshot();
   const detail = board.detail;
   const context = board.context === undefined ? undefined : findContext(ast, board.context);
-  if (detail?.isNew && context?.kind === 'detail') return createFromForm(deps, signal, path);
-  if (!detail || !context || context.kind !== 'detail' || detail.version === undefined) {
+  if (!detail || detail.isNew || !context || context.kind !== 'detail' || detail.version === undefined) {
     return { kind: 'nothing_to_save', ok: false, why: 'no_record' };
   }
   const contextName = board.context!;
@@ -42,37 +81,36 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
   const id = String(detail.record.id);
   const others = deps.board.othersEditing?.(context.entity, id) ?? [];
   const summary: SaveSummary = { entity: context.entity, id, changes: asked, ...(others.length ? { othersEditing: others } : {}) };
-  const away = deps.confirmer.unavailable?.();
-  if (away) return { kind: 'not_asked', ok: false, action: 'save', reason: away };
-  const answer = await askBound(deps, summary, signal);
-  if (answer === 'void' || !isDeepStrictEqual(await changeSet(ast, context, detail, deps), asked)) {
-    return { kind: 'changed_while_asked', ok: false, action: 'save' };
-  }
-  if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
+  const payload: SavePayload = {
+    kind: 'save', context: contextName, entity: context.entity, id, version: detail.version,
+    set: Object.fromEntries(asked.map((c) => [c.field, c.to])), action: approval,
+  };
+  return { prepared: { kind: 'save', payload, summary }, context, detail: { ...detail, version: detail.version } };
+}
 
-  const set = Object.fromEntries(asked.map((c) => [c.field, c.to]));
-  const mutation = buildUpdateMutation(ast, contextName, id, detail.version, set);
-  let result: GraphQLResult;
-  try {
-    result = await deps.client.run(mutation.query, mutation.variables, { path, approval: confirmedText(approval, asked) });
-  } catch (failure) {
-    if (failure instanceof BackendUnavailableError && failure.certainlyNotProcessed) {
-      return { kind: 'unavailable', ok: false, reason: failure.message };
-    }
+/** Writes exactly the confirmed update and shows the result on the Board (the record, its conflicts). */
+async function commitFormSave(deps: CoreDeps, prepared: Extract<PreparedWrite, { kind: 'save' }>, loaded: DetailView & { version: number },
+  path: AuditPath, approvalText: string): Promise<SaveOutcome> {
+  const ast = deps.client.ast();
+  const { payload, summary } = prepared;
+  const context = findContext(ast, payload.context)!;
+  const asked = summary.changes;
+  const write = await writeRecords(deps.client, payload, { path, approval: approvalText });
+  if (write.kind === 'no_answer') {
+    if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
     // The request went out but no answer came back: it may or may not have been applied. Never retried.
-    return unsettledSave(deps, ast, context, contextName, id, detail.version, asked, failure);
+    return unsettledSave(deps, ast, context, payload.context, payload.id, payload.version, asked, write.failure);
   }
-  const error = result.errors?.[0];
-  if (error?.extensions?.code === 'CONFLICT') return conflictOutcome(deps, ast, context, contextName, id, detail, asked);
-  if (error) return { kind: 'server_refused', ok: false, action: 'save', entity: context.entity, error };
+  if (write.kind === 'conflict') return conflictOutcome(deps, ast, context, payload.context, payload.id, loaded, asked);
+  if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'save', entity: context.entity, error: write.error };
 
-  const saved = await readBack(deps, ast, contextName, id);
-  if (!saved) throw new Error(`${context.entity} ${id} is missing right after saving it`);
+  const saved = await readBack(deps, ast, payload.context, payload.id);
+  if (!saved) throw new Error(`${context.entity} ${payload.id} is missing right after saving it`);
   const outcome: SaveOutcome = {
-    kind: 'saved', ok: true, entity: context.entity, id, versionFrom: detail.version, versionTo: saved.version,
+    kind: 'saved', ok: true, entity: context.entity, id: payload.id, versionFrom: payload.version, versionTo: saved.version,
     stored: asked.map((c) => ({ field: c.field, value: storedValue(ast, context, c.field, saved.record) })),
   };
-  deps.onSaved?.({ entity: context.entity, id, version: saved.version }, outcome);
+  deps.onSaved?.({ entity: context.entity, id: payload.id, version: saved.version }, outcome);
   return outcome;
 }
 

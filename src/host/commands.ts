@@ -14,10 +14,13 @@ export interface CommandDependencies {
   readonly exportCsv: () => Promise<void>;
   /** The newest save in the audit trail, undone like any save (the person confirms). */
   readonly undoLastSave: () => Promise<void>;
+  /** The Board with the writes waiting for the person's decision in view. */
+  readonly showApprovals: () => void;
 }
 
-export function registerCommands({ output, openBoard, status, exportCsv, undoLastSave }: CommandDependencies): vscode.Disposable[] {
+export function registerCommands({ output, openBoard, status, exportCsv, undoLastSave, showApprovals }: CommandDependencies): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand(commandIds.showApprovals, () => showApprovals()),
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show()),
     vscode.commands.registerCommand(commandIds.openBoard, () => openBoard()),
     vscode.commands.registerCommand(commandIds.exportCsv, () => exportCsv()),

@@ -10,4 +10,5 @@ export const commandIds = {
   showStatus: 'xos.showStatus',
   exportCsv: 'xos.exportCsv',
   undoLastSave: 'xos.undoLastSave',
+  showApprovals: 'xos.showApprovals',
 } as const;

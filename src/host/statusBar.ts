@@ -1,5 +1,7 @@
-// The XOS status bar entry: the backend (embedded DSN or endpoint, reachable or
-// not) and the MCP port in the tooltip; clicking it shows the XOS output.
+// The XOS status bar entries: the backend (embedded DSN or endpoint, reachable or
+// not) and the MCP port in the tooltip, clicking it shows the XOS output; and, while writes
+// the agent asked for wait for the person's decision, their count, clicking it shows them
+// on the Board.
 import * as vscode from 'vscode';
 import type { DsnStatus } from '../core/domain.ts';
 import { commandIds } from './contributionIds.ts';
@@ -21,6 +23,8 @@ export interface StatusBarInfo {
 
 export class XosStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
+  /** Shown only while approvals wait. */
+  private readonly approvals: vscode.StatusBarItem;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('xos.status', vscode.StatusBarAlignment.Left, 100);
@@ -29,6 +33,22 @@ export class XosStatusBar implements vscode.Disposable {
     this.item.tooltip = vscode.l10n.t('XOS is starting…');
     this.item.command = commandIds.showOutput;
     this.item.show();
+    this.approvals = vscode.window.createStatusBarItem('xos.approvals', vscode.StatusBarAlignment.Left, 99);
+    this.approvals.name = vscode.l10n.t('XOS Pending Approvals');
+    this.approvals.command = commandIds.showApprovals;
+  }
+
+  /** How many approvals wait for the person's decision: the entry says so, or goes away at 0. */
+  setApprovalsWaiting(count: number): void {
+    if (count <= 0) {
+      this.approvals.hide();
+      return;
+    }
+    const text = count === 1 ? vscode.l10n.t('XOS: 1 approval waiting') : vscode.l10n.t('XOS: {0} approvals waiting', count);
+    this.approvals.text = `$(bell-dot) ${text}`;
+    this.approvals.accessibilityInformation = { label: text, role: 'button' };
+    this.approvals.tooltip = vscode.l10n.t('Writes the agent asked for wait for your decision: click to show them on the Board.');
+    this.approvals.show();
   }
 
   update(info: StatusBarInfo): void {
@@ -52,5 +72,6 @@ export class XosStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.item.dispose();
+    this.approvals.dispose();
   }
 }

@@ -95,6 +95,8 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     mailUndoSeconds: () => readSettings().mailUndoSeconds,
   });
   const { state, controller: board } = app;
+  // "XOS: Show Pending Approvals" is in the palette only where the app has an approval desk.
+  if (board.hasApprovalDesk) void vscode.commands.executeCommand('setContext', 'xos.approvalDesk', true);
   const deps = (): XosDeps => app.deps();
 
   // The app's lists in the activity bar and the palette, for the person without an agent.
@@ -157,7 +159,12 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     panel,
     mcp,
     shell.serveMcp(mcp),
-    ...registerCommands({ output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave() }),
+    ...registerCommands({
+      output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave(),
+      showApprovals: () => board.showApprovals(),
+    }),
+    // The count of writes waiting for the person's decision (only where the app has an approval desk).
+    new vscode.Disposable(board.onApprovalsWaiting((count) => statusBar.setApprovalsWaiting(count))),
     registerCreateApp({ context, output, applyToBackend: (change) => backend.restartAfter(change) }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {

@@ -11,7 +11,8 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpServer 
 import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net/loopback.ts';
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
-import { createXosMcpServer, SessionlessScopes, xosServerFactory } from './server.ts';
+import { WorkflowHandles } from './handles.ts';
+import { createXosMcpServer, xosServerFactory } from './server.ts';
 import { McpSession } from './session.ts';
 
 export interface McpHttpOptions {
@@ -66,8 +67,9 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   const sessions = new Map<string, OpenSession>();
   const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
   let port = 0;
-  // 2026-07-28: a server per request, no session; 2025-era requests are routed to the sessions below.
-  const modernHandler = createMcpHandler(xosServerFactory(sessionDeps, new SessionlessScopes()), { legacy: 'reject' });
+  // 2026-07-28: a server per request, no session (the schema rule through this endpoint's workflow
+  // handles); 2025-era requests are routed to the sessions below.
+  const modernHandler = createMcpHandler(xosServerFactory(sessionDeps, { handles: new WorkflowHandles(), via: 'http' }), { legacy: 'reject' });
   const modern = toNodeHandler(modernHandler);
   /** Initialize requests being handled: they count against the cap until they are sessions or gone. */
   let initializing = 0;

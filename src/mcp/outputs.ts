@@ -34,6 +34,7 @@ const ContextViewOutput = z.object({
 
 /** xos_schema: the app's contexts as the model reads them (src/ast/view.ts). */
 export const schemaOutput = {
+  handle: z.string().optional().describe('Pass it as `handle` to the tools that need the schema (clients without MCP sessions must). It shows only that the schema was loaded; it holds no data.'),
   app: z.string(),
   version: z.string().optional(),
   locale: z.string(),
@@ -56,7 +57,7 @@ export const systemStatusOutput = {
       .describe('Whether changes are recorded (History, Undo); when not, why (e.g. an app on the database\'s own tables that does not allow XOS its audit table).'),
   }),
   app: z.object({ name: z.string(), version: z.string().nullable() }),
-  schema_loaded: z.boolean(),
+  schema_loaded: z.boolean().describe('Whether xos_schema was called in this conversation (or session); without an MCP session, whether the conversation this call names loaded it.'),
   sessions: z.number().int(),
   board_url: z.string().optional().describe('Where the person opens the Board and confirms (xos-mcp; absent in VS Code, which shows its own).'),
 };

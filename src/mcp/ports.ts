@@ -37,7 +37,8 @@ export interface ToolAnnotations {
 
 /**
  * What must hold before a tool runs, checked in one place (src/mcp/preconditions.ts) for every
- * tool that declares it: `schema` — xos_schema was called in this conversation; `mailer` — a
+ * tool that declares it: `schema` — xos_schema was called in this conversation (without an MCP
+ * session: its handle is passed, or the conversation is known to have called it); `mailer` — a
  * mail server is configured; `contacts` — a contact provider is configured.
  */
 export type Precondition = 'schema' | 'mailer' | 'contacts';

@@ -1,7 +1,7 @@
 // One MCP server per MCP session (protocol 2025-11-25), or per request (2026-07-28, no
 // session), with every XOS tool registered. One factory serves both revisions.
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { CLIENT_INFO_META_KEY, McpServer, type McpServerFactory, type ProtocolEra } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -11,10 +11,9 @@ import { configuredFor, unmetPrecondition } from './preconditions.ts';
 import { registerPrompts } from './prompts.ts';
 import type { XosDeps } from './ports.ts';
 import { fail } from './result.ts';
+import type { WorkflowHandles } from './handles.ts';
 import { XOS_TOOLS, XOS_TOOL_NAMES } from './registry.ts';
-import { CONVERSATION_META_KEY, McpSession } from './session.ts';
-
-export type { ProtocolEra };
+import { McpSession } from './session.ts';
 
 export const SERVER_INFO = { name: 'xos', title: 'XOS', version: packageJson.version };
 
@@ -25,12 +24,20 @@ const SCHEMAS = new Map(XOS_TOOLS.map((tool) => [tool, {
 }]));
 
 /**
- * `deps` is read at each call, so a changed setting (mailer, locale) applies at once. `era`: the
- * protocol revision the server speaks; `modern` (2026-07-28) has no MCP session, so `session` is
- * then a sessionless one (McpSession.sessionless).
+ * Requests without an MCP session (protocol 2026-07-28) that one serving entry answers: they share
+ * the entry's store of workflow handles; `via` names the transport in each caller's identity.
  */
-export function createXosMcpServer(deps: () => XosDeps, session: McpSession, era: ProtocolEra = 'legacy'): McpServer {
-  if ((era === 'modern') !== session.stateless) throw new Error(`an MCP server of the ${era} era needs a ${era === 'modern' ? 'sessionless' : 'session\'s'} McpSession`);
+export interface Sessionless {
+  readonly handles: WorkflowHandles;
+  readonly via: 'http' | 'stdio';
+}
+
+/**
+ * `deps` is read at each call, so a changed setting (mailer, locale) applies at once. `served` says
+ * the era: the MCP session the server belongs to (the legacy era, 2025-11-25; tests also build a
+ * sessionless McpSession), or the requests without a session it answers (the modern era, 2026-07-28).
+ */
+export function createXosMcpServer(deps: () => XosDeps, served: McpSession | Sessionless): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: 'XOS: call xos_schema first in every conversation and follow its prompts. Data is shown on the Board; '
       + 'save or send only after the person said so (XOS asks them to confirm: in VS Code, or on the XOS Board page).',
@@ -44,8 +51,8 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession, era
     };
     const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
       const current = deps();
-      // The tools the current settings allow, for xos_system_status; the schema rule per conversation.
-      const scoped = session.forCall(callScope(ctx, session), XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name));
+      // The tools the current settings allow, for xos_system_status; the schema rule per conversation (or handle).
+      const scoped = callerOf(served, ctx).forCall(ctx.mcpReq._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name), args);
       const unmet = unmetPrecondition(tool, current, scoped);
       if (unmet) return fail(unmet);
       try {
@@ -74,36 +81,25 @@ export function createXosMcpServer(deps: () => XosDeps, session: McpSession, era
 }
 
 /**
- * Without an MCP session (2026-07-28), the schema rule is kept per conversation id where `_meta`
- * names one, else per client: the request envelope names the client (its clientInfo), nothing
- * finer. Conversations that loaded the schema live in one bounded set for the whole server.
- */
-export class SessionlessScopes {
-  private readonly loaded = new Set<string>();
-
-  session(): McpSession {
-    return McpSession.sessionless(XOS_TOOL_NAMES, this.loaded);
-  }
-}
-
-/**
  * The factory the serving entries call (the HTTP endpoint for 2026-07-28 requests, stdio per
- * connection): a sessionless server for the modern era, one with `legacySession()` for the
- * 2025 era (absent: the entry serves only 2026-07-28).
+ * connection): for the modern era a server of `sessionless` requests, for the 2025 era one with
+ * `legacySession()` (absent: the entry serves only 2026-07-28).
  */
-export function xosServerFactory(deps: () => XosDeps, scopes: SessionlessScopes, legacySession?: () => McpSession): McpServerFactory {
+export function xosServerFactory(deps: () => XosDeps, sessionless: Sessionless, legacySession?: () => McpSession): McpServerFactory {
   return ({ era }) => {
-    if (era === 'modern') return createXosMcpServer(deps, scopes.session(), era);
+    if (era === 'modern') return createXosMcpServer(deps, sessionless);
     if (!legacySession) throw new Error('this entry serves protocol 2026-07-28 only');
-    return createXosMcpServer(deps, legacySession(), era);
+    return createXosMcpServer(deps, legacySession());
   };
 }
 
-/** The `_meta` a call is scoped by: as sent, or, without a session and a conversation id, naming the client. */
-function callScope(ctx: ServerContext, session: McpSession): Readonly<Record<string, unknown>> | undefined {
-  const meta = ctx.mcpReq._meta;
-  if (!session.stateless || typeof meta?.[CONVERSATION_META_KEY] === 'string') return meta;
-  const client = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
-  if (typeof client?.name !== 'string') return meta;
-  return { ...meta, [CONVERSATION_META_KEY]: `client ${client.name} ${String(client.version ?? '')}`.slice(0, 512) };
+/**
+ * Who makes this call. In a session: the session. Without one (2026-07-28): the client the
+ * request envelope names (its clientInfo) on this transport, with the entry's handles.
+ */
+function callerOf(served: McpSession | Sessionless, ctx: ServerContext): McpSession {
+  if (served instanceof McpSession) return served;
+  const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  const name = typeof info?.name === 'string' && info.name.length > 0 ? info.name.slice(0, 200) : 'an unnamed client';
+  return new McpSession({ handles: served.handles, client: `${name} via ${served.via}` }, XOS_TOOL_NAMES);
 }

@@ -1,66 +1,140 @@
-// Per MCP session state and the workflow rules that depend on it. The schema rule holds per
+// The caller's workflow state and the rules that depend on it. The schema rule holds per
 // conversation where the client names one (VS Code sends `vscode.conversationId` in a tool
 // call's `_meta`, one per chat, while it keeps one MCP session for all chats), else per session.
-// Under protocol 2026-07-28 there is no MCP session: such a request's McpSession is `stateless`.
-import { randomUUID } from 'node:crypto';
+// A request without an MCP session has nothing to remember it by: there the rule holds through
+// the handle xos_schema returns (src/mcp/handles.ts), passed back as the argument `handle`, or
+// through the conversation the request names.
+import { SCHEMA_LOADED, WorkflowHandles, type HandleScope } from './handles.ts';
 
 /** The `_meta` key VS Code's chat puts on every tool call: the chat's id. */
 export const CONVERSATION_META_KEY = 'vscode.conversationId';
+/** The tool argument that carries the handle xos_schema returned. */
+export const HANDLE_ARGUMENT = 'handle';
 /** Conversations remembered per session; the oldest is forgotten past it (its next call needs the schema again). */
 const MAX_CONVERSATIONS = 1_000;
 const NO_CONVERSATION = '';
 
+/** A request without an MCP session: whom it comes from, and the server's one store of handles. */
+export interface WithoutSession {
+  /** The server-wide store: one per server process, shared by every request. */
+  readonly handles: WorkflowHandles;
+  /**
+   * The caller: the client's name (clientInfo) and the transport's identity, e.g. `claude-ai via http`.
+   * Handles minted for one caller are refused for another. Never a secret (hash a token first).
+   */
+  readonly client: string;
+}
+
+/** Where a caller's facts are kept: in its MCP session, or (without one) in the shared store. */
+type Memory =
+  | { readonly kind: 'session'; readonly id: string; readonly loaded: Set<string>; readonly handles: WorkflowHandles }
+  | ({ readonly kind: 'none' } & WithoutSession);
+
+/** One tool call's view: its conversation and handle, and the memory it shares with its session's other calls. */
+interface CallView {
+  readonly memory: Memory;
+  readonly conversation?: string;
+  readonly handle?: string;
+}
+
 export class McpSession {
-  readonly id: string;
+  /** The MCP session's id; undefined for a request without one. */
+  readonly id: string | undefined;
   /** Names of the tools this session offers (for xos_system_status). */
   readonly tools: readonly string[];
   /** The conversation this call belongs to, when the client said. */
   readonly conversation: string | undefined;
-  /** True when there is no MCP session (protocol 2026-07-28: every request stands alone); `id` is then the request's own. */
-  readonly stateless: boolean;
-  private readonly loaded: Set<string>;
-
-  constructor(id: string, tools: readonly string[], conversation?: string, loaded: Set<string> = new Set(), stateless = false) {
-    this.id = id;
-    this.tools = tools;
-    this.conversation = conversation;
-    this.loaded = loaded;
-    this.stateless = stateless;
-  }
+  /** The handle this call passed, if any. */
+  readonly handle: string | undefined;
+  private readonly memory: Memory;
 
   /**
-   * A request without an MCP session: a fresh id, and `loaded`, the conversations that loaded
-   * the schema, shared by the whole server (a request's server lives only as long as the request).
+   * `owner`: the MCP session's id, or, for a request without an MCP session, who sent it and the
+   * server's store of handles (then the schema rule holds through handles; see WithoutSession).
    */
-  static sessionless(tools: readonly string[], loaded: Set<string>): McpSession {
-    return new McpSession(randomUUID(), tools, undefined, loaded, true);
+  constructor(owner: string | WithoutSession, tools: readonly string[], call?: CallView) {
+    this.id = typeof owner === 'string' ? owner : undefined;
+    this.tools = tools;
+    this.conversation = call?.conversation;
+    this.handle = call?.handle;
+    this.memory = call?.memory ?? (typeof owner === 'string'
+      // A session's own handles: xos_schema returns one there too, so an agent can always pass it.
+      ? { kind: 'session', id: owner, loaded: new Set(), handles: new WorkflowHandles({ maxEntries: MAX_CONVERSATIONS }) }
+      : { kind: 'none', handles: owner.handles, client: owner.client });
+  }
+
+  /** True for a request without an MCP session. */
+  get sessionless(): boolean {
+    return this.memory.kind === 'none';
   }
 
   /**
    * This session as one tool call sees it: scoped to the conversation its `_meta` names, if any,
-   * offering `tools` (those the current settings allow).
+   * offering `tools` (those the current settings allow), with the `handle` its arguments pass.
    */
-  forCall(meta: Readonly<Record<string, unknown>> | undefined, tools: readonly string[] = this.tools): McpSession {
+  forCall(meta: Readonly<Record<string, unknown>> | undefined, tools: readonly string[] = this.tools, args?: Readonly<Record<string, unknown>>): McpSession {
     const named = meta?.[CONVERSATION_META_KEY];
     const conversation = typeof named === 'string' && named.length > 0 && named.length <= 512 ? named : undefined;
-    return new McpSession(this.id, tools, conversation, this.loaded, this.stateless);
+    const passed = args?.[HANDLE_ARGUMENT];
+    const handle = typeof passed === 'string' && passed.length > 0 ? passed : undefined;
+    const owner = this.memory.kind === 'session' ? this.memory.id : this.memory;
+    return new McpSession(owner, tools, { memory: this.memory, conversation, handle });
   }
 
   get schemaLoaded(): boolean {
-    return this.loaded.has(this.conversation ?? NO_CONVERSATION);
+    return this.schemaProof() === 'loaded';
   }
 
-  markSchemaLoaded(): void {
-    const key = this.conversation ?? NO_CONVERSATION;
-    this.loaded.delete(key);
-    this.loaded.add(key);
-    if (this.loaded.size > MAX_CONVERSATIONS) this.loaded.delete(this.loaded.values().next().value!);
+  /** Marks the schema loaded for this call's conversation (or session) and returns a handle that shows it. */
+  markSchemaLoaded(): string {
+    const memory = this.memory;
+    if (memory.kind === 'session') {
+      const key = this.conversation ?? NO_CONVERSATION;
+      memory.loaded.delete(key);
+      memory.loaded.add(key);
+      if (memory.loaded.size > MAX_CONVERSATIONS) memory.loaded.delete(memory.loaded.values().next().value!);
+    } else {
+      memory.handles.markConversation(this.scope, SCHEMA_LOADED);
+    }
+    return memory.handles.mint(this.scope, SCHEMA_LOADED);
   }
 
   /** Why a data tool may not run yet, or undefined when it may. */
   schemaRequired(tool: string): string | undefined {
-    if (this.schemaLoaded) return undefined;
-    const scope = this.conversation ? 'this conversation' : this.stateless ? 'this client' : 'this session';
-    return `Call xos_schema first: ${tool} needs the schema loaded in ${scope} (contexts, list_fields, prompts). Then call ${tool} again.`;
+    const proof = this.schemaProof();
+    if (proof === 'loaded') return undefined;
+    if (this.memory.kind === 'session') {
+      const scope = this.conversation ? 'this conversation' : 'this session';
+      return `Call xos_schema first: ${tool} needs the schema loaded in ${scope} (contexts, list_fields, prompts). Then call ${tool} again.`;
+    }
+    const passOn = `pass the handle it returns as \`${HANDLE_ARGUMENT}\` to ${tool}`;
+    const again = `Then call ${tool} again.`;
+    switch (proof) {
+      case 'missing':
+        return `Call xos_schema first, then ${passOn} (this client has no MCP session, so XOS cannot remember the schema between calls). ${again}`;
+      case 'unknown':
+        return `XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and ${passOn}. ${again}`;
+      case 'expired':
+        return `This handle expired (unused for too long): call xos_schema again and ${passOn}. ${again}`;
+      case 'foreign':
+        return `This handle belongs to another client or conversation: call xos_schema in this conversation and ${passOn}. ${again}`;
+    }
+  }
+
+  /** Whether this call may count on the schema, or why not (looked up once: an expired handle is dropped when seen). */
+  private schemaProof(): 'loaded' | 'missing' | 'unknown' | 'expired' | 'foreign' {
+    const memory = this.memory;
+    if (memory.kind === 'session') return memory.loaded.has(this.conversation ?? NO_CONVERSATION) ? 'loaded' : 'missing';
+    if (memory.handles.conversationFacts(this.scope).schema) return 'loaded';
+    if (this.handle === undefined) return 'missing';
+    const check = memory.handles.check(this.handle, this.scope);
+    if (check.status !== 'ok') return check.status;
+    // A handle that shows other facts, not the schema, proves nothing here.
+    return check.facts.schema ? 'loaded' : 'missing';
+  }
+
+  private get scope(): HandleScope {
+    const client = this.memory.kind === 'none' ? this.memory.client : this.memory.id;
+    return this.conversation ? { client, conversation: this.conversation } : { client };
   }
 }

@@ -8,11 +8,12 @@ export const TOOL_TABLE_END = '<!-- xos-tools:end -->';
 
 const PRECONDITION_TEXT = { schema: 'xos_schema first', mailer: 'mail configured', contacts: 'contacts configured' } as const;
 
-/** The markdown table of every tool: name, what it does (its description's first sentence), parameters, needs, and whether it changes anything. */
+/** The markdown table of every tool: name, what it does (its description's first sentence), parameters (optional ones marked), needs, and whether it changes anything. */
 export function toolTable(tools: readonly XosTool[] = XOS_TOOLS): string {
   const rows = tools.map((tool) => {
     const shape = z.object(tool.inputSchema);
-    const parameters = Object.keys(shape.shape).map((name) => `\`${name}\``).join(', ') || '–';
+    // `optin`: zod's own mark of a key that may be left out.
+    const parameters = Object.entries(shape.shape).map(([name, type]) => `\`${name}\`${type._zod.optin === 'optional' ? ' (optional)' : ''}`).join(', ') || '–';
     const needs = (tool.requires ?? []).map((p) => PRECONDITION_TEXT[p]).join(', ') || '–';
     const effect = tool.annotations.readOnlyHint ? 'shows only' : `asks the person, then ${tool.requires?.includes('mailer') ? 'sends' : 'writes'}`;
     return `| \`${tool.name}\` | ${firstSentence(tool.description)} | ${parameters} | ${needs} | ${effect} |`;

@@ -252,7 +252,9 @@ describe('fields kept from the agent (agent: hidden / masked)', () => {
         assert.ok(!new RegExp(`\\b${name}\\b`).test(reply.whole), `${reply.tool} ${JSON.stringify(reply.args)} named the hidden field ${name}: ${reply.text}`);
       }
     }
-    // The schema view the tool builds is the same one the unit tests see.
-    assert.deepEqual(JSON.parse(replies[0].text), buildSchemaView(guardedApp()));
+    // The schema view the tool builds is the same one the unit tests see, after the handle (random, no data).
+    const { handle, ...view } = JSON.parse(replies[0].text) as { handle: string };
+    assert.match(handle, /^xos_h_[A-Za-z0-9_-]{22}$/);
+    assert.deepEqual(view, buildSchemaView(guardedApp()));
   });
 });

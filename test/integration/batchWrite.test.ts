@@ -110,7 +110,7 @@ describe('an audit trail from before batch writes', () => {
     await server?.stop();
   });
 
-  test('SQLite: gains the batch column on start, its entries kept', async () => {
+  test('SQLite: gains the batch column and its index on start, its entries kept', async () => {
     await using dir = await tempDir('xos-old-trail');
     const file = join(dir.path, 'old.db');
     const db = new DatabaseSync(file);
@@ -123,6 +123,14 @@ describe('an audit trail from before batch writes', () => {
       assert.deepEqual(entries.map((e) => [e.recordId, e.batch]), [['1', undefined]]);
     } finally {
       await backend.close();
+    }
+    // A batch's entries are found through the index, not by reading the whole trail.
+    const check = new DatabaseSync(file);
+    try {
+      const plan = check.prepare('EXPLAIN QUERY PLAN SELECT * FROM "xos_audit" WHERE "batch" = ? ORDER BY "id"').all('b1').map((row) => String(row.detail));
+      assert.ok(plan.some((step) => step.includes('xos_audit_batch_idx')), plan.join('; '));
+    } finally {
+      check.close();
     }
   });
 
@@ -141,6 +149,14 @@ describe('an audit trail from before batch writes', () => {
       assert.deepEqual(entries.map((e) => [e.recordId, e.batch]), [['1', undefined]]);
     } finally {
       await backend.close();
+    }
+    const check = new pg.Client({ connectionString: dsn });
+    await check.connect();
+    try {
+      const { rows } = await check.query(`SELECT indexdef FROM pg_indexes WHERE tablename = 'xos_audit' AND indexname = 'xos_audit_batch_idx'`);
+      assert.match(String(rows[0]?.indexdef), /\(batch\) WHERE \(batch IS NOT NULL\)/);
+    } finally {
+      await check.end();
     }
   });
 });

@@ -2,6 +2,7 @@
 // started the way a person starts it.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../support/until.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gql, gqlData } from '../support/http.ts';
@@ -60,8 +61,7 @@ describe('xos-server', () => {
   test('--insecure-no-token serves the network, with a loud warning; a token needs none', async () => {
     const open = await startCli(['--host', '0.0.0.0', '--insecure-no-token', '--dsn', 'sqlite::memory:', '--port', '0']);
     assert.match(open.url, /^http:\/\/0\.0\.0\.0:\d+$/);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.match(open.stderr(), /WARNING: xos-server listens on 0\.0\.0\.0 WITHOUT A TOKEN/);
+    await until('the warning', () => /WARNING: xos-server listens on 0\.0\.0\.0 WITHOUT A TOKEN/.test(open.stderr()));
     assert.equal(await cli.stop(open.child), 0);
     const guarded = await startCli(['--host', '0.0.0.0', '--dsn', 'sqlite::memory:', '--port', '0'], { XOS_TOKEN: 'secret-2' });
     assert.doesNotMatch(guarded.stderr(), /WARNING/);

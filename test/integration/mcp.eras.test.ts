@@ -1,7 +1,8 @@
 // Both protocol revisions XOS serves, over both transports, against one XOS (one backend, one
 // Board, one person who says yes): the loopback endpoint (VS Code, xos-mcp --http) and stdio
 // (xos-mcp), each with an SDK client in the 2025 era (initialize, a session) and one pinned to
-// 2026-07-28 (no session). The seed workflow and its refusals answer the same in every case.
+// 2026-07-28 (no session, so the handle xos_schema returns is passed on). The seed workflow and
+// its refusals answer the same in every case.
 // Then the built xos-mcp (npm run build) started over stdio by clients that ask for each era.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -24,6 +25,11 @@ const LIST_QUERY = '{ person_list { id firstname lastname email city age net_wor
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
 const detailQuery = (id: number) => `{ person_detail(id: "${id}") { ${DETAIL_FIELDS} } }`;
 type Transport = 'http' | 'stdio';
+/** What xos_query answers before xos_schema: in a session, and without one (where only a handle can show it). */
+const SCHEMA_FIRST: Readonly<Record<ProtocolEra, string>> = {
+  legacy: 'Call xos_schema first: xos_query needs the schema loaded in this session (contexts, list_fields, prompts). Then call xos_query again.',
+  modern: 'Call xos_schema first, then pass the handle it returns as `handle` to xos_query (this client has no MCP session, so XOS cannot remember the schema between calls). Then call xos_query again.',
+};
 
 /** A person who says yes to every save, and whose questions are kept. */
 class YesConfirmer implements Confirmer {
@@ -88,34 +94,35 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
       // Only the 2025 era over HTTP opens a session; 2026-07-28 never does.
       assert.equal(http.sessionCount(), sessionsBefore + (transport === 'http' && era === 'legacy' ? 1 : 0));
 
-      // Without a session (2026-07-28) the rule holds for the conversation, here the client's.
-      const scope = era === 'legacy' ? 'this session' : 'this conversation';
-      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }), {
-        text: `Call xos_schema first: xos_query needs the schema loaded in ${scope} (contexts, list_fields, prompts). Then call xos_query again.`,
-        isError: true,
-      });
+      // Without a session (2026-07-28) the rule holds through the handle xos_schema returns.
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }), { text: SCHEMA_FIRST[era], isError: true });
 
       const schema = await call('xos_schema');
       assert.equal(schema.isError, false);
-      assert.deepEqual(JSON.parse(schema.text).contexts.person_list.list_fields, ['id', 'firstname', 'lastname', 'email', 'city', 'age', 'net_worth']);
+      const view = JSON.parse(schema.text) as { handle: string; contexts: Record<string, { list_fields: string[] }> };
+      assert.deepEqual(view.contexts.person_list.list_fields, ['id', 'firstname', 'lastname', 'email', 'city', 'age', 'net_worth']);
+      const { handle } = view;
+      assert.match(handle, /^xos_h_/);
       const structured = await client.callTool({ name: 'xos_schema', arguments: {} });
       assert.equal((structured.structuredContent as { app?: unknown } | undefined)?.app, 'crm', 'data comes as structuredContent too');
+      // A session remembers the schema; a request without one has only the handle to show.
+      assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, era === 'modern');
       const tools = await client.listTools();
       const query = tools.tools.find((t) => t.name === 'xos_query')!;
       assert.deepEqual(query.inputSchema.required, ['context', 'query']);
       assert.ok(tools.tools.find((t) => t.name === 'xos_schema')!.outputSchema, 'the data tools declare their structured output');
 
-      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY, handle }),
         { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
       assert.equal(board.list()?.source.total, 240);
-      assert.deepEqual(await call('xos_render', { context: 'person_list', json: JSON.stringify([{ id: id, firstname: 'Ada', lastname: 'Lovelace' }]) }),
+      assert.deepEqual(await call('xos_render', { context: 'person_list', json: JSON.stringify([{ id: id, firstname: 'Ada', lastname: 'Lovelace' }]), handle }),
         { text: 'All data was successfully displayed in the UI. (1 record of person_list.)', isError: false });
 
-      assert.deepEqual(await call('xos_query', { context: 'person_detail', query: detailQuery(id) }),
+      assert.deepEqual(await call('xos_query', { context: 'person_detail', query: detailQuery(id), handle }),
         { text: 'All data was successfully displayed in the UI. (1 record of person_detail.)', isError: false });
       const before = await stored(id);
       const lastname = `Era-${transport}-${era}`;
-      assert.deepEqual(await call('xos_ui_change_required', { context: 'person_detail', changes: { lastname } }), {
+      assert.deepEqual(await call('xos_ui_change_required', { context: 'person_detail', changes: { lastname }, handle }), {
         text: `Preview on the Board, nothing saved yet. Pending changes of person ${id}: lastname: ${JSON.stringify(before.lastname)} -> ${JSON.stringify(lastname)}. `
           + 'Ask the person whether to save; call xos_ui_save only after they said so.',
         isError: false,
@@ -123,11 +130,11 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
       assert.deepEqual(await stored(id), before, 'a preview writes nothing');
 
       const asked = confirmer.asked.length;
-      assert.deepEqual(await call('xos_ui_save'), { text: `Saved person ${id} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
+      assert.deepEqual(await call('xos_ui_save', { handle }), { text: `Saved person ${id} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
       assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
       assert.deepEqual(await stored(id), { lastname, version: 2 });
 
-      assert.deepEqual(await call('xos_ui_save'),
+      assert.deepEqual(await call('xos_ui_save', { handle }),
         { text: 'Nothing to save: the form matches the stored record. Propose changes with xos_ui_change_required first.', isError: true });
       assert.equal(confirmer.asked.length, asked + 1, 'nothing to save asks nobody');
       assert.deepEqual(await call('xos_mail_send'),
@@ -137,18 +144,22 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
   }
 
   for (const transport of ['http', 'stdio'] as const) {
-    test(`${transport}, 2026-07-28: the schema rule holds per conversation id across requests, each served without a session`, async () => {
+    test(`${transport}, 2026-07-28: requests without a session: a conversation that loaded the schema needs no handle; another client's handle is refused`, async () => {
       const { call } = await connect(transport, 'modern', `eras-conversations-${transport}`);
       const first = { [CONVERSATION_META_KEY]: `chat-1-${transport}` };
       const second = { [CONVERSATION_META_KEY]: `chat-2-${transport}` };
-      assert.equal((await call('xos_schema', {}, first)).isError, false);
+      const { handle } = JSON.parse((await call('xos_schema', {}, first)).text) as { handle: string };
       assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY }, first)).isError, false);
-      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }, second), {
-        text: 'Call xos_schema first: xos_query needs the schema loaded in this conversation (contexts, list_fields, prompts). Then call xos_query again.',
+      assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }, second), { text: SCHEMA_FIRST.modern, isError: true });
+      // The caller is the client the request envelope names, on this transport: another client may not use this one's
+      // handle. Over stdio the other client is another connection, so another xos-mcp, which never minted it.
+      const other = await connect(transport, 'modern', `eras-other-${transport}`);
+      assert.deepEqual(await other.call('xos_query', { context: 'person_list', query: LIST_QUERY, handle }, first), {
+        text: transport === 'http'
+          ? 'This handle belongs to another client or conversation: call xos_schema in this conversation and pass the handle it returns as `handle` to xos_query. Then call xos_query again.'
+          : 'XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.',
         isError: true,
       });
-      // The client's own scope (no conversation id) is another one again.
-      assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, true);
     });
   }
 
@@ -195,9 +206,9 @@ describe('the built xos-mcp over stdio', () => {
         try {
           assert.equal(client.getProtocolEra(), era);
           assert.equal((await client.listTools()).tools.length, 9);
-          assert.equal((await call('xos_query', { context: 'person_list', query: LIST_QUERY })).isError, true, 'the schema first');
-          assert.equal((await call('xos_schema')).isError, false);
-          assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
+          assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }), { text: SCHEMA_FIRST[era], isError: true });
+          const { handle } = JSON.parse((await call('xos_schema')).text) as { handle: string };
+          assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY, handle }),
             { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
         } finally {
           await close();

@@ -3,6 +3,7 @@
 // the real Board state and a scripted person answering the confirmations.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../support/until.ts';
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
@@ -114,7 +115,7 @@ describe('XOS MCP server', () => {
       ['xos_mail_send', false, true],
     ]);
     const query = tools.find((t) => t.name === 'xos_query')!;
-    assert.deepEqual(Object.keys(query.inputSchema.properties ?? {}), ['context', 'query']);
+    assert.deepEqual(Object.keys(query.inputSchema.properties ?? {}), ['context', 'query', 'handle']);
     assert.deepEqual(query.inputSchema.required, ['context', 'query']);
     assert.match(query.description!, /call xos_schema first/);
     assert.match(tools[0].description!, /never print the schema/);
@@ -441,8 +442,8 @@ test('idle sessions expire', async () => {
   try {
     await connect(server.url);
     assert.equal(server.sessionCount(), 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(server.sessionCount(), 0);
+    // Swept once it was quiet for 50 ms (the sweep runs every 50 ms).
+    await until('the idle session closed', () => server.sessionCount() === 0, { timeoutMs: 5_000 });
   } finally {
     await server.close();
     await backend.close();

@@ -23,6 +23,8 @@ import { connectHttp, ERAS } from '../support/mcpClient.ts';
 
 const TOKEN = 'mcp-apps-test-token-0123456789';
 const CARD_TOOLS = ['xos_query', 'xos_render', 'xos_ui_change_required', 'xos_mail_compose'];
+/** The tools that take xos_schema's handle. */
+const HANDLE_TOOLS = ['xos_query', 'xos_render', 'xos_ui_change_required', 'xos_ui_save'];
 // The agent's list_fields once city is hidden: it selects neither hidden fields nor more.
 const LIST_QUERY = '{ person_list { id firstname lastname email age net_worth } }';
 const DETAIL_QUERY = '{ person_detail(id: "1") { id firstname lastname email phone street zip age net_worth status birthday active } }';
@@ -101,14 +103,21 @@ for (const era of ERAS) describe(`inline cards in chat (MCP Apps), ${era} era`, 
     return client;
   }
 
+  /** The handle each client's xos_schema returned: without an MCP session (2026-07-28) the data tools need it. */
+  const handles = new Map<Client, string>();
+
   async function withSchema(): Promise<Client> {
     const client = await connect();
     const schema = await client.callTool({ name: 'xos_schema', arguments: {} }) as CallToolResult;
     assert.equal(schema.isError, undefined);
+    handles.set(client, (schema.structuredContent as { handle: string }).handle);
     return client;
   }
 
-  const call = async (client: Client, name: string, args: Record<string, unknown>) => await client.callTool({ name, arguments: args }) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const handle = HANDLE_TOOLS.includes(name) ? handles.get(client) : undefined;
+    return await client.callTool({ name, arguments: { ...args, ...(handle ? { handle } : {}) } }) as CallToolResult;
+  };
 
   test('tools/list: exactly the four tools that show something link the card, with the legacy key too; still nine tools', async () => {
     const client = await connect();

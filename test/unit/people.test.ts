@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cachedPersonLookup, meBody, PERSON_CACHE_MS } from '../../src/backend/people/tokens.ts';
+import { shortCache } from '../../src/backend/people/shortCache.ts';
 import { nameProblem, newToken, TOKEN_FORMAT, tokenHash, usersPlace } from '../../src/backend/people/users.ts';
 import { buildModel } from '../../src/backend/model.ts';
 import type { Person } from '../../src/backend/people/person.ts';
@@ -53,6 +54,19 @@ test('a failed look-up is not kept', async () => {
   await assert.rejects(lookup(token), /database down/);
   fail = false;
   assert.deepEqual(await lookup(token), { name: 'anna' });
+});
+
+test('the short cache: requests together share one look-up, answers are kept by their key, at most `size` of them', async () => {
+  const asked: string[] = [];
+  const cache = shortCache(async (name: string) => { asked.push(name); return name.toUpperCase(); }, { ttlMs: 60_000, size: 2, keyOf: (name) => name.toLowerCase() });
+  assert.deepEqual(await Promise.all([cache('anna'), cache('anna')]), ['ANNA', 'ANNA']);
+  assert.deepEqual(asked, ['anna'], 'one look-up for both');
+  assert.equal(await cache('ANNA'), 'ANNA', 'the same key: the kept answer');
+  await cache('ben');
+  await cache('cleo'); // a third: the oldest (anna) makes room
+  await cache('ben');
+  await cache('anna');
+  assert.deepEqual(asked, ['anna', 'ben', 'cleo', 'anna']);
 });
 
 test('GET /xos/me: the person and their role, or no name for the plain and the front-end token', () => {

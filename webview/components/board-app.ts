@@ -1,12 +1,14 @@
 // <xos-board>: the app shell. Shows the list grid (or, while the agent's changes of many
 // rows wait for review, the review grid in its place), the detail form and the mail
-// draft as the host sends them, and the status line; the parts render themselves.
+// draft as the host sends them, the writes waiting for the person's decision above them,
+// and the status line; the parts render themselves.
 // It holds the Board's store (main.ts sets `store`) and provides it to every part below.
 import { ContextProvider } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BoardStore } from '../state.ts';
 import { StoreController, boardStoreContext } from '../storeController.ts';
 import { boardAppStyles } from './board-app.styles.ts';
+import './approval-list.ts';
 import './detail-form.ts';
 import './list-grid.ts';
 import './mail-draft.ts';
@@ -39,10 +41,13 @@ export class XosBoard extends LitElement {
     if (!store || !texts) return html``;
     const { list, detail, mail, review } = store;
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
-    if (!list && !detail && !mail && !review) return html`${banner}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    // The writes waiting for the person's decision sit on top of whatever the Board shows (it renders nothing when none wait).
+    const approvals = html`<xos-approval-list></xos-approval-list>`;
+    if (!list && !detail && !mail && !review) return html`${banner}${approvals}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
     return html`
       ${banner}
       ${list || detail || review ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
+      ${approvals}
       ${review
         ? html`<section class="list review"><h1>${review.label}</h1>${review.undoOf ? html`<p class="undo-of">${review.undoOf}</p>` : nothing}<xos-review-grid></xos-review-grid></section>`
         : list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}

@@ -7,23 +7,21 @@ import type { ChangesSince } from './types.ts';
 /** The change an audit entry records; undefined for what is not a row write (a mail). */
 export function changeOfEntry(entry: AuditEntry | NewAuditEntry): RecordChange | undefined {
   if (entry.action === 'mail' || entry.entity === null || entry.recordId === null) return undefined;
-  const person = (entry as { person?: unknown }).person;
+  const person = entry.person;
   return {
     entity: entry.entity,
     id: entry.recordId,
     action: entry.action,
     version: entry.action === 'delete' ? null : entry.versionTo,
     path: entry.path,
-    ...(typeof person === 'string' && person !== '' ? { person } : {}),
+    ...(person ? { person } : {}),
   };
 }
 
 /** The change a write makes, named with the writer's meta (its `person`, where the meta has one). */
 export function changeOfWrite(entry: NewAuditEntry, meta: AuditMeta | undefined): RecordChange {
   const change = changeOfEntry(entry)!;
-  const person = (meta as { person?: unknown } | undefined)?.person;
-  const name = typeof person === 'string' ? person : (person as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' && name !== '' ? { ...change, person: name } : change;
+  return meta?.person ? { ...change, person: meta.person } : change;
 }
 
 /** The row writes after `cursor` in the order they were written, one more than `limit` (to tell "too many"). */

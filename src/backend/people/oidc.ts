@@ -7,6 +7,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { isLoopbackHost } from '../../net/loopbackHost.ts';
 import type { Person } from './person.ts';
+import { shortCache } from './shortCache.ts';
 import { PERSON_CACHE_MS } from './tokens.ts';
 import { nameProblem, type OidcStanding, type Users } from './users.ts';
 
@@ -26,7 +27,6 @@ export const OIDC_CLOCK_TOLERANCE_S = 30;
 /** The claims tried, in order, when no --oidc-claim is given. */
 export const DEFAULT_NAME_CLAIMS: readonly string[] = ['preferred_username', 'email', 'sub'];
 const FETCH_TIMEOUT_MS = 5000;
-const STANDING_CACHE_SIZE = 1000;
 
 /** Why `issuer` cannot be the identity provider, or undefined (https, or http for this machine only). */
 export function issuerProblem(issuer: string): string | undefined {
@@ -92,7 +92,7 @@ export interface OidcLookupOptions {
 /** Verifies JWTs of `settings.issuer` and finds their person among `users` (those added with --oidc). */
 export function oidcPersonLookup(settings: OidcSettings, users: Pick<Users, 'oidcStanding'>, options: OidcLookupOptions = {}): OidcLookup {
   const keys = issuerKeys(settings.issuer, options.fetch ?? fetch);
-  const standing = cachedStanding(users, options.ttlMs ?? PERSON_CACHE_MS);
+  const standing = shortCache((name) => users.oidcStanding(name), { ttlMs: options.ttlMs ?? PERSON_CACHE_MS });
   return async (jwt) => {
     const { issuer, getKey } = await keys();
     const payload = await verify(jwt, issuer, settings.audience, getKey, options.now);
@@ -196,24 +196,6 @@ function refusalOf(error: unknown, audience: string): OidcRefusal {
       // The key set could not be fetched or read: the provider's trouble, not the token's.
       return new OidcRefusal(503, 'The identity provider\'s keys could not be fetched; try again in a moment.');
   }
-}
-
-/** Each name's standing, asked of the users' table at most once per `ttlMs`. */
-function cachedStanding(users: Pick<Users, 'oidcStanding'>, ttlMs: number): (name: string) => Promise<OidcStanding> {
-  const answers = new Map<string, { readonly until: number; readonly standing: Promise<OidcStanding> }>();
-  return (name) => {
-    const time = Date.now();
-    const cached = answers.get(name);
-    if (cached && cached.until > time) return cached.standing;
-    if (answers.size >= STANDING_CACHE_SIZE) {
-      for (const [k, v] of answers) if (v.until <= time) answers.delete(k);
-      if (answers.size >= STANDING_CACHE_SIZE) answers.delete(answers.keys().next().value!);
-    }
-    const standing = users.oidcStanding(name);
-    answers.set(name, { until: time + ttlMs, standing });
-    standing.catch(() => answers.delete(name));
-    return standing;
-  };
 }
 
 /** A value from a token, short enough for an error message (quoted with JSON.stringify where shown). */

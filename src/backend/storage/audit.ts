@@ -84,22 +84,31 @@ export const AUDIT_ADDED_COLUMNS = [AUDIT_BATCH_COLUMN, AUDIT_PERSON_COLUMN] as 
 export interface AuditPlace {
   /** The table as SQL names it. */
   readonly table: string;
-  /** Its index's name (unqualified: PostgreSQL puts an index in its table's schema). */
+  /** Its indexes' names (unqualified: PostgreSQL puts an index in its table's schema): by record, by batch. */
   readonly index: string;
+  readonly batchIndex: string;
   /** A schema XOS creates for it first. */
   readonly schema?: string;
 }
 
-export const OWN_AUDIT: AuditPlace = { table: `"${AUDIT_TABLE}"`, index: `"${AUDIT_TABLE}_record_idx"` };
-export const SCHEMA_AUDIT: AuditPlace = { table: '"xos"."audit"', index: '"audit_record_idx"', schema: 'xos' };
+export const OWN_AUDIT: AuditPlace = { table: `"${AUDIT_TABLE}"`, index: `"${AUDIT_TABLE}_record_idx"`, batchIndex: `"${AUDIT_TABLE}_batch_idx"` };
+export const SCHEMA_AUDIT: AuditPlace = { table: '"xos"."audit"', index: '"audit_record_idx"', batchIndex: '"audit_batch_idx"', schema: 'xos' };
 
 export function createAuditTableSql(idColumn: string, place: AuditPlace = OWN_AUDIT): string {
   return `CREATE TABLE IF NOT EXISTS ${place.table} ("id" ${idColumn}, "at" TEXT NOT NULL, "path" TEXT NOT NULL, "action" TEXT NOT NULL, `
     + '"entity" TEXT, "record_id" TEXT, "version_from" INTEGER, "version_to" INTEGER, "changes" TEXT NOT NULL, "approval" TEXT, "batch" TEXT, "person" TEXT)';
 }
 
-export function auditIndexSql(place: AuditPlace = OWN_AUDIT): string {
-  return `CREATE INDEX IF NOT EXISTS ${place.index} ON ${place.table} ("entity", "record_id")`;
+/**
+ * The trail's indexes: a record's history, and a batch's entries (undo and the review of a bulk
+ * change read them by batch; only batch writes have one, so the index keeps just those). Made
+ * after the added columns exist.
+ */
+export function auditIndexesSql(place: AuditPlace = OWN_AUDIT): string[] {
+  return [
+    `CREATE INDEX IF NOT EXISTS ${place.index} ON ${place.table} ("entity", "record_id")`,
+    `CREATE INDEX IF NOT EXISTS ${place.batchIndex} ON ${place.table} ("batch") WHERE "batch" IS NOT NULL`,
+  ];
 }
 
 /** `returning`: the stored row comes back (both stores support `RETURNING`). */

@@ -1,7 +1,7 @@
 // Storage on PostgreSQL through a pg Pool. The server keeps no state of its own,
 // so any number of instances can share one PostgreSQL-compatible cluster.
 import {
-  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
+  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_ROWS_PER_INSERT, auditIndexesSql, insertAuditManySql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, OWN_AUDIT, SCHEMA_AUDIT, selectAuditSql,
   unrecordedEntry, writeEntry, type AuditEntry, type AuditPlace, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import pg from 'pg';
@@ -546,7 +546,7 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
       });
       if (present !== true) await query(client, { text: `ALTER TABLE ${place.table} ADD COLUMN "${column}" TEXT`, params: [] });
     }
-    await query(client, { text: auditIndexSql(place), params: [] });
+    for (const text of auditIndexesSql(place)) await query(client, { text, params: [] });
     await query(client, { text: 'RELEASE SAVEPOINT xos_audit', params: [] });
     return { kept: true };
   } catch (error) {

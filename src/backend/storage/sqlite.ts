@@ -2,7 +2,7 @@
 // synchronous underneath; each write is its own IMMEDIATE transaction so other
 // processes sharing the file never see half of it.
 import {
-  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_TABLE, auditIndexSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
+  AUDIT_ADDED_COLUMNS, AUDIT_OFF, AUDIT_TABLE, auditIndexesSql, countAuditSql, createAuditTableSql, decodeAuditRow, insertAuditSql, selectAuditSql, unrecordedEntry, writeEntry,
   type AuditEntry, type AuditFilter, type AuditMeta, type NewAuditEntry,
 } from './audit.ts';
 import { DatabaseSync } from 'node:sqlite';
@@ -153,12 +153,12 @@ export class SqliteStorage implements Storage {
       }
       if (model.audit) {
         this.#db.exec(createAuditTableSql('INTEGER PRIMARY KEY AUTOINCREMENT'));
-        this.#db.exec(auditIndexSql());
         // A trail from before batch writes and people gains their columns.
         const auditColumns = this.#all({ text: 'SELECT name FROM pragma_table_info(?)', params: [AUDIT_TABLE] }).map((row) => String(row.name));
         for (const column of AUDIT_ADDED_COLUMNS) {
           if (!auditColumns.includes(column)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${column}" TEXT`);
         }
+        for (const sql of auditIndexesSql()) this.#db.exec(sql);
         this.#db.exec(createPresenceTableSql);
       }
     });

@@ -1,7 +1,7 @@
 // xos_query: runs a validated query of one context and shows the result on the Board
 // (the use case showQuery; this file is the MCP declaration and the session rule).
 import { z } from 'zod';
-import { contextInput } from './fields.ts';
+import { contextInput, handleInput } from './fields.ts';
 import { showQuery } from '../../core/show.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { shownCard, withCard } from '../apps/cardData.ts';
@@ -24,6 +24,7 @@ export const queryTool = defineTool({
   inputSchema: {
     context: contextInput('Name of the context, e.g. person_list or person_detail (see xos_schema).'),
     query: z.string().max(100_000).describe('GraphQL query selecting exactly the context\'s list_fields, e.g. { person_list { id firstname lastname email city age net_worth } }'),
+    handle: handleInput,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],

@@ -1,7 +1,7 @@
 // xos_render: shows JSON the model already has, checked against the context's fields
 // (the use case showRendered).
 import { z } from 'zod';
-import { contextInput } from './fields.ts';
+import { contextInput, handleInput } from './fields.ts';
 import { showRendered } from '../../core/show.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { shownCard, withCard } from '../apps/cardData.ts';
@@ -21,6 +21,7 @@ export const renderTool = defineTool({
   inputSchema: {
     context: contextInput('Context whose template shows the data, e.g. person_list.'),
     json: z.string().describe('The data as a JSON string: an array of records (or one record object), e.g. [{"id":1,"firstname":"Max","lastname":"Mustermann"}]'),
+    handle: handleInput,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],

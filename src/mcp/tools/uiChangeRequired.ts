@@ -1,7 +1,7 @@
 // xos_ui_change_required: the agent's proposed changes as a preview in the Board form
 // (the use case proposeChanges).
 import { z } from 'zod';
-import { contextInput } from './fields.ts';
+import { contextInput, handleInput } from './fields.ts';
 import { proposeChanges } from '../../core/propose.ts';
 import { CARD_URI } from '../apps/card.ts';
 import { changesCard, withCard } from '../apps/cardData.ts';
@@ -26,6 +26,7 @@ export const uiChangeRequiredTool = defineTool({
   inputSchema: {
     context: contextInput('Context of the form on the Board, e.g. person_detail.'),
     changes: changesInput.describe('One record: the changed fields as a JSON object, e.g. {"lastname": "Schmidt", "age": 35}. A list context: a list of {"id", field: value} or {"where", "set"}. Or the same as JSON text.'),
+    handle: handleInput,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   requires: ['schema'],

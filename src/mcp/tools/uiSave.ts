@@ -1,6 +1,7 @@
 // xos_ui_save: the person's form (their edits and the pending preview) against
 // the loaded record, confirmed by the person in VS Code, then one update with
 // the version that was loaded (the use case saveForm, which the Board's Save runs too).
+import { handleInput } from './fields.ts';
 import { saveForm } from '../../core/save.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
@@ -16,7 +17,9 @@ export const uiSaveTool = defineTool({
     'XOS asks them to confirm (Save / Discard: a VS Code notification, or the XOS Board page for other clients) in any case, and nothing is written without that confirmation.',
     'The reply says what was actually stored, or why nothing was.',
   ].join(' '),
-  inputSchema: {},
+  inputSchema: {
+    handle: handleInput,
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   requires: ['schema'],
   async handler(_args, deps, _session, signal) {

@@ -1,0 +1,330 @@
+// Stored pending approvals: an agent's guarded write (a prepared, bound payload, boundWrites.ts)
+// kept until the person decides it — in VS Code or on the browser Board, also after a restart —
+// while the agent's request is answered at once. Approving writes exactly the bound payload,
+// version-checked, at most once; a record changed after the request makes the approval void.
+//
+// Who may call what: `requestApproval` and `approvalStatus` serve the agent's side, scoped to
+// its requester. `decideApproval` and `pendingApprovals` serve the person's front end only;
+// they are never reachable from an agent credential (the MCP layer gets no function that lists
+// or decides). No MCP, no VS Code.
+import { randomBytes } from 'node:crypto';
+import type { AuditPath } from '../backend/storage/audit.ts';
+import type { RecordChange } from '../graphql/types.ts';
+import { auditedOutcome, commit } from './approvalCommit.ts';
+import { boundVersions, payloadHash, type BoundPayload, type BoundVersion, type PreparedWrite, type WriteKind } from './boundWrites.ts';
+import type { DeleteSummary, MailDraft, Mailer, SaveSummary, XosClient } from './domain.ts';
+import type { BatchSaved, Created, Saved, ServerError } from './outcomes.ts';
+
+
+/** How long a request waits for the person unless the caller says otherwise. */
+export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
+/** Pending approvals one requester may have at a time. */
+export const DEFAULT_MAX_PENDING = 20;
+/** How long decided approvals stay readable before they are deleted. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+/** How long an approval may stay `committing` before a sweep settles it (its writer is taken to be gone). */
+export const DEFAULT_COMMIT_LEASE_MS = 2 * 60_000;
+/** The `lostAnswer` of a write a sweep found in the audit trail after its writer stopped. */
+const INTERRUPTED = 'interrupted';
+
+export type ApprovalState = 'pending' | 'committing' | 'approved' | 'declined' | 'expired' | 'void' | 'failed';
+
+/** Who asked: the front end's client, and where it knows them, the conversation and the person. */
+export interface Requester {
+  readonly client: string;
+  readonly conversation?: string;
+  readonly person?: string;
+}
+
+/** What the approved write came to, or why it was not written (void, failed). */
+export type ApprovalOutcome =
+  | Saved
+  | Created
+  | BatchSaved
+  | { readonly kind: 'deleted'; readonly ok: true; readonly entity: string; readonly id: string }
+  | { readonly kind: 'sent'; readonly ok: true; readonly to: string; readonly messageId: string }
+  /** void: a bound record was changed after the request (`versionNow`: its version then, where known). */
+  | { readonly kind: 'record_changed'; readonly ok: false; readonly entity: string; readonly ids: readonly string[]; readonly versionNow?: number }
+  /** void: a bound record was deleted after the request. */
+  | { readonly kind: 'record_gone'; readonly ok: false; readonly entity: string; readonly ids: readonly string[] }
+  /** failed: the backend refused the write. */
+  | { readonly kind: 'server_refused'; readonly ok: false; readonly entity: string; readonly error: ServerError }
+  /** failed: the mail server refused the message; nothing was sent. */
+  | { readonly kind: 'mail_refused'; readonly ok: false; readonly reason: string }
+  /** failed: the mail may have gone out; it is never sent again. */
+  | { readonly kind: 'transfer_broke'; readonly ok: false; readonly reason: string }
+  /** failed: the stored payload no longer matches its hash; nothing was written. */
+  | { readonly kind: 'payload_altered'; readonly ok: false }
+  /** failed: the writer stopped while committing and the audit trail shows no write (for a mail: it may have gone out). */
+  | { readonly kind: 'interrupted'; readonly ok: false; readonly mail: boolean };
+
+export interface PendingApproval {
+  /** Random and unguessable (128 bits). */
+  readonly id: string;
+  readonly kind: WriteKind;
+  /** What the person's question shows. */
+  readonly summary: SaveSummary | DeleteSummary | MailDraft;
+  /** Exactly what approving writes. */
+  readonly payload: BoundPayload;
+  /** SHA-256 of the payload (boundWrites.ts `payloadHash`): checked again before the write. */
+  readonly hash: string;
+  /** The record versions the payload is bound to. */
+  readonly versions: readonly BoundVersion[];
+  readonly requester: Requester;
+  /** The backend the payload is for (ApprovalDeps.backend at the request); it is written to no other. */
+  readonly backend?: string;
+  /** ISO times. */
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly state: ApprovalState;
+  readonly decidedAt?: string;
+  /** The person who decided (as their front end names them). */
+  readonly decidedBy?: string;
+  readonly outcome?: ApprovalOutcome;
+}
+
+/**
+ * Where approvals are kept. Every change of state is a compare-and-set on the state, so two
+ * front ends (or two processes on one file) never both move one approval on.
+ */
+export interface ApprovalStore {
+  /** Stores a new approval unless its requester has `maxPending` pending ones unexpired at `now`; false then. */
+  insert(approval: PendingApproval, maxPending: number, now: string): Promise<boolean>;
+  get(id: string): Promise<PendingApproval | undefined>;
+  /** Replaces the approval only while it is still in state `from`; false when it no longer is. */
+  update(next: PendingApproval, from: ApprovalState): Promise<boolean>;
+  /** Approvals in one of these states (of one requester, if given), oldest first. */
+  list(states: readonly ApprovalState[], requester?: Requester): Promise<PendingApproval[]>;
+  /** Deletes approvals decided (or expired) before `before`; how many. */
+  deleteDecidedBefore(before: string): Promise<number>;
+}
+
+export interface ApprovalDeps {
+  readonly client: XosClient;
+  readonly store: ApprovalStore;
+  /** Sends an approved mail; without it a mail approval cannot be committed. */
+  readonly mailer?: Mailer;
+  /**
+   * Which backend `client` talks to (its DSN's description, say): an approval is written only to the
+   * backend it was requested for, and the person's list shows only those.
+   */
+  readonly backend?: string;
+  /** The clock (ms since the epoch); Date.now when absent. */
+  readonly now?: () => number;
+  /** How the audit trail names the writer of an approved write; `agent` (the agent asked) when absent. */
+  readonly path?: AuditPath;
+  readonly maxPending?: number;
+  readonly retentionMs?: number;
+  readonly commitLeaseMs?: number;
+}
+
+/** One requester's scope as one text: equal requesters, equal keys. */
+export function requesterKey(requester: Requester): string {
+  return JSON.stringify([requester.client, requester.conversation ?? null, requester.person ?? null]);
+}
+
+const nowOf = (deps: ApprovalDeps) => (deps.now ?? Date.now)();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export type RequestOutcome =
+  | { readonly kind: 'requested'; readonly ok: true; readonly approval: PendingApproval }
+  /** The requester has `max` approvals waiting: the person decides them first, or they expire (the first at `nextExpiry`). */
+  | { readonly kind: 'too_many_pending'; readonly ok: false; readonly max: number; readonly nextExpiry?: string };
+
+/** Stores the prepared write as a pending approval of `requester`, waiting `ttlMs` for the person. */
+export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrite, requester: Requester,
+  options: { readonly ttlMs?: number } = {}): Promise<RequestOutcome> {
+  const now = nowOf(deps);
+  const max = deps.maxPending ?? DEFAULT_MAX_PENDING;
+  const ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`an approval's lifetime must be a positive number of milliseconds (got ${ttlMs})`);
+  const approval: PendingApproval = {
+    id: randomBytes(16).toString('base64url'),
+    kind: prepared.kind,
+    summary: prepared.summary,
+    payload: prepared.payload,
+    hash: payloadHash(prepared.payload),
+    versions: boundVersions(prepared.payload),
+    requester: { client: requester.client, ...(requester.conversation === undefined ? {} : { conversation: requester.conversation }), ...(requester.person === undefined ? {} : { person: requester.person }) },
+    ...(deps.backend === undefined ? {} : { backend: deps.backend }),
+    createdAt: iso(now),
+    expiresAt: iso(now + ttlMs),
+    state: 'pending',
+  };
+  if (await deps.store.insert(approval, max, iso(now))) return { kind: 'requested', ok: true, approval };
+  const waiting = (await deps.store.list(['pending'], requester)).filter((a) => a.expiresAt > iso(now));
+  const nextExpiry = waiting.map((a) => a.expiresAt).sort()[0];
+  return { kind: 'too_many_pending', ok: false, max, ...(nextExpiry ? { nextExpiry } : {}) };
+}
+
+/** What the agent may learn about one of its own approvals; another requester's, or none, is `unknown`. */
+export type ApprovalStatus =
+  | { readonly state: 'unknown'; readonly id: string }
+  | { readonly state: 'pending'; readonly id: string; readonly kind: WriteKind; readonly expiresAt: string }
+  /** Approved and being written now (or, after a crash, until a sweep reads the audit trail). */
+  | { readonly state: 'committing'; readonly id: string; readonly kind: WriteKind }
+  | { readonly state: 'approved' | 'failed'; readonly id: string; readonly kind: WriteKind; readonly decidedAt?: string; readonly outcome: ApprovalOutcome }
+  | { readonly state: 'declined'; readonly id: string; readonly kind: WriteKind; readonly decidedAt?: string }
+  | { readonly state: 'expired'; readonly id: string; readonly kind: WriteKind; readonly expiresAt: string }
+  /** `why`: the bound record was changed (or deleted) after the request; nothing was written. */
+  | { readonly state: 'void'; readonly id: string; readonly kind: WriteKind; readonly why: 'changed' | 'deleted'; readonly outcome: ApprovalOutcome };
+
+export async function approvalStatus(deps: ApprovalDeps, id: string, requester: Requester): Promise<ApprovalStatus> {
+  let approval = await deps.store.get(id);
+  if (!approval || requesterKey(approval.requester) !== requesterKey(requester)) return { state: 'unknown', id };
+  approval = await expireIfDue(deps, approval);
+  const { kind } = approval;
+  const decidedAt = approval.decidedAt === undefined ? {} : { decidedAt: approval.decidedAt };
+  switch (approval.state) {
+    case 'pending': return { state: 'pending', id, kind, expiresAt: approval.expiresAt };
+    case 'committing': return { state: 'committing', id, kind };
+    case 'declined': return { state: 'declined', id, kind, ...decidedAt };
+    case 'expired': return { state: 'expired', id, kind, expiresAt: approval.expiresAt };
+    case 'void': return { state: 'void', id, kind, why: approval.outcome?.kind === 'record_gone' ? 'deleted' : 'changed', outcome: approval.outcome! };
+    case 'approved':
+    case 'failed':
+      return { state: approval.state, id, kind, ...decidedAt, outcome: approval.outcome! };
+  }
+}
+
+/** The approvals of this backend waiting for the person, oldest first (expired ones are marked so and left out). */
+export async function pendingApprovals(deps: ApprovalDeps): Promise<PendingApproval[]> {
+  const waiting: PendingApproval[] = [];
+  for (const approval of await deps.store.list(['pending'])) {
+    if (approval.backend !== deps.backend) continue;
+    const now = await expireIfDue(deps, approval);
+    if (now.state === 'pending') waiting.push(now);
+  }
+  return waiting;
+}
+
+/** Why an approve wrote nothing and left the approval pending. */
+export type NotCommitted =
+  /** The backend could not be reached; `reason`: its message. */
+  | { readonly kind: 'unavailable'; readonly reason: string }
+  /** The approval is for another backend than this front end's (`requestedFor`, where it was named). */
+  | { readonly kind: 'other_backend'; readonly requestedFor?: string }
+  /** No mail account is set up here to send it. */
+  | { readonly kind: 'no_mailer' }
+  /** The mail account now sends from another sender than the one the mail was requested from. */
+  | { readonly kind: 'other_sender'; readonly requestedFrom: string; readonly now?: string };
+
+export type DecideOutcome =
+  /** The person's decision was taken: `approval` in its new state (approved, declined, void, failed, expired). */
+  | { readonly kind: 'decided'; readonly approval: PendingApproval }
+  /** Decided before (here or by another front end): nothing was done now. */
+  | { readonly kind: 'already_decided'; readonly approval: PendingApproval }
+  | { readonly kind: 'unknown'; readonly id: string }
+  /** Nothing was written and the approval is still pending: `why` (and the facts for it), for the front end to word. */
+  | { readonly kind: 'not_committed'; readonly approval: PendingApproval; readonly why: NotCommitted }
+  /** The write went out without an answer and the audit trail does not show it yet: a sweep settles it. */
+  | { readonly kind: 'unsettled'; readonly approval: PendingApproval; readonly reason: string };
+
+/**
+ * The person decides an approval (their front end only). Approve writes exactly the bound payload
+ * against the bound versions, once: the state moves pending → committing in the store before the
+ * write and committing → approved/void/failed after it, each a compare-and-set.
+ */
+export async function decideApproval(deps: ApprovalDeps, id: string, decision: 'approve' | 'decline', person: string): Promise<DecideOutcome> {
+  const found = await deps.store.get(id);
+  if (!found) return { kind: 'unknown', id };
+  const approval = await expireIfDue(deps, found);
+  if (approval.state === 'expired' && found.state === 'pending') return { kind: 'decided', approval };
+  if (approval.state !== 'pending') return { kind: 'already_decided', approval };
+  const decided = { decidedAt: iso(nowOf(deps)), decidedBy: person };
+  if (decision === 'decline') return moved(deps, approval, { ...approval, state: 'declined', ...decided }, 'pending');
+  if (payloadHash(approval.payload) !== approval.hash) {
+    return moved(deps, approval, { ...approval, state: 'failed', ...decided, outcome: { kind: 'payload_altered', ok: false } }, 'pending');
+  }
+  if (approval.backend !== deps.backend) {
+    return { kind: 'not_committed', approval, why: { kind: 'other_backend', ...(approval.backend === undefined ? {} : { requestedFor: approval.backend }) } };
+  }
+  if (approval.payload.kind === 'send') {
+    if (!deps.mailer) return { kind: 'not_committed', approval, why: { kind: 'no_mailer' } };
+    const { from } = approval.payload;
+    if (from !== undefined && deps.mailer.from !== from) {
+      return { kind: 'not_committed', approval, why: { kind: 'other_sender', requestedFrom: from, ...(deps.mailer.from === undefined ? {} : { now: deps.mailer.from }) } };
+    }
+  }
+  const committing: PendingApproval = { ...approval, state: 'committing', ...decided };
+  if (!await deps.store.update(committing, 'pending')) return { kind: 'already_decided', approval: (await deps.store.get(id)) ?? approval };
+
+  const result = await commit(deps, committing);
+  if (result.kind === 'not_sent') {
+    const { decidedAt: _at, decidedBy: _by, ...back } = committing;
+    await deps.store.update({ ...back, state: 'pending' }, 'committing');
+    return { kind: 'not_committed', approval: { ...back, state: 'pending' }, why: { kind: 'unavailable', reason: result.reason } };
+  }
+  if (result.kind === 'unsettled') {
+    const landed = await auditedOutcome(deps, committing, result.reason).catch(() => undefined);
+    if (!landed) return { kind: 'unsettled', approval: committing, reason: result.reason };
+    return moved(deps, committing, { ...committing, state: 'approved', outcome: landed }, 'committing');
+  }
+  return moved(deps, committing, { ...committing, state: result.state, outcome: result.outcome }, 'committing');
+}
+
+/** Moves `from` on to `next` if nobody did first; otherwise reports what the other did. */
+async function moved(deps: ApprovalDeps, from: PendingApproval, next: PendingApproval, state: ApprovalState): Promise<DecideOutcome> {
+  if (await deps.store.update(next, state)) return { kind: 'decided', approval: next };
+  return { kind: 'already_decided', approval: (await deps.store.get(from.id)) ?? from };
+}
+
+/**
+ * Voids the pending approvals bound to an older version of a record a live change feed reports
+ * changed (or deleted); returns them in their void state.
+ */
+export async function voidChanged(deps: ApprovalDeps, changes: readonly RecordChange[]): Promise<PendingApproval[]> {
+  if (changes.length === 0) return [];
+  const voided: PendingApproval[] = [];
+  for (const approval of await deps.store.list(['pending'])) {
+    if (approval.backend !== deps.backend) continue; // another backend's records
+    const hit = approval.versions.flatMap((bound) => changes.filter((c) => c.entity === bound.entity && c.id === bound.id
+      && (c.version === null || c.version > bound.version)).map((c) => ({ bound, change: c })));
+    if (hit.length === 0) continue;
+    const entity = hit[0].bound.entity;
+    const ids = [...new Set(hit.map((h) => h.bound.id))];
+    const gone = hit.some((h) => h.change.version === null);
+    const outcome: ApprovalOutcome = gone
+      ? { kind: 'record_gone', ok: false, entity, ids }
+      : { kind: 'record_changed', ok: false, entity, ids, ...(ids.length === 1 ? { versionNow: hit[0].change.version! } : {}) };
+    const next: PendingApproval = { ...approval, state: 'void', decidedAt: iso(nowOf(deps)), outcome };
+    if (await deps.store.update(next, 'pending')) voided.push(next);
+  }
+  return voided;
+}
+
+/**
+ * Housekeeping, run now and then by a front end: pending approvals past their time become
+ * expired, approvals left `committing` longer than the lease (their writer stopped) are settled
+ * from the audit trail, and decided ones older than the retention are deleted.
+ */
+export async function sweepApprovals(deps: ApprovalDeps): Promise<{ readonly expired: number; readonly settled: number; readonly deleted: number }> {
+  const now = nowOf(deps);
+  let expired = 0;
+  for (const approval of await deps.store.list(['pending'])) {
+    if ((await expireIfDue(deps, approval)).state === 'expired') expired++;
+  }
+  let settled = 0;
+  const leaseEnd = iso(now - (deps.commitLeaseMs ?? DEFAULT_COMMIT_LEASE_MS));
+  for (const approval of await deps.store.list(['committing'])) {
+    // Only this backend's audit trail can tell whether the write landed.
+    if (approval.backend !== deps.backend || (approval.decidedAt ?? approval.createdAt) > leaseEnd) continue;
+    const landed = await auditedOutcome(deps, approval, INTERRUPTED).catch(() => null);
+    if (landed === null) continue; // the audit trail cannot be read now: next time
+    const next: PendingApproval = landed
+      ? { ...approval, state: 'approved', outcome: landed }
+      : { ...approval, state: 'failed', outcome: { kind: 'interrupted', ok: false, mail: approval.payload.kind === 'send' } };
+    if (await deps.store.update(next, 'committing')) settled++;
+  }
+  const deleted = await deps.store.deleteDecidedBefore(iso(now - (deps.retentionMs ?? DEFAULT_RETENTION_MS)));
+  return { expired, settled, deleted };
+}
+
+/** A pending approval past its time becomes expired (lazily, wherever it is read). */
+async function expireIfDue(deps: ApprovalDeps, approval: PendingApproval): Promise<PendingApproval> {
+  const now = nowOf(deps);
+  if (approval.state !== 'pending' || approval.expiresAt > iso(now)) return approval;
+  const next: PendingApproval = { ...approval, state: 'expired', decidedAt: iso(now) };
+  if (await deps.store.update(next, 'pending')) return next;
+  return (await deps.store.get(approval.id)) ?? approval;
+}
