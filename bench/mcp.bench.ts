@@ -1,7 +1,8 @@
 // npm run bench:mcp — the XOS MCP endpoint against bare baselines in the same
 // process: xos_system_status against an SDK echo tool over the same Streamable
-// HTTP transport (and under protocol 2026-07-28 against the 2025-era session), and xos_query (tool call to data on the Board) against a raw
-// GraphQL fetch of the same query. Ratios are the result; machines are noisy.
+// HTTP transport (and under protocol 2026-07-28 against the 2025-era session),
+// and xos_query (tool call to data on the Board) against a raw GraphQL fetch of
+// the same query. Ratios are the result; machines are noisy.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
