@@ -16,6 +16,7 @@ const nodeGlobals = Object.fromEntries([
 const vscodeOnlyInHost = {
   'no-restricted-imports': ['error', {
     paths: [{ name: 'vscode', message: 'Only src/host/ imports "vscode"; pass what you need in as a dependency.' }],
+    patterns: [{ group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], message: 'XOS speaks MCP through the SDK v2 packages (@modelcontextprotocol/server, /client, /node); the v1 package is only the conformance suite\'s own dependency.' }],
   }],
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
