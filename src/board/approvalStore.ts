@@ -72,6 +72,15 @@ export class SqliteApprovalStore implements ApprovalStore {
     });
   }
 
+  /**
+   * SQLite's data_version of this connection: it changes whenever another connection (another
+   * store, another process) committed to the file, so a cheap poll tells a front end to read again.
+   */
+  dataVersion(): number {
+    const row = this.#db.prepare('PRAGMA data_version').get() as { data_version: number | bigint };
+    return Number(row.data_version);
+  }
+
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }

@@ -8,9 +8,8 @@
 // (the open one is never replaced; the front end shows how many wait), and the next one
 // appears only `gapMs` (0.7 s) after the last one closed, so a second click meant for the
 // last question never lands on the next one's Save or Send.
-import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
-import { batchQuestion, displayText, othersEditingNote, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
+import { deleteQuestionText, saveQuestionText, sendQuestionText, type QuestionWords } from './questionText.ts';
 import type { Confirmer, DeleteAnswer, DeleteSummary, MailDraft, SaveAnswer, SaveSummary, SendAnswer } from '../core/domain.ts';
 import type { Translate } from './texts.ts';
 
@@ -92,32 +91,10 @@ export class QuestionConfirmer implements Confirmer {
 
   async confirmSave(summary: SaveSummary, signal: AbortSignal): Promise<SaveAnswer> {
     const { t } = this.options;
-    const ast = this.options.ast();
-    const entity = resolveText(ast.entities[summary.entity]?.label, this.options.locale(), ast.locales) ?? summary.entity;
     const save = t('Save');
     const discard = t('Discard');
-    // Entity label and id are data too: shown through the same sanitiser as the values.
-    const what = shorten(displayText(entity), 40);
-    const id = shorten(displayText(summary.id), 40);
-    const numbers = new Intl.NumberFormat(this.options.locale());
     const batch = summary.batch;
-    const message = batch ? batchQuestion(batch, {
-      compose: (records, body) => (batch.undo ? t('Undo the change to {0} records of {1}? {2}', records, what, body) : t('Save changes to {0} records of {1}? {2}', records, what, body)),
-      count: (n) => numbers.format(n),
-      numeric: (label, min, max, total) => t('{0}: change {1} to {2}, total {3}', label, min, max, total),
-      times: (count, value) => `${count}× ${value}`,
-      moreValues: (count) => t('+{0} more values', count),
-      more: (count) => t('+{0} more (the Board shows all changes)', count),
-    }) : saveQuestion(summary.changes, {
-      compose: (changes) => (summary.action === 'create'
-        ? t('Create a new {0}? {1}', what, changes)
-        : t('Save changes to {0} {1}? {2}', what, id, changes)),
-      more: (count) => t('+{0} more (the Board shows all changes)', count),
-      note: othersEditingNote(summary.othersEditing ?? [], {
-        one: (name) => t('{0} is editing this record too.', name),
-        many: (names) => t('{0} are editing this record too.', names),
-      }),
-    });
+    const message = saveQuestionText(summary, this.words());
     this.options.log.info(batch
       ? `asking to save ${batch.records} ${summary.entity} records (${batch.fields.map((f) => f.field).join(', ')})`
       : `asking to save ${summary.entity} ${summary.id} (${summary.changes.map((c) => c.field).join(', ')})`);
@@ -129,14 +106,10 @@ export class QuestionConfirmer implements Confirmer {
 
   async confirmDelete(summary: DeleteSummary, signal: AbortSignal): Promise<DeleteAnswer> {
     const { t } = this.options;
-    const ast = this.options.ast();
-    const entity = resolveText(ast.entities[summary.entity]?.label, this.options.locale(), ast.locales) ?? summary.entity;
-    const what = shorten(displayText(entity), 40);
-    const record = summary.name ? `${shorten(displayText(summary.name), 80)} (#${shorten(displayText(summary.id), 40)})` : `#${shorten(displayText(summary.id), 40)}`;
     const remove = t('Delete');
     const cancel = t('Cancel');
     this.options.log.info(`asking to delete ${summary.entity} ${summary.id}`);
-    const answer = await this.ask('delete', t('Delete {0} {1}? This cannot be undone.', what, record), [remove, cancel], signal);
+    const answer = await this.ask('delete', deleteQuestionText(summary, this.words()), [remove, cancel], signal);
     const result: DeleteAnswer = answer === 'timeout' ? 'timeout' : answer === remove ? 'delete' : 'cancel';
     this.options.log.info(`delete of ${summary.entity} ${summary.id}: ${signal.aborted ? 'question voided' : result}`);
     return result;
@@ -146,12 +119,16 @@ export class QuestionConfirmer implements Confirmer {
     const { t } = this.options;
     const send = t('Send');
     const cancel = t('Cancel');
-    const message = sendQuestion(draft, (recipient, subject, preview) => t('Send this mail to {0}? Subject: {1}. {2}', recipient, subject, preview));
+    const message = sendQuestionText(draft, t);
     this.options.log.info('asking to send a mail');
     const answer = await this.ask('send', message, [send, cancel], signal);
     const result: SendAnswer = answer === 'timeout' ? 'timeout' : answer === send ? 'send' : 'cancel';
     this.options.log.info(`mail send: ${signal.aborted ? 'question voided' : result}`);
     return result;
+  }
+
+  private words(): QuestionWords {
+    return { ast: this.options.ast(), locale: this.options.locale(), t: this.options.t };
   }
 
   /** Whether a question is shown or waiting for its turn (also in the short gap between two). */
