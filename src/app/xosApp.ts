@@ -5,10 +5,14 @@
 // the MCP transport.
 import { join } from 'node:path';
 import type { ApprovalDesk } from '../board/approvalDesk.ts';
+import { approvalQuestion } from '../board/questionText.ts';
+import { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';
+import { translator } from '../board/texts.ts';
 import { BoardController, type BoardSurface, type BoardUi } from '../board/controller.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
 import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
 import { BoardState } from '../board/state.ts';
+import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore } from '../core/approvals.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 
@@ -32,7 +36,31 @@ export interface XosAppOptions {
   readonly boardUrl?: () => string;
   /** The writes the agent asked for that wait for the person's decision; the Board lists them and takes the decisions. */
   readonly approvals?: ApprovalDesk;
+  /**
+   * Stored pending approvals (src/core/approvals.ts): an agent's request without an MCP session
+   * waits there for the person instead of a question at once. The app builds the Board's desk
+   * over them (unless `approvals` is given), housekeeps them and voids the ones the change feed
+   * outdates; it closes the store when it stops.
+   */
+  readonly storedApprovals?: StoredApprovalsOptions;
 }
+
+/** What the app needs for stored approvals. */
+export interface StoredApprovalsOptions {
+  /** The approvals file (SqliteApprovalStore): `dataVersion` tells changes by other processes; closed with the app. */
+  readonly store: ApprovalStore & { close(): void; dataVersion?(): number };
+  /** The data source's identity (its description): an approval is written only to the one it was asked for. */
+  readonly backend: () => string | undefined;
+  /** The person at this front end: whom the agent asks for, and who decides. */
+  readonly person: () => string | undefined;
+  /** Told when housekeeping or voiding failed. */
+  readonly warn: (text: string) => void;
+  /** The clock (tests). */
+  readonly now?: () => number;
+}
+
+/** How often stored approvals are housekept (expired, settled, old ones deleted). */
+export const APPROVAL_SWEEP_MS = 60_000;
 
 /** The Board's kept work: what was there at start, and the files that keep it from now on. */
 export interface KeptBoardWork {
@@ -50,10 +78,15 @@ export class XosApp {
   readonly controller: BoardController;
   private readonly options: XosAppOptions;
   private readonly disposables: Array<{ dispose(): void }> = [];
+  /** Stored approvals, where the front end keeps them: the store as the desk watches it, and the desk. */
+  /** Run after the controller let go (the approvals store is closed last). */
+  private readonly closing: Array<() => void> = [];
+  private readonly stored: { readonly store: ApprovalStore; readonly desk: StoredApprovalDesk } | undefined;
 
   constructor(options: XosAppOptions) {
     this.options = options;
     this.confirmer = options.confirmer(this);
+    this.stored = options.storedApprovals && this.storeApprovals(options.storedApprovals);
     this.controller = new BoardController({
       state: this.state,
       client: options.client,
@@ -61,8 +94,56 @@ export class XosApp {
       deps: () => this.deps(),
       surface: options.surface,
       ui: options.ui(this),
-      approvals: options.approvals,
+      approvals: options.approvals ?? this.stored?.desk,
     });
+  }
+
+  /** The stored approvals as the agent's tools and the person's desk use them (read fresh: mail settings and data sources change). */
+  approvalDeps(): ApprovalDeps | undefined {
+    const stored = this.stored;
+    const options = this.options.storedApprovals;
+    if (!stored || !options) return undefined;
+    const mailer = this.options.mailer();
+    const backend = options.backend();
+    return {
+      client: this.options.client, store: stored.store,
+      ...(mailer ? { mailer } : {}), ...(backend === undefined ? {} : { backend }), ...(options.now ? { now: options.now } : {}),
+    };
+  }
+
+  /** The desk over the stored approvals, their housekeeping now and every minute, and their voiding by the change feed. */
+  private storeApprovals(options: StoredApprovalsOptions): { store: ApprovalStore; desk: StoredApprovalDesk } {
+    const { store } = options;
+    const desk = new StoredApprovalDesk({
+      deps: () => this.approvalDeps()!,
+      words: () => this.confirmer.words(),
+      person: () => options.person() ?? 'the person',
+      ...(store.dataVersion ? { changedElsewhere: () => store.dataVersion!() } : {}),
+    });
+    const watched = desk.watched(store);
+    const sweep = () => {
+      const deps = this.approvalDeps();
+      if (deps) sweepApprovals(deps).catch((error: unknown) => options.warn(`could not housekeep the pending approvals: ${String(error)}`));
+    };
+    const sweeping = setInterval(sweep, APPROVAL_SWEEP_MS);
+    sweeping.unref?.();
+    const unsubscribe = this.options.client.feed?.subscribe((event) => {
+      const deps = this.approvalDeps();
+      if (event.kind !== 'changes' || !deps) return;
+      voidChanged(deps, event.changes).catch((error: unknown) => options.warn(`could not void the pending approvals of changed records: ${String(error)}`));
+    });
+    // Disposed after the controller (which listens to the desk); the store is closed last.
+    this.closing.push(() => {
+      clearInterval(sweeping);
+      unsubscribe?.();
+      desk.dispose();
+      store.close();
+    });
+    queueMicrotask(() => {
+      sweep();
+      desk.changed(); // times the first expiry
+    });
+    return { store: watched, desk };
   }
 
   /** What every tool call and Board action gets, read fresh each time (settings and backends change). */
@@ -79,6 +160,21 @@ export class XosApp {
         onSettled: (outcome) => controller.mailSettled(outcome),
       },
       ...(boardUrl ? { boardUrl } : {}),
+      ...this.agentApprovals(),
+    };
+  }
+
+  /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */
+  private agentApprovals(): Pick<XosDeps, 'approvals' | 'approvalQuestion' | 'person'> {
+    const approvals = this.approvalDeps();
+    if (!approvals) return {};
+    const person = this.options.storedApprovals?.person();
+    const ast = this.options.client.ast();
+    return {
+      approvals,
+      // The agent's words are English, whatever the Board's language.
+      approvalQuestion: (approval) => approvalQuestion(approval, { ast, locale: 'en', t: translator('en') }),
+      ...(person === undefined ? {} : { person }),
     };
   }
 
@@ -112,5 +208,6 @@ export class XosApp {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.controller.dispose();
+    for (const close of this.closing.splice(0)) close();
   }
 }

@@ -127,7 +127,8 @@ export class QuestionConfirmer implements Confirmer {
     return result;
   }
 
-  private words(): QuestionWords {
+  /** What the questions are worded with now (a stored approval on the Board is asked in the same words). */
+  words(): QuestionWords {
     return { ast: this.options.ast(), locale: this.options.locale(), t: this.options.t };
   }
 

@@ -2,6 +2,7 @@
 // (confirmer.ts) and a stored approval on the Board (storedApprovalDesk.ts) ask in the same words.
 import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
+import type { PendingApproval } from '../core/approvals.ts';
 import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
 import { batchQuestion, displayText, othersEditingNote, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
 import type { Translate } from './texts.ts';
@@ -55,4 +56,16 @@ export function deleteQuestionText(summary: DeleteSummary, words: QuestionWords)
 /** "Send this mail to …? Subject: …. …" */
 export function sendQuestionText(draft: MailDraft, t: Translate): string {
   return sendQuestion(draft, (recipient, subject, preview) => t('Send this mail to {0}? Subject: {1}. {2}', recipient, subject, preview));
+}
+
+/** The question of a stored approval, as the blocking question words it. */
+export function approvalQuestion(approval: Pick<PendingApproval, 'kind' | 'summary'>, words: QuestionWords): string {
+  switch (approval.kind) {
+    case 'send': return sendQuestionText(approval.summary as MailDraft, words.t);
+    case 'delete': return deleteQuestionText(approval.summary as DeleteSummary, words);
+    case 'save':
+    case 'create':
+    case 'batch':
+      return saveQuestionText(approval.summary as SaveSummary, words);
+  }
 }

@@ -6,12 +6,13 @@
 import type { ApprovalDeps, ApprovalOutcome, DecideOutcome, NotCommitted, PendingApproval, Requester } from '../core/approvals.ts';
 import { decideApproval, pendingApprovals } from '../core/approvals.ts';
 import type { ApprovalStore } from '../core/approvals.ts';
-import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
 import type { BoardOutcome } from '../core/outcomes.ts';
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import { displayText, shorten } from './confirmText.ts';
 import { personText, personWords } from './outcomeText.ts';
-import { deleteQuestionText, saveQuestionText, sendQuestionText, type QuestionWords } from './questionText.ts';
+import { approvalQuestion, type QuestionWords } from './questionText.ts';
+
+export { approvalQuestion };
 import type { Translate } from './texts.ts';
 
 /** How often the approvals file is checked for another process's changes. */
@@ -41,18 +42,6 @@ export function requesterText(t: Translate, requester: Requester): string {
   if (client && person) return t('The agent ({0}) for {1}', client, person);
   if (person) return t('The agent for {0}', person);
   return client ? t('The agent ({0})', client) : t('The agent');
-}
-
-/** The question of a stored approval, as the blocking question words it. */
-export function approvalQuestion(approval: Pick<PendingApproval, 'kind' | 'summary'>, words: QuestionWords): string {
-  switch (approval.kind) {
-    case 'send': return sendQuestionText(approval.summary as MailDraft, words.t);
-    case 'delete': return deleteQuestionText(approval.summary as DeleteSummary, words);
-    case 'save':
-    case 'create':
-    case 'batch':
-      return saveQuestionText(approval.summary as SaveSummary, words);
-  }
 }
 
 /** What a decision came to, in the Board's words ("Not written: {0}" is added by the list for void and failed). */

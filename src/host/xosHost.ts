@@ -3,12 +3,14 @@
 // The entry of dist/host.cjs: src/host/shell.ts (activation) loads it on first use and hands
 // it what activation registered (output channel, status bar, the view, the MCP provider).
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { ConnectionLine } from '../board/protocol.ts';
 import type { DsnStatus } from '../core/domain.ts';
 import type { KeptDraft } from '../board/drafts.ts';
-import { XosApp } from '../app/xosApp.ts';
+import { XosApp, type StoredApprovalsOptions } from '../app/xosApp.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../board/approvalStore.ts';
 import { ConnectionWatch } from '../core/connectionWatch.ts';
 import { checkRestored } from '../core/restore.ts';
 import type { BoardView } from '../board/view.ts';
@@ -93,6 +95,11 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     contacts: () => contactsAndMail.contacts(),
     mailer: () => contactsAndMail.mailer(),
     mailUndoSeconds: () => readSettings().mailUndoSeconds,
+    ...storedApprovals(join(context.globalStorageUri.fsPath, APPROVALS_FILE), {
+      backend: () => backend.backend?.where,
+      person: () => backend.backend?.person?.name,
+      warn: (text) => output.warn(`XOS ${text}`),
+    }, output),
   });
   const { state, controller: board } = app;
   // "XOS: Show Pending Approvals" is in the palette only where the app has an approval desk.
@@ -257,4 +264,14 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
       void ready.then(() => board.resume());
     },
   };
+}
+
+/** Stored approvals in the extension's global storage (kept over restarts, shared by its windows); none when the file cannot be opened. */
+function storedApprovals(path: string, options: Omit<StoredApprovalsOptions, 'store'>, output: vscode.LogOutputChannel): { storedApprovals?: StoredApprovalsOptions } {
+  try {
+    return { storedApprovals: { ...options, store: new SqliteApprovalStore(path) } };
+  } catch (error) {
+    output.warn(`XOS could not open the pending approvals at ${path}: ${error instanceof Error ? error.message : String(error)}; agent requests without a session ask at once`);
+    return {};
+  }
 }

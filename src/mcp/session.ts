@@ -81,6 +81,12 @@ export class McpSession {
     return new McpSession(owner, tools, { memory: this.memory, conversation, handle });
   }
 
+  /** Who asks, for a request without an MCP session (its stored approvals are its own); undefined with a session. */
+  get caller(): { readonly client: string; readonly conversation?: string } | undefined {
+    if (this.memory.kind !== 'none') return undefined;
+    return { client: this.memory.client, ...(this.conversation === undefined ? {} : { conversation: this.conversation }) };
+  }
+
   get schemaLoaded(): boolean {
     return this.schemaProof() === 'loaded';
   }

@@ -12,6 +12,7 @@ import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
 import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../board/approvalStore.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
 import type { BoardController, BoardUi } from '../board/controller.ts';
 import { XosApp } from '../app/xosApp.ts';
@@ -192,6 +193,13 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     mailer: () => mailer,
     mailUndoSeconds: () => options.mailUndoSeconds ?? 10,
     boardUrl,
+    // Requests without an MCP session wait here for the person's decision on the Board.
+    storedApprovals: {
+      store: new SqliteApprovalStore(join(options.dataDir, APPROVALS_FILE)),
+      backend: () => backend.where,
+      person: () => options.person,
+      warn: (text) => log(`warning: ${text}`),
+    },
   });
   const { controller, confirmer } = app;
   const deps = (): XosDeps => app.deps();

@@ -141,3 +141,46 @@ test('every folder of src/ has a floor', () => {
   const missing = readdirSync(join(repoRoot, 'src')).map((name) => `src/${name}`).filter((part) => !parts.has(part));
   assert.deepEqual(missing, []);
 });
+
+/** The functions that list or decide stored approvals: the person's front end only, never an agent's tool. */
+const PERSON_ONLY = ['decideApproval', 'pendingApprovals', 'voidChanged', 'sweepApprovals'];
+const PERSON_ONLY_MODULES = ['src/board/approvalDesk.ts', 'src/board/storedApprovalDesk.ts', 'src/board/approvalsPart.ts'];
+
+/** Where `code` (the file `path` of src/mcp/) could reach a function that lists or decides approvals. */
+function agentReachesDecisions(path: string, code: string): string[] {
+  const problems: string[] = [];
+  for (const specifier of ts.preProcessFile(code, true, true).importedFiles.map((file) => file.fileName)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = resolved(path, specifier);
+    if (PERSON_ONLY_MODULES.includes(target)) problems.push(`${path} imports ${target}`);
+  }
+  const source = ts.createSourceFile(path, code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && PERSON_ONLY.includes(node.text)) problems.push(`${path} names ${node.text}`);
+    // A namespace import of the approvals module would reach them without naming them in an import.
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.endsWith('/approvals.ts')
+      && node.importClause?.namedBindings && ts.isNamespaceImport(node.importClause.namedBindings)) problems.push(`${path} imports all of approvals.ts`);
+    if (ts.isExportDeclaration(node) && !node.exportClause && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+      && node.moduleSpecifier.text.endsWith('/approvals.ts')) problems.push(`${path} re-exports all of approvals.ts`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return problems;
+}
+
+test('no agent credential can list or decide approvals: nothing under src/mcp/ reaches the person\'s functions or desk', () => {
+  const problems = sources('src/mcp').flatMap((file) => agentReachesDecisions(file, readFileSync(join(repoRoot, file), 'utf8')));
+  assert.deepEqual(problems, []);
+  // The rule catches what it is meant to.
+  assert.deepEqual(agentReachesDecisions('src/mcp/tools/x.ts', "import { decideApproval } from '../../core/approvals.ts';\n"), [
+    'src/mcp/tools/x.ts names decideApproval',
+  ]);
+  assert.deepEqual(agentReachesDecisions('src/mcp/x.ts', "import * as approvals from '../core/approvals.ts';\nimport { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';\n"), [
+    'src/mcp/x.ts imports src/board/storedApprovalDesk.ts',
+    'src/mcp/x.ts imports all of approvals.ts',
+  ]);
+  assert.deepEqual(agentReachesDecisions('src/mcp/x.ts', "export * from '../core/approvals.ts';\nconst f = (d: Deps) => d.pendingApprovals;\n"), [
+    'src/mcp/x.ts re-exports all of approvals.ts',
+    'src/mcp/x.ts names pendingApprovals',
+  ]);
+});

@@ -1,5 +1,6 @@
 // xos_mail_send: sends the composed draft once, after the person confirmed exactly that draft.
-import { sendMailDraft } from '../../core/mailSend.ts';
+import { prepareSend, sendMailDraft } from '../../core/mailSend.ts';
+import { answerStored, approvalInput, noStoredApprovals, requestStored, storedRequest } from '../approvalFlow.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 import { mailText } from '../wording.ts';
@@ -12,11 +13,23 @@ export const mailSendTool = defineTool({
     'Call it only after the person explicitly said to send it;',
     'XOS asks them to confirm (Send / Cancel: a VS Code notification, or the XOS Board page for other clients) in any case, and nothing is sent without that confirmation. The draft is sent once;',
     'calling it again afterwards answers that it was already sent.',
+    'Clients without an MCP session are not kept waiting: the mail is stored as a pending approval, the reply gives its id at once, the person decides on the XOS Board,',
+    'and calling xos_mail_send again with `approval` set to that id tells the outcome (waiting, sent, declined or expired).',
   ].join(' '),
-  inputSchema: {},
+  inputSchema: {
+    approval: approvalInput,
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   requires: ['mailer'],
-  async handler(_args, deps, _session, signal) {
+  async handler(args, deps, session, signal) {
+    const stored = storedRequest(deps, session);
+    if (args.approval !== undefined) return stored ? answerStored('xos_mail_send', stored, args.approval, deps) : noStoredApprovals('xos_mail_send');
+    if (stored) {
+      const prepared = prepareSend(deps.board, deps.mailer!.from);
+      if ('payload' in prepared) return requestStored('xos_mail_send', stored, prepared, deps);
+      const text = mailText(prepared);
+      return prepared.ok ? ok(text) : fail(text);
+    }
     const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal);
     const text = mailText(outcome);
     return outcome.ok ? ok(text) : fail(text);

@@ -2,7 +2,8 @@
 // the loaded record, confirmed by the person in VS Code, then one update with
 // the version that was loaded (the use case saveForm, which the Board's Save runs too).
 import { handleInput } from './fields.ts';
-import { saveForm } from '../../core/save.ts';
+import { prepareSave, saveForm } from '../../core/save.ts';
+import { answerStored, approvalInput, noStoredApprovals, requestStored, storedRequest } from '../approvalFlow.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 import { agentText } from '../wording.ts';
@@ -16,13 +17,24 @@ export const uiSaveTool = defineTool({
     'Call it only after the person explicitly said they want to save;',
     'XOS asks them to confirm (Save / Discard: a VS Code notification, or the XOS Board page for other clients) in any case, and nothing is written without that confirmation.',
     'The reply says what was actually stored, or why nothing was.',
+    'Clients without an MCP session are not kept waiting: the change is stored as a pending approval, the reply gives its id at once, the person decides on the XOS Board,',
+    'and calling xos_ui_save again with `approval` set to that id tells the outcome (waiting, saved, declined, expired, or void when the record was changed meanwhile).',
   ].join(' '),
   inputSchema: {
     handle: handleInput,
+    approval: approvalInput,
   },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   requires: ['schema'],
-  async handler(_args, deps, _session, signal) {
+  async handler(args, deps, session, signal) {
+    const stored = storedRequest(deps, session);
+    if (args.approval !== undefined) return stored ? answerStored('xos_ui_save', stored, args.approval, deps) : noStoredApprovals('xos_ui_save');
+    if (stored) {
+      const prepared = await prepareSave(deps);
+      if ('payload' in prepared) return requestStored('xos_ui_save', stored, prepared, deps);
+      const text = agentText(deps.client.ast(), prepared);
+      return prepared.ok ? ok(text) : fail(text);
+    }
     const outcome = await saveForm(deps, signal);
     const text = agentText(deps.client.ast(), outcome);
     return outcome.ok ? ok(text) : fail(text);
