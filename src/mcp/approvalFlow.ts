@@ -4,7 +4,7 @@
 // Board, and the agent learns the outcome by calling the tool again with `approval`. The agent's
 // side reaches only requestApproval and approvalStatus: nothing here lists or decides approvals.
 import { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester } from '../core/approvals.ts';
 import type { PreparedWrite } from '../core/boundWrites.ts';
 import type { AnyOutcome } from '../core/outcomes.ts';
