@@ -98,6 +98,11 @@ export class XosApp {
     });
   }
 
+  /** The desk the Board lists and decides the pending approvals through, where the app has one. */
+  get approvalDesk(): ApprovalDesk | undefined {
+    return this.options.approvals ?? this.stored?.desk;
+  }
+
   /** The stored approvals as the agent's tools and the person's desk use them (read fresh: mail settings and data sources change). */
   approvalDeps(): ApprovalDeps | undefined {
     const stored = this.stored;

@@ -1,0 +1,238 @@
+// Stored approvals end to end, in process: an agent's request without an MCP session (a fresh
+// server and McpSession per request, as a server of requests without sessions builds them) to
+// save or send is answered at once with an approval id; the Board's desk lists it in the words of
+// the blocking question; the person decides there; the agent's next call with `approval` learns
+// the outcome. Written once when approved; nothing when declined, expired, or void after someone
+// else changed the record. Another client learns nothing of it.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { XosApp } from '../../src/app/xosApp.ts';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { QuestionConfirmer } from '../../src/board/confirmer.ts';
+import type { BoardUi } from '../../src/board/controller.ts';
+import { translator } from '../../src/board/texts.ts';
+import type { Mailer, XosClient } from '../../src/core/domain.ts';
+import { showRecord } from '../../src/core/show.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { buildAuditQuery } from '../../src/graphql/requests.ts';
+import { createSmtpMailer } from '../../src/mail/smtp.ts';
+import { WorkflowHandles } from '../../src/mcp/handles.ts';
+import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
+import { createXosMcpServer } from '../../src/mcp/server.ts';
+import { McpSession } from '../../src/mcp/session.ts';
+import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
+import { tempDir, type TempDir } from '../support/tmp.ts';
+import { until } from '../support/until.ts';
+
+const AGENT = 'agent via http';
+const MINUTE = 60_000;
+
+let backend: Backend;
+let client: XosClient;
+let dir: TempDir;
+let smtp: TestSmtpServer;
+let app: XosApp;
+let now = Date.now();
+/** Questions asked at once: none in this flow. */
+const asked: string[] = [];
+const handles = new WorkflowHandles();
+
+before(async () => {
+  backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+  client = embeddedClient(backend);
+  dir = await tempDir('stored-approvals');
+  smtp = await startTestSmtpServer({ certificate: await testCertificate() });
+  const mailer: Mailer = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', user: '', from: 'XOS <crm@xos.example>' });
+  const t = translator('en');
+  const ui: BoardUi = {
+    t, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined,
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+  };
+  app = new XosApp({
+    client,
+    locale: () => 'en',
+    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
+    ui: () => ui,
+    confirmer: () => new QuestionConfirmer({
+      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
+      ask: async ({ message }) => { asked.push(message); return undefined; },
+      log: { info: () => {} },
+    }),
+    contacts: () => undefined,
+    mailer: () => mailer,
+    mailUndoSeconds: () => 0,
+    boardUrl: () => 'http://127.0.0.1:4711/',
+    storedApprovals: {
+      store: new SqliteApprovalStore(join(dir.path, APPROVALS_FILE)),
+      backend: () => 'sqlite::memory:',
+      person: () => 'anna',
+      warn: (text) => assert.fail(text),
+      now: () => now,
+    },
+  });
+});
+after(async () => {
+  app?.dispose();
+  await smtp?.close();
+  await backend?.close();
+  await dir?.remove();
+});
+
+interface Reply { readonly text: string; readonly isError: boolean }
+
+/** One request without an MCP session: a fresh server and session of `caller`, one tool call, closed. */
+async function call(tool: string, args: Record<string, unknown> = {}, caller = AGENT): Promise<Reply> {
+  const server = createXosMcpServer(() => app.deps(), new McpSession({ handles, client: caller }, XOS_TOOL_NAMES));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const mcp = new Client({ name: caller, version: '1' });
+  await mcp.connect(clientSide);
+  try {
+    const result = await mcp.callTool({ name: tool, arguments: args }) as CallToolResult;
+    return { text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), isError: result.isError === true };
+  } finally {
+    await mcp.close();
+    await server.close();
+  }
+}
+
+async function handleOf(caller = AGENT): Promise<string> {
+  return (JSON.parse((await call('xos_schema', {}, caller)).text) as { handle: string }).handle;
+}
+
+async function city(id: string): Promise<{ city: string | null; version: number }> {
+  const result = await client.run(`{ person_detail(id: "${id}") { city version } }`);
+  return result.data!.person_detail as { city: string | null; version: number };
+}
+
+/** Audit entries of writes approved through a stored approval, for one record. */
+async function approvedWrites(id: string): Promise<number> {
+  const request = buildAuditQuery({ entity: 'person', id }, 500);
+  const result = await client.run(request.query, request.variables);
+  return (result.data![request.root] as Array<{ approval: string | null }>).filter((e) => e.approval?.includes('[approval ')).length;
+}
+
+/** The Board shows the record with the city edited; the agent asks to save it and is answered at once. */
+async function requestSave(id: string, newCity: string, handle: string): Promise<{ id: string; reply: Reply }> {
+  await showRecord(app.deps(), 'person_detail', id);
+  app.controller.board.edit('city', newCity);
+  const reply = await call('xos_ui_save', { handle });
+  assert.equal(reply.isError, false, reply.text);
+  const approval = /approval: "([^"]+)"/.exec(reply.text)?.[1];
+  assert.ok(approval, reply.text);
+  return { id: approval, reply };
+}
+
+test('a save without a session waits on the Board; approved there, the agent\'s next call says saved, written once', async () => {
+  const handle = await handleOf();
+  const before = await city('2');
+  const { id, reply } = await requestSave('2', 'Kiel', handle);
+  assert.deepEqual(asked, [], 'nobody is asked at once');
+  assert.match(reply.text, new RegExp(`^Nothing is written yet\\. Waiting for the person's decision on: Save changes to Person 2\\? City: .* → Kiel\\n`));
+  assert.match(reply.text, /The person decides on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\); the request expires at \d{4}-\d\d-\d\dT/);
+  assert.ok(reply.text.endsWith(`Call xos_ui_save again with approval: "${id}" to learn the outcome.`), reply.text);
+  assert.deepEqual(await city('2'), before, 'nothing is written before the decision');
+
+  const desk = app.approvalDesk!;
+  const [view] = await desk.pending();
+  assert.equal(view.id, id);
+  assert.equal(view.requester, 'The agent (agent via http) for anna');
+  assert.equal(view.question, reply.text.split('\n')[0].replace('Nothing is written yet. Waiting for the person\'s decision on: ', ''),
+    'the Board asks what the agent was told waits');
+
+  const waiting = await call('xos_ui_save', { handle, approval: id });
+  assert.equal(waiting.isError, false);
+  assert.match(waiting.text, /^Still waiting for the person's decision/);
+
+  const decided = await desk.decide(id, 'approve');
+  assert.equal(decided.kind, 'approved');
+  assert.match((decided as { text: string }).text, /^Saved Person 2 \(version \d+ → \d+\)/);
+  const outcome = await call('xos_ui_save', { handle, approval: id });
+  assert.equal(outcome.isError, false, outcome.text);
+  assert.match(outcome.text, new RegExp(`^The person approved \\(approval "${id}"\\)\\. .*Kiel`));
+  assert.deepEqual(await city('2'), { city: 'Kiel', version: before.version + 1 });
+  assert.deepEqual(await call('xos_ui_save', { handle, approval: id }), outcome, 'asking again writes nothing again');
+  assert.equal(await approvedWrites('2'), 1);
+  assert.deepEqual(await desk.decide(id, 'approve'), { kind: 'gone' });
+  assert.deepEqual(await desk.pending(), []);
+});
+
+test('declined on the Board, expired, or asked about by another client: nothing is written', async () => {
+  const handle = await handleOf();
+  const before = await city('3');
+  const declined = await requestSave('3', 'Declined', handle);
+  assert.deepEqual(await app.approvalDesk!.decide(declined.id, 'decline'), { kind: 'declined' });
+  const no = await call('xos_ui_save', { handle, approval: declined.id });
+  assert.equal(no.isError, true);
+  assert.match(no.text, /^The person declined .*nothing was written/);
+
+  const expiring = await requestSave('3', 'Too late', handle);
+  now += 16 * MINUTE;
+  const late = await call('xos_ui_save', { handle, approval: expiring.id });
+  assert.equal(late.isError, true);
+  assert.match(late.text, /^The request expired at .* nothing was written\. If it is still wanted, call xos_ui_save without approval to ask again\.$/);
+  assert.deepEqual(await app.approvalDesk!.pending(), []);
+  assert.deepEqual(await city('3'), before);
+
+  const mine = await requestSave('3', 'Mine', handle);
+  const otherHandle = await handleOf('other-agent via http');
+  const foreign = await call('xos_ui_save', { handle: otherHandle, approval: mine.id }, 'other-agent via http');
+  assert.equal(foreign.isError, true);
+  assert.match(foreign.text, /^XOS knows no approval ".*" of this client and conversation .* Call xos_ui_save without approval to ask the person again\.$/);
+  assert.deepEqual(await app.approvalDesk!.decide(mine.id, 'decline'), { kind: 'declined' });
+});
+
+test('a record changed by someone else after the request makes it void: the Board drops it, the agent is told to show it again', async () => {
+  const handle = await handleOf();
+  const { id } = await requestSave('4', 'Void', handle);
+  const { version } = await city('4');
+  const other = embeddedClient(backend);
+  const written = await other.run('mutation ($id: ID!, $version: Int!) { update_person(id: $id, version: $version, set: { city: "Elsewhere" }) { version } }', { id: '4', version });
+  assert.equal(written.errors, undefined, JSON.stringify(written.errors));
+  await until('the change feed voids the approval', async () => (await app.approvalDesk!.pending()).length === 0);
+  const reply = await call('xos_ui_save', { handle, approval: id });
+  assert.equal(reply.isError, true);
+  assert.equal(reply.text, `Not written: the record was changed after your request (approval "${id}"); nothing was written. Show it again with xos_render and ask the person again.`);
+  assert.equal((await city('4')).city, 'Elsewhere');
+  assert.equal(await approvedWrites('4'), 0);
+});
+
+test('a mail without a session waits on the Board; approved there, it is sent once through the mail server', async () => {
+  app.controller.board.showMail({ to: { name: 'Kim Example', email: 'kim@example.org' }, subject: 'Your order', body: 'It ships today.' });
+  const reply = await call('xos_mail_send');
+  assert.equal(reply.isError, false, reply.text);
+  assert.match(reply.text, /^Nothing is written yet\. Waiting for the person's decision on: Send this mail to .*kim@example\.org.*Your order/);
+  const id = /approval: "([^"]+)"/.exec(reply.text)![1];
+  assert.equal(smtp.received.length, 0, 'nothing is sent before the decision');
+  const [view] = await app.approvalDesk!.pending();
+  assert.equal(view.kind, 'send');
+  assert.equal((await app.approvalDesk!.decide(id, 'approve')).kind, 'approved');
+  assert.equal(smtp.received.length, 1);
+  assert.deepEqual(smtp.received[0].to, ['kim@example.org']);
+  const sent = await call('xos_mail_send', { approval: id });
+  assert.equal(sent.isError, false, sent.text);
+  assert.match(sent.text, /^The person approved .*kim@example\.org/);
+  assert.equal(smtp.received.length, 1, 'sent once');
+});
+
+test('with an MCP session, approval is refused and the question is asked at once as before', async () => {
+  const server = createXosMcpServer(() => app.deps(), new McpSession('session-1', XOS_TOOL_NAMES));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const mcp = new Client({ name: 'vscode', version: '1' });
+  await mcp.connect(clientSide);
+  try {
+    const result = await mcp.callTool({ name: 'xos_mail_send', arguments: { approval: 'x' } }) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), /^This client has an MCP session: xos_mail_send asks the person at once/);
+  } finally {
+    await mcp.close();
+    await server.close();
+  }
+});
