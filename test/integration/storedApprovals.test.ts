@@ -26,6 +26,9 @@ import { WorkflowHandles } from '../../src/mcp/handles.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { createXosMcpServer } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';
+import { requestStored } from '../../src/mcp/approvalFlow.ts';
+import { resultText } from '../../src/mcp/result.ts';
+import { prepareSave } from '../../src/core/save.ts';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
@@ -219,6 +222,18 @@ test('a mail without a session waits on the Board; approved there, it is sent on
   assert.equal(sent.isError, false, sent.text);
   assert.match(sent.text, /^The person approved .*kim@example\.org/);
   assert.equal(smtp.received.length, 1, 'sent once');
+});
+
+test('a requester with too many approvals waiting is refused with what to do', async () => {
+  await showRecord(app.deps(), 'person_detail', '5');
+  app.controller.board.edit('city', 'Full');
+  const prepared = await prepareSave(app.deps());
+  assert.ok('payload' in prepared);
+  const full = { approvals: { ...app.approvalDeps()!, maxPending: 0 }, requester: { client: AGENT, person: 'anna' } };
+  const reply = await requestStored('xos_ui_save', full, prepared, app.deps());
+  assert.equal(reply.isError, true);
+  assert.match(resultText(reply), /^Not asked: 0 requests of this client already wait for the person's decision\. Ask the person to decide them on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\), or wait until they expire; then call xos_ui_save again\.$/);
+  assert.deepEqual(await app.approvalDesk!.pending(), []);
 });
 
 test('with an MCP session, approval is refused and the question is asked at once as before', async () => {
