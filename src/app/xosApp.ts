@@ -78,9 +78,10 @@ export class XosApp {
   readonly controller: BoardController;
   private readonly options: XosAppOptions;
   private readonly disposables: Array<{ dispose(): void }> = [];
-  /** Stored approvals, where the front end keeps them: the store as the desk watches it, and the desk. */
   /** Run after the controller let go (the approvals store is closed last). */
   private readonly closing: Array<() => void> = [];
+  private closed = false;
+  /** Stored approvals, where the front end keeps them: the store as the desk watches it, and the desk. */
   private readonly stored: { readonly store: ApprovalStore; readonly desk: StoredApprovalDesk } | undefined;
 
   constructor(options: XosAppOptions) {
@@ -128,13 +129,13 @@ export class XosApp {
     const watched = desk.watched(store);
     const sweep = () => {
       const deps = this.approvalDeps();
-      if (deps) sweepApprovals(deps).catch((error: unknown) => options.warn(`could not housekeep the pending approvals: ${String(error)}`));
+      if (deps && !this.closed) sweepApprovals(deps).catch((error: unknown) => options.warn(`could not housekeep the pending approvals: ${String(error)}`));
     };
     const sweeping = setInterval(sweep, APPROVAL_SWEEP_MS);
     sweeping.unref?.();
     const unsubscribe = this.options.client.feed?.subscribe((event) => {
       const deps = this.approvalDeps();
-      if (event.kind !== 'changes' || !deps) return;
+      if (event.kind !== 'changes' || !deps || this.closed) return;
       voidChanged(deps, event.changes).catch((error: unknown) => options.warn(`could not void the pending approvals of changed records: ${String(error)}`));
     });
     // Disposed after the controller (which listens to the desk); the store is closed last.
@@ -174,11 +175,10 @@ export class XosApp {
     const approvals = this.approvalDeps();
     if (!approvals) return {};
     const person = this.options.storedApprovals?.person();
-    const ast = this.options.client.ast();
     return {
       approvals,
       // The agent's words are English, whatever the Board's language.
-      approvalQuestion: (approval) => approvalQuestion(approval, { ast, locale: 'en', t: translator('en') }),
+      approvalQuestion: (approval) => approvalQuestion(approval, { ast: this.options.client.ast(), locale: 'en', t: translator('en') }),
       ...(person === undefined ? {} : { person }),
     };
   }
@@ -213,6 +213,7 @@ export class XosApp {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.controller.dispose();
+    this.closed = true;
     for (const close of this.closing.splice(0)) close();
   }
 }
