@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { requestApproval } from '../../src/core/approvals.ts';
+import type { XosClient } from '../../src/core/domain.ts';
 import { startBackend } from '../../src/backend/backend.ts';
 import { startHttpServer } from '../../src/backend/http.ts';
 import { demoApp } from '../../src/backend/demo.ts';
@@ -124,6 +128,32 @@ describe('xos-mcp over HTTP with the Board page', () => {
     assert.ok(lines.some((line) => line.startsWith(`MCP endpoint: ${running.mcp!.url}`)));
     assert.match(running.board.link, /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
     assert.ok(!lines.some((line) => line.includes(TOKEN)), 'the MCP token is not logged');
+  });
+
+  test('pending approvals live owner-only in the data folder; one stored by another process shows on the Board page and is declined there', async () => {
+    const file = join(dir.path, 'xos-mcp', APPROVALS_FILE);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(running.controller.hasApprovalDesk, true);
+    const page = new ScriptedPage(running.board.url, running.board.link.split('#token=')[1]);
+    const elsewhere = new SqliteApprovalStore(file);
+    try {
+      await page.ready;
+      const summary = { entity: 'person', id: '7', changes: [{ field: 'city', label: 'City', from: 'Bonn', to: 'Kiel' }] };
+      // Another process on the same data folder stores a request (storing one reaches no backend).
+      const made = await requestApproval({ client: {} as XosClient, store: elsewhere, backend: running.where }, {
+        kind: 'save', summary, payload: { kind: 'save', entity: 'person', context: 'person_detail', id: '7', version: 1, set: { city: 'Kiel' }, action: 'Save' },
+      }, { client: 'claude-ai via http' });
+      assert.equal(made.kind, 'requested');
+      const item = await until('the approval on the page', () => page.notified('board/approvals').at(-1)?.params.approvals[0] ?? undefined);
+      assert.equal(item.question, 'Save changes to Person 7? City: Bonn → Kiel');
+      assert.equal(item.requester, 'The agent (claude-ai via http)');
+      assert.ok(await page.post({ method: 'board/decideApproval', params: { id: item.id, decision: 'decline' } }) < 300);
+      await until('the decision on the page', () => page.notified('board/approvalDecided').find((n) => n.params.id === item.id));
+      assert.equal((await elsewhere.get(item.id))?.state, 'declined');
+    } finally {
+      elsewhere.close();
+      await page.close();
+    }
   });
 
   test('the nine tools, the app prompts; a wrong token is refused', async () => {
