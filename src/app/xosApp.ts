@@ -12,7 +12,8 @@ import { BoardController, type BoardSurface, type BoardUi } from '../board/contr
 import type { QuestionConfirmer } from '../board/confirmer.ts';
 import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
 import { BoardState } from '../board/state.ts';
-import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore } from '../core/approvals.ts';
+import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
+import { sentByApproval } from '../core/mailSend.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 
@@ -125,6 +126,7 @@ export class XosApp {
       words: () => this.confirmer.words(),
       person: () => options.person() ?? 'the person',
       ...(store.dataVersion ? { changedElsewhere: () => store.dataVersion!() } : {}),
+      onDecided: (outcome) => this.approvedMailSent(outcome),
     });
     const watched = desk.watched(store);
     const sweep = () => {
@@ -168,6 +170,15 @@ export class XosApp {
       ...(boardUrl ? { boardUrl } : {}),
       ...this.agentApprovals(),
     };
+  }
+
+  /** A mail approval that went out (or may have) is sent for the Board too: its draft is not offered again. */
+  private approvedMailSent(outcome: DecideOutcome): void {
+    if (outcome.kind !== 'decided' || outcome.approval.payload.kind !== 'send') return;
+    const { draft } = outcome.approval.payload;
+    const result = outcome.approval.outcome;
+    if (result?.kind === 'sent') sentByApproval(this.controller.board, draft, { messageId: result.messageId, uncertain: false });
+    else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, draft, { uncertain: true });
   }
 
   /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */

@@ -33,6 +33,8 @@ export interface StoredApprovalDeskOptions {
    */
   readonly changedElsewhere?: () => number;
   readonly watchMs?: number;
+  /** Told every decision's outcome as data (the app takes an approved mail off the Board). */
+  readonly onDecided?: (outcome: DecideOutcome) => void;
 }
 
 /** Who asked, as the list names them: "The agent (claude-ai via http) for anna". */
@@ -154,6 +156,7 @@ export class StoredApprovalDesk implements ApprovalDesk {
 
   async decide(id: string, decision: ApprovalDecision): Promise<DecisionOutcome> {
     const outcome = await decideApproval(this.options.deps(), id, decision, this.options.person());
+    this.options.onDecided?.(outcome);
     return decisionOutcome(outcome, this.options.words());
   }
 

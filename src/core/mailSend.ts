@@ -225,6 +225,17 @@ function alreadySent(sent: NonNullable<SendRecord['sent']>): MailOutcome {
   return { kind: 'already_sent', ok: true, to: sent.draft.to.email, at: sent.at, uncertain: sent.uncertain, ...(sent.messageId === undefined ? {} : { messageId: sent.messageId }) };
 }
 
+/**
+ * A stored approval sent `draft` (or may have: `uncertain`), not the Board's own Send: the Board
+ * takes it as sent, so it is never offered again — the draft is cleared where it still is that
+ * mail, and sending it again answers that it was already sent.
+ */
+export function sentByApproval(board: Board, draft: MailDraft, sent: { readonly messageId?: string; readonly uncertain: boolean }): void {
+  const shown = board.snapshot().mail;
+  if (shown && isDeepStrictEqual(shown, draft)) board.clearMail();
+  recordOf(board).sent = { draft, ...(sent.messageId ? { messageId: sent.messageId } : {}), at: new Date().toISOString(), uncertain: sent.uncertain, onBoard: false };
+}
+
 /** Records a sent mail in the audit trail. The mail is out whatever happens here: a failure to record it never leads to a second send. */
 export async function recordSent(client: XosClient, draft: MailDraft, messageId: string, path: AuditPath, approval = 'Send confirmed by the person'): Promise<void> {
   const to = draft.to.name ? `${draft.to.name} <${draft.to.email}>` : draft.to.email;

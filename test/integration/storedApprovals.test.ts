@@ -222,6 +222,11 @@ test('a mail without a session waits on the Board; approved there, it is sent on
   assert.equal(sent.isError, false, sent.text);
   assert.match(sent.text, /^The person approved .*kim@example\.org/);
   assert.equal(smtp.received.length, 1, 'sent once');
+  assert.equal(app.state.snapshot().mail, undefined, 'the sent draft left the Board');
+  const again = await call('xos_mail_send');
+  assert.match(again.text, /^Already sent to kim@example\.org at .* Compose a new mail with xos_mail_compose to send another\.$/, 'a sent mail is not asked for again');
+  assert.deepEqual(await app.approvalDesk!.pending(), []);
+  assert.equal(smtp.received.length, 1, 'sent once');
 });
 
 test('a requester with too many approvals waiting is refused with what to do', async () => {
