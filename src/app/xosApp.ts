@@ -14,6 +14,7 @@ import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from 
 import { BoardState } from '../board/state.ts';
 import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
 import { sentByApproval } from '../core/mailSend.ts';
+import { showApprovedSave } from '../core/save.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 
@@ -126,7 +127,7 @@ export class XosApp {
       words: () => this.confirmer.words(),
       person: () => options.person() ?? 'the person',
       ...(store.dataVersion ? { changedElsewhere: () => store.dataVersion!() } : {}),
-      onDecided: (outcome) => this.approvedMailSent(outcome),
+      onDecided: (outcome) => this.approvedOnBoard(outcome),
     });
     const watched = desk.watched(store);
     const sweep = () => {
@@ -172,13 +173,19 @@ export class XosApp {
     };
   }
 
-  /** A mail approval that went out (or may have) is sent for the Board too: its draft is not offered again. */
-  private approvedMailSent(outcome: DecideOutcome): void {
-    if (outcome.kind !== 'decided' || outcome.approval.payload.kind !== 'send') return;
-    const { draft } = outcome.approval.payload;
-    const result = outcome.approval.outcome;
-    if (result?.kind === 'sent') sentByApproval(this.controller.board, draft, { messageId: result.messageId, uncertain: false });
-    else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, draft, { uncertain: true });
+  /**
+   * What an approved write means for the Board, so it is not offered again: a mail that went out
+   * (or may have) is sent for the Board too; a saved form change shows the stored record.
+   */
+  private approvedOnBoard(outcome: DecideOutcome): void {
+    if (outcome.kind !== 'decided') return;
+    const { payload, outcome: result } = outcome.approval;
+    if (payload.kind === 'send') {
+      if (result?.kind === 'sent') sentByApproval(this.controller.board, payload.draft, { messageId: result.messageId, uncertain: false });
+      else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, payload.draft, { uncertain: true });
+    } else if (payload.kind === 'save' && result?.kind === 'saved') {
+      showApprovedSave(this.deps(), payload).catch((error: unknown) => this.options.storedApprovals?.warn(`could not show the approved save on the Board: ${String(error)}`));
+    }
   }
 
   /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */

@@ -212,6 +212,19 @@ async function unsettledSave(deps: CoreDeps, ast: Ast, context: ContextDef, cont
 }
 
 /** Reads the record again and shows it on the Board. */
+/**
+ * A stored approval wrote `payload` (not the Board's own Save): a Board whose unsaved form is still
+ * exactly that change of that record at that version shows the stored record, as after its own
+ * Save, so the written change is not offered again. Anything else on the Board is left as it is.
+ */
+export async function showApprovedSave(deps: CoreDeps, payload: SavePayload): Promise<void> {
+  const now = await prepareFormSave(deps);
+  if (!('payload' in now)) return;
+  const shown = now.payload;
+  if (shown.context !== payload.context || shown.id !== payload.id || shown.version !== payload.version || !isDeepStrictEqual(shown.set, payload.set)) return;
+  await readBack(deps, deps.client.ast(), payload.context, payload.id);
+}
+
 async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: string): Promise<{ record: BoardRecord; version: number } | undefined> {
   const current = await readStored(deps, ast, contextName, id);
   if (current) deps.board.showDetail({ context: contextName, ...current });

@@ -161,6 +161,9 @@ test('a save without a session waits on the Board; approved there, the agent\'s 
   assert.match(outcome.text, new RegExp(`^The person approved \\(approval "${id}"\\)\\. .*Kiel`));
   assert.deepEqual(await city('2'), { city: 'Kiel', version: before.version + 1 });
   assert.deepEqual(await call('xos_ui_save', { handle, approval: id }), outcome, 'asking again writes nothing again');
+  await until('the Board shows the stored record', () => app.state.snapshot().detail?.version === before.version + 1);
+  assert.deepEqual(app.state.snapshot().edited ?? [], [], 'the written change is no longer unsaved on the Board');
+  assert.deepEqual(await call('xos_ui_save', { handle }), { text: 'Nothing to save: the form matches the stored record. Propose changes with xos_ui_change_required first.', isError: true }, 'a written change is not asked for again');
   assert.equal(await approvedWrites('2'), 1);
   assert.deepEqual(await desk.decide(id, 'approve'), { kind: 'gone' });
   assert.deepEqual(await desk.pending(), []);
