@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
