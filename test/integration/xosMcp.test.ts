@@ -24,6 +24,7 @@ import { tempDir, type TempDir } from '../support/tmp.ts';
 import { boardSession } from '../support/boardSession.ts';
 import { ScriptedPage } from '../support/scriptedBoardPage.ts';
 import { until } from '../support/until.ts';
+import { connectHttp } from '../support/mcpClient.ts';
 
 const TOKEN = 'xos-mcp-test-token-0123456789';
 const DETAIL_FIELDS = 'id firstname lastname email phone street zip city age net_worth status birthday active notes company { id name }';
@@ -152,6 +153,34 @@ describe('xos-mcp over HTTP with the Board page', () => {
       assert.equal((await elsewhere.get(item.id))?.state, 'declined');
     } finally {
       elsewhere.close();
+      await page.close();
+    }
+  });
+
+  test('a 2026-07-28 client (no session) asking to save is answered at once; the person approves on the page; its next call says saved', async () => {
+    const page = new ScriptedPage(running.board.url, running.board.link.split('#token=')[1]);
+    const agent = await connectHttp(running.mcp!.url, TOKEN, 'modern', 'approvals-agent');
+    try {
+      await page.ready;
+      const { handle } = JSON.parse((await agent.call('xos_schema')).text) as { handle: string };
+      assert.equal((await agent.call('xos_query', { context: 'person_detail', query: detailQuery(8), handle })).isError, false);
+      assert.equal((await agent.call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Approved over HTTP' }, handle })).isError, false);
+      const asked = await agent.call('xos_ui_save', { handle });
+      assert.equal(asked.isError, false, asked.text);
+      assert.match(asked.text, /^Nothing is written yet\. Waiting for the person's decision on: Save changes to Person 8\? City: .* → Approved over HTTP\n/);
+      const id = /approval: "([^"]+)"/.exec(asked.text)![1];
+      assert.deepEqual(page.notified('board/ask'), [], 'no question is held open for a request without a session');
+      const item = await until('the approval on the page', () => page.notified('board/approvals').at(-1)?.params.approvals.find((a: { id: string }) => a.id === id));
+      assert.match(item.requester, /^The agent \(approvals-agent.*\)$/);
+      assert.notEqual(await storedCity(8), 'Approved over HTTP');
+      assert.ok(await page.post({ method: 'board/decideApproval', params: { id, decision: 'approve' } }) < 300);
+      await until('the decision on the page', () => page.notified('board/approvalDecided').find((n) => n.params.id === id));
+      const outcome = await agent.call('xos_ui_save', { handle, approval: id });
+      assert.equal(outcome.isError, false, outcome.text);
+      assert.match(outcome.text, new RegExp(`^The person approved \\(approval "${id}"\\)\\. .*Approved over HTTP`));
+      assert.equal(await storedCity(8), 'Approved over HTTP');
+    } finally {
+      await agent.close();
       await page.close();
     }
   });
