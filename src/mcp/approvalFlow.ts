@@ -4,13 +4,13 @@
 // Board, and the agent learns the outcome by calling the tool again with `approval`. The agent's
 // side reaches only requestApproval and approvalStatus: nothing here lists or decides approvals.
 import { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester } from '../core/approvals.ts';
 import type { PreparedWrite } from '../core/boundWrites.ts';
 import type { AnyOutcome } from '../core/outcomes.ts';
-import type { XosDeps } from './ports.ts';
+import type { ToolReply, XosDeps } from './ports.ts';
 import { fail, ok } from './result.ts';
-import type { McpSession } from './session.ts';
+import type { CallRound, McpSession } from './session.ts';
 import { agentText, mailText } from './wording.ts';
 
 /** Longest approval id accepted (ids are 22 characters). */
@@ -37,10 +37,62 @@ function whereToDecide(deps: XosDeps): string {
   return url ? `on the XOS Board page (${url})` : 'on the XOS Board in VS Code (its list of pending approvals; the status bar shows how many wait)';
 }
 
+/**
+ * Protocol 2026-07-28, a client that can be asked: instead of a text the agent must poll, the
+ * answer is a request for input ("tell me once the person decided"); the client shows it to the
+ * person and calls the tool again with the approval in `requestState`. The answer decides
+ * nothing (only the Board does), so the state carries nothing but the approval's id, which is
+ * looked up for this caller only, as the `approval` argument is.
+ */
+const DECIDED_KEY = 'decided';
+const ROUND_STATE_PREFIX = 'xos-approval:';
+/** After the person said they decided: how long a round waits for the decision to be carried out. */
+const SETTLE_MS = 10_000;
+const SETTLE_POLL_MS = 200;
+
+/** The approval an earlier round of this call named, if it did. */
+export function approvalOfRound(round: CallRound | undefined): string | undefined {
+  const state = round?.state;
+  if (!state?.startsWith(ROUND_STATE_PREFIX)) return undefined;
+  const id = state.slice(ROUND_STATE_PREFIX.length);
+  return id.length > 0 && id.length <= APPROVAL_MAX_LENGTH ? id : undefined;
+}
+
+/** `question`: absent on a later round (the person saw it already). */
+function askToWait(tool: string, id: string, where: string, question?: string): InputRequiredResult {
+  const waits = question === undefined ? `Not decided yet: XOS waits for your decision ${where}.` : `XOS waits for your decision ${where} on: ${question}`;
+  return inputRequired({
+    inputRequests: {
+      [DECIDED_KEY]: inputRequired.elicit({
+        message: `${waits}\n`
+          + `Answer here once you have decided there; XOS then tells what became of it. Decline to stop waiting: the request stays, and ${tool} with approval: "${id}" tells its outcome later.`,
+        requestedSchema: { type: 'object', properties: {} },
+      }),
+    },
+    requestState: ROUND_STATE_PREFIX + id,
+  });
+}
+
+/** A later round of a call that asked to wait: the outcome, or (still undecided, the person said wait on) another round. */
+export async function resumeStored(tool: string, stored: StoredRequest, id: string, round: CallRound, deps: XosDeps, signal: AbortSignal): Promise<ToolReply> {
+  const answer = inputResponse(round.responses as Record<string, unknown> | undefined, DECIDED_KEY);
+  if (answer.kind === 'elicit' && answer.action === 'accept') {
+    // The person says they decided: the write may still be under way.
+    const deadline = Date.now() + SETTLE_MS;
+    let status = await approvalStatus(stored.approvals, id, stored.requester);
+    while ((status.state === 'pending' || status.state === 'committing') && Date.now() < deadline && !signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+      status = await approvalStatus(stored.approvals, id, stored.requester);
+    }
+    if (status.state === 'pending' && round.canAsk) return askToWait(tool, id, whereToDecide(deps));
+  }
+  return answerStored(tool, stored, id, deps);
+}
+
 const again = (tool: string, id: string) => `Call ${tool} again with approval: "${id}" to learn the outcome.`;
 
 /** Stores the prepared write as a pending approval and answers at once with its id, the question, where and until when. */
-export async function requestStored(tool: string, stored: StoredRequest, prepared: PreparedWrite, deps: XosDeps): Promise<CallToolResult> {
+export async function requestStored(tool: string, stored: StoredRequest, prepared: PreparedWrite, deps: XosDeps, round?: CallRound): Promise<ToolReply> {
   const made = await requestApproval(stored.approvals, prepared, stored.requester);
   const where = whereToDecide(deps);
   if (!made.ok) {
@@ -49,6 +101,7 @@ export async function requestStored(tool: string, stored: StoredRequest, prepare
   }
   const { approval } = made;
   const question = deps.approvalQuestion?.(approval) ?? `${approval.kind} (${approval.id})`;
+  if (round?.canAsk) return askToWait(tool, approval.id, where, question);
   return ok([
     `Nothing is written yet. Waiting for the person's decision on: ${question}`,
     `Approval id: "${approval.id}". The person decides ${where}; the request expires at ${approval.expiresAt}, and nothing is written then.`,

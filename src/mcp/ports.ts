@@ -1,6 +1,6 @@
 // The dependencies every XOS tool receives as one object, and the tool declaration.
 // The VS Code implementations live in src/host/; tests pass real or in-memory ones.
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
@@ -53,6 +53,12 @@ export interface ToolAnnotations {
  */
 export type Precondition = 'schema' | 'mailer' | 'contacts';
 
+/**
+ * What a tool answers: its result, or (protocol 2026-07-28, a client that can be asked) a request
+ * for input after which the client calls the tool again (an approval the person decides on the Board).
+ */
+export type ToolReply = CallToolResult | InputRequiredResult;
+
 /** One MCP tool: its declaration and its handler. */
 export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
@@ -69,7 +75,7 @@ export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
    * shows travels in the result's `_meta`, never in the text the model reads. A card only views.
    */
   readonly appResource?: string;
-  handler(args: z.infer<z.ZodObject<Shape>>, deps: XosDeps, session: McpSession, signal: AbortSignal): Promise<CallToolResult>;
+  handler(args: z.infer<z.ZodObject<Shape>>, deps: XosDeps, session: McpSession, signal: AbortSignal): Promise<ToolReply>;
 }
 
 /** Declares a tool; the handler's argument types follow from `inputSchema`. */

@@ -1,19 +1,19 @@
 // One MCP server per MCP session (protocol 2025-11-25), or per request (2026-07-28, no
 // session), with every XOS tool registered. One factory serves both revisions.
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { CLIENT_INFO_META_KEY, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
-import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { BackendUnavailableError, unavailableReply } from '../graphql/unavailable.ts';
 import { registerCardResource } from './apps/card.ts';
 import { configuredFor, unmetPrecondition } from './preconditions.ts';
 import { registerPrompts } from './prompts.ts';
-import type { XosDeps } from './ports.ts';
+import type { ToolReply, XosDeps } from './ports.ts';
 import { fail } from './result.ts';
 import type { WorkflowHandles } from './handles.ts';
 import { XOS_TOOLS, XOS_TOOL_NAMES } from './registry.ts';
-import { McpSession } from './session.ts';
+import { McpSession, type CallRound } from './session.ts';
 
 export const SERVER_INFO = { name: 'xos', title: 'XOS', version: packageJson.version };
 
@@ -49,10 +49,11 @@ export function createXosMcpServer(deps: () => XosDeps, served: McpSession | Ses
       ...SCHEMAS.get(tool)!,
       annotations: { title: tool.title, ...tool.annotations },
     };
-    const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> => {
+    const handle = async (args: Record<string, unknown>, ctx: ServerContext): Promise<ToolReply> => {
       const current = deps();
       // The tools the current settings allow, for xos_system_status; the schema rule per conversation (or handle).
-      const scoped = callerOf(served, ctx).forCall(ctx.mcpReq._meta, XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name), args);
+      const tools = XOS_TOOLS.filter((t) => configuredFor(t, current)).map((t) => t.name);
+      const scoped = callerOf(served, ctx).forCall(ctx.mcpReq._meta, tools, args, served instanceof McpSession ? undefined : roundOf(ctx));
       const unmet = unmetPrecondition(tool, current, scoped);
       if (unmet) return fail(unmet);
       try {
@@ -90,6 +91,20 @@ export function xosServerFactory(deps: () => XosDeps, sessionless: Sessionless, 
     if (era === 'modern') return createXosMcpServer(deps, sessionless);
     if (!legacySession) throw new Error('this entry serves protocol 2026-07-28 only');
     return createXosMcpServer(deps, legacySession());
+  };
+}
+
+/** What a call of protocol 2026-07-28 brings for a multi-round-trip answer (see CallRound). */
+function roundOf(ctx: ServerContext): CallRound {
+  const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  // An empty `elicitation: {}` declares form mode (the spec's default).
+  const canAsk = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  const state = ctx.mcpReq.requestState<unknown>();
+  return {
+    canAsk,
+    ...(typeof state === 'string' ? { state } : {}),
+    ...(ctx.mcpReq.inputResponses ? { responses: ctx.mcpReq.inputResponses } : {}),
   };
 }
 

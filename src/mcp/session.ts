@@ -30,11 +30,26 @@ type Memory =
   | { readonly kind: 'session'; readonly id: string; readonly loaded: Set<string>; readonly handles: WorkflowHandles }
   | ({ readonly kind: 'none' } & WithoutSession);
 
+/**
+ * A call of protocol 2026-07-28, where a tool may answer with a request for input and the client
+ * calls it again with the answers (a multi-round-trip request). Everything here comes from the
+ * client: untrusted.
+ */
+export interface CallRound {
+  /** The client declared form elicitation for this request: it can be asked to wait with the person. */
+  readonly canAsk: boolean;
+  /** The state XOS gave the previous round, echoed back (absent on the first round). */
+  readonly state?: string;
+  /** The client's answers to the previous round's requests, by key. */
+  readonly responses?: Readonly<Record<string, unknown>>;
+}
+
 /** One tool call's view: its conversation and handle, and the memory it shares with its session's other calls. */
 interface CallView {
   readonly memory: Memory;
   readonly conversation?: string;
   readonly handle?: string;
+  readonly round?: CallRound;
 }
 
 export class McpSession {
@@ -46,6 +61,8 @@ export class McpSession {
   readonly conversation: string | undefined;
   /** The handle this call passed, if any. */
   readonly handle: string | undefined;
+  /** This call's round, for a call of protocol 2026-07-28 (see CallRound). */
+  readonly round: CallRound | undefined;
   private readonly memory: Memory;
 
   /**
@@ -57,6 +74,7 @@ export class McpSession {
     this.tools = tools;
     this.conversation = call?.conversation;
     this.handle = call?.handle;
+    this.round = call?.round;
     this.memory = call?.memory ?? (typeof owner === 'string'
       // A session's own handles: xos_schema returns one there too, so an agent can always pass it.
       ? { kind: 'session', id: owner, loaded: new Set(), handles: new WorkflowHandles({ maxEntries: MAX_CONVERSATIONS }) }
@@ -72,13 +90,13 @@ export class McpSession {
    * This session as one tool call sees it: scoped to the conversation its `_meta` names, if any,
    * offering `tools` (those the current settings allow), with the `handle` its arguments pass.
    */
-  forCall(meta: Readonly<Record<string, unknown>> | undefined, tools: readonly string[] = this.tools, args?: Readonly<Record<string, unknown>>): McpSession {
+  forCall(meta: Readonly<Record<string, unknown>> | undefined, tools: readonly string[] = this.tools, args?: Readonly<Record<string, unknown>>, round?: CallRound): McpSession {
     const named = meta?.[CONVERSATION_META_KEY];
     const conversation = typeof named === 'string' && named.length > 0 && named.length <= 512 ? named : undefined;
     const passed = args?.[HANDLE_ARGUMENT];
     const handle = typeof passed === 'string' && passed.length > 0 ? passed : undefined;
     const owner = this.memory.kind === 'session' ? this.memory.id : this.memory;
-    return new McpSession(owner, tools, { memory: this.memory, conversation, handle });
+    return new McpSession(owner, tools, { memory: this.memory, conversation, handle, ...(round ? { round } : {}) });
   }
 
   /** Who asks, for a request without an MCP session (its stored approvals are its own); undefined with a session. */

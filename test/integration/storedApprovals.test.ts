@@ -27,6 +27,9 @@ import { McpSession } from '../../src/mcp/session.ts';
 import { requestStored } from '../../src/mcp/approvalFlow.ts';
 import { resultText } from '../../src/mcp/result.ts';
 import { prepareSave } from '../../src/core/save.ts';
+import { startMcpHttpServer } from '../../src/mcp/http.ts';
+import { eraClient } from '../support/mcpClient.ts';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startTestSmtpServer, testCertificate, type TestSmtpServer } from '../support/smtp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
@@ -237,7 +240,7 @@ test('a requester with too many approvals waiting is refused with what to do', a
   assert.ok('payload' in prepared);
   const full = { approvals: { ...app.approvalDeps()!, maxPending: 0 }, requester: { client: AGENT, person: 'anna' } };
   const reply = await requestStored('xos_ui_save', full, prepared, app.deps());
-  assert.equal(reply.isError, true);
+  assert.equal((reply as CallToolResult).isError, true);
   assert.match(resultText(reply), /^Not asked: 0 requests of this client already wait for the person's decision\. Ask the person to decide them on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\), or wait until they expire; then call xos_ui_save again\.$/);
   assert.deepEqual(await app.approvalDesk!.pending(), []);
 });
@@ -255,5 +258,61 @@ test('with an MCP session, approval is refused and the question is asked at once
   } finally {
     await mcp.close();
     await server.close();
+  }
+});
+
+test('protocol 2026-07-28, a client that can be asked: the call waits in rounds, not in one long request; decided on the Board, the same call says saved', async () => {
+  const token = 'rounds-test-token-0123456789abcdef';
+  const http = await startMcpHttpServer(() => app.deps(), { token });
+  const connect = async (answer: (message: string) => Promise<'accept' | 'decline'>) => {
+    const mcp = eraClient('rounds-agent', 'modern');
+    mcp.registerCapabilities({ elicitation: { form: {} } });
+    mcp.setRequestHandler('elicitation/create', async (request) => ({ action: await answer(String(request.params.message)) }));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    assert.equal(mcp.getProtocolEra(), 'modern');
+    return mcp;
+  };
+  const text = (result: unknown) => (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const before = await city('6');
+  const asks: string[] = [];
+  // The person decides on the Board a moment after the client shows the request: the round waits for the write.
+  const approving = await connect(async (message) => {
+    asks.push(message);
+    const [waiting] = await app.approvalDesk!.pending();
+    if (asks.length === 1) setTimeout(() => void app.approvalDesk!.decide(waiting.id, 'approve'), 300);
+    return 'accept';
+  });
+  try {
+    const handle = (JSON.parse(text(await approving.callTool({ name: 'xos_schema', arguments: {} }))) as { handle: string }).handle;
+    await showRecord(app.deps(), 'person_detail', '6');
+    app.controller.board.edit('city', 'Rounds');
+    const result = await approving.callTool({ name: 'xos_ui_save', arguments: { handle } }) as CallToolResult;
+    assert.equal(result.isError, undefined, text(result));
+    assert.match(text(result), /^The person approved \(approval "[^"]+"\)\. .*Rounds/);
+    assert.equal(asks.length, 1, 'one round: the person decided');
+    assert.match(asks[0], /^XOS waits for your decision on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\) on: Save changes to Person 6\? City: .* → Rounds\n/);
+    assert.deepEqual(await city('6'), { city: 'Rounds', version: before.version + 1 });
+    assert.equal(asked.length, 0, 'nobody was asked by a blocking question');
+
+    // A client whose person stops waiting gets the approval's id to ask about later; nothing is lost.
+    const stopping = await connect(async () => 'decline');
+    try {
+      const handle2 = (JSON.parse(text(await stopping.callTool({ name: 'xos_schema', arguments: {} }))) as { handle: string }).handle;
+      app.controller.board.edit('city', 'Later');
+      const later = await stopping.callTool({ name: 'xos_ui_save', arguments: { handle: handle2 } }) as CallToolResult;
+      assert.equal(later.isError, undefined, text(later));
+      const id = /approval "([^"]+)"/.exec(text(later))?.[1];
+      assert.ok(id, text(later));
+      assert.match(text(later), /^Still waiting for the person's decision/);
+      assert.deepEqual((await app.approvalDesk!.pending()).map((p) => p.id), [id]);
+      assert.deepEqual(await app.approvalDesk!.decide(id, 'decline'), { kind: 'declined' });
+      const told = await stopping.callTool({ name: 'xos_ui_save', arguments: { handle: handle2, approval: id } }) as CallToolResult;
+      assert.match(text(told), /^The person declined/);
+    } finally {
+      await stopping.close();
+    }
+  } finally {
+    await approving.close();
+    await http.close();
   }
 });

@@ -1,6 +1,6 @@
 // xos_mail_send: sends the composed draft once, after the person confirmed exactly that draft.
 import { prepareSend, sendMailDraft } from '../../core/mailSend.ts';
-import { answerStored, approvalInput, noStoredApprovals, requestStored, storedRequest } from '../approvalFlow.ts';
+import { answerStored, approvalInput, approvalOfRound, noStoredApprovals, requestStored, resumeStored, storedRequest } from '../approvalFlow.ts';
 import { defineTool } from '../ports.ts';
 import { fail, ok } from '../result.ts';
 import { mailText } from '../wording.ts';
@@ -24,9 +24,12 @@ export const mailSendTool = defineTool({
   async handler(args, deps, session, signal) {
     const stored = storedRequest(deps, session);
     if (args.approval !== undefined) return stored ? answerStored('xos_mail_send', stored, args.approval, deps) : noStoredApprovals('xos_mail_send');
+    // A later round of a call that asked the client to wait with the person (protocol 2026-07-28).
+    const resumed = approvalOfRound(session.round);
+    if (stored && resumed && session.round) return resumeStored('xos_mail_send', stored, resumed, session.round, deps, signal);
     if (stored) {
       const prepared = prepareSend(deps.board, deps.mailer!.from);
-      if ('payload' in prepared) return requestStored('xos_mail_send', stored, prepared, deps);
+      if ('payload' in prepared) return requestStored('xos_mail_send', stored, prepared, deps, session.round);
       const text = mailText(prepared);
       return prepared.ok ? ok(text) : fail(text);
     }
