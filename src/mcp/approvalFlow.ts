@@ -155,3 +155,31 @@ function failedText(outcome: ApprovalOutcome): string {
     default: return 'nothing was written.';
   }
 }
+
+/** A guarded write as a tool offers it: prepared for a stored approval, or asked and written at once. */
+export interface GuardedWrite<O extends { readonly ok: boolean }> {
+  readonly tool: string;
+  /** What would be written now, or why nothing can be (an outcome, worded like the write's). */
+  prepare(): Promise<PreparedWrite | O> | PreparedWrite | O;
+  /** Today's way with a session: the person is asked at once, then it is written. */
+  askAndWrite(): Promise<O>;
+  words(outcome: O): string;
+}
+
+/**
+ * The one flow of xos_ui_save and xos_mail_send: with an MCP session the person is asked at once;
+ * without one the write is stored as a pending approval (answered at once, or, for a client that
+ * can be asked, in rounds), and `approval` tells what became of one.
+ */
+export async function guardedWrite<O extends { readonly ok: boolean }>(write: GuardedWrite<O>, approval: string | undefined, deps: XosDeps, session: McpSession, signal: AbortSignal): Promise<ToolReply> {
+  const { tool } = write;
+  const stored = storedRequest(deps, session);
+  if (approval !== undefined) return stored ? answerStored(tool, stored, approval, deps) : noStoredApprovals(tool);
+  const reply = (outcome: O) => (outcome.ok ? ok(write.words(outcome)) : fail(write.words(outcome)));
+  if (!stored) return reply(await write.askAndWrite());
+  // A later round of a call that asked the client to wait with the person (protocol 2026-07-28).
+  const resumed = approvalOfRound(session.round);
+  if (resumed && session.round) return resumeStored(tool, stored, resumed, session.round, deps, signal);
+  const prepared = await write.prepare();
+  return 'payload' in prepared ? requestStored(tool, stored, prepared, deps, session.round) : reply(prepared);
+}

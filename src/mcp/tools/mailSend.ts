@@ -1,8 +1,7 @@
 // xos_mail_send: sends the composed draft once, after the person confirmed exactly that draft.
 import { prepareSend, sendMailDraft } from '../../core/mailSend.ts';
-import { answerStored, approvalInput, approvalOfRound, noStoredApprovals, requestStored, resumeStored, storedRequest } from '../approvalFlow.ts';
+import { approvalInput, guardedWrite } from '../approvalFlow.ts';
 import { defineTool } from '../ports.ts';
-import { fail, ok } from '../result.ts';
 import { mailText } from '../wording.ts';
 
 export const mailSendTool = defineTool({
@@ -21,20 +20,12 @@ export const mailSendTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   requires: ['mailer'],
-  async handler(args, deps, session, signal) {
-    const stored = storedRequest(deps, session);
-    if (args.approval !== undefined) return stored ? answerStored('xos_mail_send', stored, args.approval, deps) : noStoredApprovals('xos_mail_send');
-    // A later round of a call that asked the client to wait with the person (protocol 2026-07-28).
-    const resumed = approvalOfRound(session.round);
-    if (stored && resumed && session.round) return resumeStored('xos_mail_send', stored, resumed, session.round, deps, signal);
-    if (stored) {
-      const prepared = prepareSend(deps.board, deps.mailer!.from);
-      if ('payload' in prepared) return requestStored('xos_mail_send', stored, prepared, deps, session.round);
-      const text = mailText(prepared);
-      return prepared.ok ? ok(text) : fail(text);
-    }
-    const outcome = await sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal);
-    const text = mailText(outcome);
-    return outcome.ok ? ok(text) : fail(text);
+  handler(args, deps, session, signal) {
+    return guardedWrite({
+      tool: 'xos_mail_send',
+      prepare: () => prepareSend(deps.board, deps.mailer!.from),
+      askAndWrite: () => sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal),
+      words: mailText,
+    }, args.approval, deps, session, signal);
   },
 });

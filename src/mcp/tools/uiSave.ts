@@ -3,9 +3,8 @@
 // the version that was loaded (the use case saveForm, which the Board's Save runs too).
 import { handleInput } from './fields.ts';
 import { prepareSave, saveForm } from '../../core/save.ts';
-import { answerStored, approvalInput, approvalOfRound, noStoredApprovals, requestStored, resumeStored, storedRequest } from '../approvalFlow.ts';
+import { approvalInput, guardedWrite } from '../approvalFlow.ts';
 import { defineTool } from '../ports.ts';
-import { fail, ok } from '../result.ts';
 import { agentText } from '../wording.ts';
 
 export const uiSaveTool = defineTool({
@@ -26,20 +25,12 @@ export const uiSaveTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   requires: ['schema'],
-  async handler(args, deps, session, signal) {
-    const stored = storedRequest(deps, session);
-    if (args.approval !== undefined) return stored ? answerStored('xos_ui_save', stored, args.approval, deps) : noStoredApprovals('xos_ui_save');
-    // A later round of a call that asked the client to wait with the person (protocol 2026-07-28).
-    const resumed = approvalOfRound(session.round);
-    if (stored && resumed && session.round) return resumeStored('xos_ui_save', stored, resumed, session.round, deps, signal);
-    if (stored) {
-      const prepared = await prepareSave(deps);
-      if ('payload' in prepared) return requestStored('xos_ui_save', stored, prepared, deps, session.round);
-      const text = agentText(deps.client.ast(), prepared);
-      return prepared.ok ? ok(text) : fail(text);
-    }
-    const outcome = await saveForm(deps, signal);
-    const text = agentText(deps.client.ast(), outcome);
-    return outcome.ok ? ok(text) : fail(text);
+  handler(args, deps, session, signal) {
+    return guardedWrite({
+      tool: 'xos_ui_save',
+      prepare: () => prepareSave(deps),
+      askAndWrite: () => saveForm(deps, signal),
+      words: (outcome) => agentText(deps.client.ast(), outcome),
+    }, args.approval, deps, session, signal);
   },
 });
