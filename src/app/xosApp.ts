@@ -57,6 +57,8 @@ export interface StoredApprovalsOptions {
   readonly person: () => string | undefined;
   /** Told when housekeeping or voiding failed. */
   readonly warn: (text: string) => void;
+  /** How long a new request waits for the person (15 minutes when absent). */
+  readonly ttlMs?: number;
   /** The clock (tests). */
   readonly now?: () => number;
 }
@@ -116,6 +118,7 @@ export class XosApp {
     return {
       client: this.options.client, store: stored.store,
       ...(mailer ? { mailer } : {}), ...(backend === undefined ? {} : { backend }), ...(options.now ? { now: options.now } : {}),
+      ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
     };
   }
 

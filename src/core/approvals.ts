@@ -114,6 +114,8 @@ export interface ApprovalDeps {
   /** How the audit trail names the writer of an approved write; `agent` (the agent asked) when absent. */
   readonly path?: AuditPath;
   readonly maxPending?: number;
+  /** How long a new request waits for the person (DEFAULT_APPROVAL_TTL_MS when absent). */
+  readonly ttlMs?: number;
   readonly retentionMs?: number;
   readonly commitLeaseMs?: number;
 }
@@ -136,7 +138,7 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
   options: { readonly ttlMs?: number } = {}): Promise<RequestOutcome> {
   const now = nowOf(deps);
   const max = deps.maxPending ?? DEFAULT_MAX_PENDING;
-  const ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  const ttlMs = options.ttlMs ?? deps.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`an approval's lifetime must be a positive number of milliseconds (got ${ttlMs})`);
   const approval: PendingApproval = {
     id: randomBytes(16).toString('base64url'),

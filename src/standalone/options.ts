@@ -33,6 +33,8 @@ export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url
   --mail-host, --mail-port, --mail-security starttls|tls|none, --mail-user, --mail-from
                 the SMTP server for xos_mail_send (password: XOS_MAIL_PASSWORD)
   --mail-undo   seconds a confirmed mail waits, with Undo on the Board (default 10)
+  --approval-seconds  seconds a request stored as a pending approval (an agent without
+                an MCP session) waits for the decision on the Board (default 900)
 
   XOS_BOARD_KEY  a fixed key for the Board link (at least 32 characters of A-Z a-z 0-9 - _,
                  e.g. openssl rand -hex 32); without it every start has a new one. Whoever
@@ -101,6 +103,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
       'confirm-timeout': { type: 'string' }, person: { type: 'string' },
       'mail-host': { type: 'string' }, 'mail-port': { type: 'string' }, 'mail-security': { type: 'string' },
       'mail-user': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-undo': { type: 'string' },
+      'approval-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -122,6 +125,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
   if (boardKey !== undefined && !BOARD_KEY.test(boardKey)) {
     throw new UsageError('XOS_BOARD_KEY must be at least 32 characters of A-Z, a-z, 0-9, - and _ (make one with: openssl rand -hex 32)');
   }
+  const approvalSeconds = intOption('approval-seconds', values['approval-seconds'], 900);
+  if (approvalSeconds < 1) throw new UsageError('--approval-seconds needs at least 1 (a request that expires at once could never be decided)');
   const dataDir = defaultDataDir();
   return {
     ast: values.ast,
@@ -145,6 +150,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
       password: env.XOS_MAIL_PASSWORD || undefined,
     } : undefined,
     mailUndoSeconds: Math.min(300, intOption('mail-undo', values['mail-undo'], 10)),
+    approvalSeconds,
     dataDir,
     exportDir: process.cwd(),
     log: (line) => process.stderr.write(`[xos-mcp] ${line}\n`),

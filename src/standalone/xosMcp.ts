@@ -58,6 +58,8 @@ export interface XosMcpOptions {
   readonly mail?: SmtpSettings & { readonly password?: string };
   /** Seconds a confirmed mail waits before it goes out (default 10, Undo on the Board). */
   readonly mailUndoSeconds?: number;
+  /** Seconds a stored approval waits for the person's decision (default 900). */
+  readonly approvalSeconds?: number;
   /** Where the default database, the Board's kept work and the current Board link live (0700). */
   readonly dataDir: string;
   /** Where CSV exports are written (each file 0600, never through a symbolic link). */
@@ -199,6 +201,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       backend: () => backend.where,
       person: () => options.person,
       warn: (text) => log(`warning: ${text}`),
+      ...(options.approvalSeconds === undefined ? {} : { ttlMs: options.approvalSeconds * 1000 }),
     },
   });
   const { controller, confirmer } = app;

@@ -64,6 +64,8 @@ describe('xos-mcp options', () => {
     assert.equal(options.port, 7401);
     assert.equal(options.dsn, undefined);
     assert.match(options.dataDir, /xos-mcp$/);
+    assert.equal(options.approvalSeconds, 900);
+    assert.equal(parseOptions(['--approval-seconds', '45'], env)!.approvalSeconds, 45);
   });
   test('mistakes are refused with what to do', () => {
     assert.throws(() => parseOptions(['--http'], env), /--http needs a token for the clients: set XOS_MCP_TOKEN, or pass --token-file <file>/);
@@ -72,6 +74,7 @@ describe('xos-mcp options', () => {
     assert.throws(() => parseOptions(['--mail-host', 'smtp.example', '--mail-from', 'a@b.example', '--mail-security', 'ssl'], env), /starttls, tls or none/);
     assert.throws(() => parseOptions(['--mail-host', 'smtp.example'], env), /needs --mail-from/);
     assert.throws(() => parseOptions(['--board-port', 'x'], env), /--board-port needs a whole number/);
+    assert.throws(() => parseOptions(['--approval-seconds', '0'], env), /--approval-seconds needs at least 1/);
     assert.equal(parseOptions(['--http'], { XOS_MCP_TOKEN: 't' })!.token, 't');
     assert.equal(parseOptions([], { LANG: 'de_DE.UTF-8' })!.locale, 'de-DE');
   });

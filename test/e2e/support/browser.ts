@@ -3,8 +3,13 @@ import { createRequire } from 'node:module';
 import { vscodeServer } from './codeServer.ts';
 
 // The few Playwright types the suites use (playwright-core is not a dependency of the repo).
+/** An element found by its ARIA role and accessible name (shadow roots included). */
+export interface RoleOptions { name?: string | RegExp; exact?: boolean }
+
 export interface Locator {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  getByRole(role: string, options?: RoleOptions): Locator;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   first(): Locator;
   last(): Locator;
   nth(index: number): Locator;
@@ -33,6 +38,7 @@ export interface Page {
   /** The page's browser context: its other pages share its storage (tabs of one browser profile). */
   context(): BrowserContext;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  getByRole(role: string, options?: RoleOptions): Locator;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   exposeFunction(name: string, callback: (...args: any[]) => unknown): Promise<void>;
   evaluate<T>(fn: () => T): Promise<T>;

@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 export interface StartedXosMcp {
   readonly client: Client;
   readonly transport: StdioClientTransport;
+  /** xos-mcp's process id (to stop it hard, as a crash would). */
+  readonly pid: number;
   /** The Board's link as printed, with its key in the fragment. */
   readonly link: string;
   /** Everything xos-mcp wrote to stderr so far. */
@@ -16,6 +18,8 @@ export interface StartedXosMcp {
 export interface XosMcpOptions {
   /** The MCP client's name. */
   readonly name: string;
+  /** The client to connect (one pinned to a protocol revision, say); a 2025-era client named `name` when absent. */
+  readonly client?: Client;
   /** Its data folder (XDG_DATA_HOME) and working directory. */
   readonly data: string;
   /** Arguments after the defaults (`--confirm-timeout 60 --locale en`); the Board port is free unless given. */
@@ -38,7 +42,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<StartedXosMcp
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => { log += chunk.toString('utf8'); });
-  const client = new Client({ name: options.name, version: '1.0.0' });
+  const client = options.client ?? new Client({ name: options.name, version: '1.0.0' });
   await client.connect(transport);
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let link = LINK.exec(log)?.[1];
@@ -47,5 +51,5 @@ export async function startXosMcp(options: XosMcpOptions): Promise<StartedXosMcp
     await new Promise((resolve) => setTimeout(resolve, 50));
     link = LINK.exec(log)?.[1];
   }
-  return { client, transport, link, log: () => log };
+  return { client, transport, pid: transport.pid!, link, log: () => log };
 }
