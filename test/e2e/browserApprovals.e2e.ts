@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVAL_SWEEP_MS } from '../../src/app/xosApp.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
 import { CONVERSATION_META_KEY } from '../../src/mcp/session.ts';
 import { eraClient } from '../support/mcpClient.ts';
@@ -294,10 +293,10 @@ describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)',
       await page.locator('xos-status-strip [role="status"]', { hasText: 'Declined: nothing was written.' }).waitFor({ state: 'visible', timeout: 10_000 });
       const decided = requests.filter((r) => r.decision !== 'expire');
       assert.ok(decided.every((r) => r.expiresAt > Date.now()), 'every decision was taken before its request expired');
-      // The rest expire undecided and leave the list by themselves: at their expiry (the desk's timer),
-      // at the latest at the next housekeeping, once a minute.
+      // The rest expire undecided and leave the list by themselves at their expiry (the desk's timer,
+      // not the housekeeping once a minute).
       const lastExpiry = Math.max(...requests.filter((r) => r.decision === 'expire').map((r) => r.expiresAt));
-      await panel(page).waitFor({ state: 'hidden', timeout: Math.max(0, lastExpiry - Date.now()) + APPROVAL_SWEEP_MS + 10_000 });
+      await panel(page).waitFor({ state: 'hidden', timeout: Math.max(0, lastExpiry - Date.now()) + 15_000 });
       lap(`the list is empty (${((Date.now() - lastExpiry) / 1000).toFixed(1)} s after the last expiry)`);
 
       // What the agents learn by calling again, each in its conversation.
