@@ -17,6 +17,8 @@ import type { Translate } from './texts.ts';
 
 /** How often the approvals file is checked for another process's changes. */
 export const WATCH_INTERVAL_MS = 500;
+/** The least wait before the list is read again for an expiry (one that passed while it was read). */
+const EXPIRED_RECHECK_MS = 20;
 /** setTimeout's longest delay; a later expiry is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -194,7 +196,9 @@ export class StoredApprovalDesk implements ApprovalDesk {
   /** A timer to the next expiry of a pending approval (the list is read again then). */
   private async timeNextExpiry(): Promise<void> {
     try {
-      this.timeExpiry(await this.options.deps().store.list(['pending']));
+      const deps = this.options.deps();
+      // This backend's only: another's are never expired here, and would keep the timer going.
+      this.timeExpiry((await deps.store.list(['pending'])).filter((approval) => approval.backend === deps.backend));
     } catch {
       // the store was closed meanwhile
     }
@@ -205,10 +209,11 @@ export class StoredApprovalDesk implements ApprovalDesk {
     clearTimeout(this.expiryTimer);
     this.expiryTimer = undefined;
     const now = (this.options.deps().now ?? Date.now)();
-    // Only expiries still ahead: one past is taken off the list when the list is read.
-    const next = waiting.map((a) => Date.parse(a.expiresAt)).filter((at) => at > now).sort((a, b) => a - b)[0];
+    // One already past counts too (it passed while the list was read): reading the list again
+    // takes it off, so the timer then moves on to the next.
+    const next = waiting.map((a) => Date.parse(a.expiresAt)).sort((a, b) => a - b)[0];
     if (next === undefined) return;
-    this.expiryTimer = setTimeout(() => this.changed(), Math.min(MAX_TIMER_MS, next - now));
+    this.expiryTimer = setTimeout(() => this.changed(), Math.min(MAX_TIMER_MS, Math.max(EXPIRED_RECHECK_MS, next - now)));
     this.expiryTimer.unref?.();
   }
 }
