@@ -54,7 +54,16 @@ async function main() {
   if (reason) {
     const npmArgs = existsSync(lockfilePath) ? ['ci'] : ['install'];
     const [command, args] = npmCommand([...npmArgs, '--no-audit', '--no-fund', '--loglevel=error']);
-    const code = await run(command, args);
+    // npm at --loglevel=error is silent for the minute it takes: say what runs, and that it still does.
+    console.log(`ensure-deps: installing the dependencies (npm ${npmArgs[0]}) because ${reason}; about a minute on 2 cores …`);
+    const started = Date.now();
+    const ticker = setInterval(() => console.log(`ensure-deps: still installing the dependencies (${Math.round((Date.now() - started) / 1000)} s) …`), 15_000);
+    let code;
+    try {
+      code = await run(command, args);
+    } finally {
+      clearInterval(ticker);
+    }
     if (code !== 0) throw new Error(`npm ${npmArgs[0]} failed with exit code ${code}`);
     action = `ran npm ${npmArgs[0]} because ${reason}`;
   } else {
