@@ -4,6 +4,12 @@ import { createRequire } from 'node:module';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, assertProvisioned, playwrightPackageJson, waitFor } from './vscode-server.mjs';
 
 export const workbenchTimeoutMs = 90_000;
+/**
+ * How long one step in the page (a key, a click, a row to appear) may take. A loaded 2-core
+ * machine answers a click in seconds, not milliseconds: a step waits this long for its
+ * condition, while the whole command keeps its own limit.
+ */
+const stepTimeoutMs = 30_000;
 
 /** Headless Debian Chromium through the provisioned playwright-core. */
 export async function launchChromium() {
@@ -27,10 +33,10 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const match = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
   await waitFor(async () => {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 5_000 });
+    await input.waitFor({ state: 'visible', timeout: stepTimeoutMs });
     await page.keyboard.type(title);
     try {
-      await match.waitFor({ state: 'visible', timeout: 2_000 });
+      await match.waitFor({ state: 'visible', timeout: 5_000 });
       return true;
     } catch {
       await page.keyboard.press('Escape');
@@ -38,7 +44,7 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
     }
   }, { timeoutMs, intervalMs: 500, describe: () => `the command palette never offered "${title}"` });
   // A click runs exactly this row; Enter would run whichever row has focus while the list still filters.
-  await match.click({ timeout: 5_000 });
+  await match.click({ timeout: stepTimeoutMs });
 }
 
 /**
