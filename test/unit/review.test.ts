@@ -75,6 +75,17 @@ test('a conflict shows what is stored now and waits for the person; a gone recor
   assert.deepEqual(review.accepted(), [{ id: '1', version: 4, set: { age: 31, city: 'Bonn' } }], 'accepted again, against the version stored now');
 });
 
+test("a conflicting row is settled by a cell's mark too (that cell only), but not by a typed value", () => {
+  const review = sample();
+  review.markConflicts([{ id: '1', current: { record: { age: 35, city: 'Kiel' }, version: 4 } }]);
+  review.edit('1', 'city', 'Ulm');
+  assert.equal(review.tally().conflicts, 1, 'a typed value alone leaves the conflict open');
+  assert.equal(review.accepted().some((row) => row.id === '1'), false);
+  review.decide(true, '1', 'age');
+  assert.equal(review.tally().conflicts, 0, "the cell's mark settles the row");
+  assert.deepEqual(review.accepted().find((row) => row.id === '1'), { id: '1', version: 4, set: { age: 31, city: 'Ulm' } }, 'the marked cell and the typed one, over the version stored now');
+});
+
 const parts: BatchQuestionParts = {
   compose: (records, body) => `Save changes to ${records} records of Person? ${body}`,
   count: (n) => n.toLocaleString('en-US'),
