@@ -203,6 +203,8 @@ export interface BatchQuestionParts {
   readonly moreValues: (count: number) => string;
   /** `+1,997 more (the Board shows all)`. */
   readonly more: (count: string) => string;
+  /** Said after the changes, within the budget (an undo's records left out). */
+  readonly note?: string;
 }
 
 /**
@@ -217,13 +219,14 @@ export function batchQuestion(batch: BatchQuestionInput, parts: BatchQuestionPar
     return `${shorten(displayText(f.label), MAX_LABEL)}: ${[...values, ...(f.moreValues ? [parts.moreValues(f.moreValues)] : [])].join(', ')}`;
   });
   const rows = batch.first.map((row) => `#${shorten(displayText(row.id), 40)}: ${row.changes.map((c) => describeChange(c.label, c.from, c.to)).join(', ')}`);
+  const note = parts.note ? ` ${neutraliseLinks(parts.note)}` : '';
   for (let shown = rows.length; shown >= 0; shown -= 1) {
     const rest = batch.records - shown;
     const body = [...fields, ...rows.slice(0, shown), ...(rest > 0 ? [parts.more(parts.count(rest))] : [])].join('; ');
-    const message = neutraliseLinks(parts.compose(parts.count(batch.records), body));
+    const message = neutraliseLinks(parts.compose(parts.count(batch.records), body)) + note;
     if (units(message) <= budget) return message;
   }
-  return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))), budget);
+  return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))) + note, budget);
 }
 
 /** The batch as the question needs it (BatchSummary of src/core/domain.ts). */

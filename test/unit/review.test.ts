@@ -121,4 +121,14 @@ test('the batch question: count, each field summed up, the first rows, "+N more"
   assert.ok(long.length <= 300, long);
   assert.match(long, /Notes: 10,000× x+/);
   assert.match(long, /more \(the Board shows all changes\)$/);
+
+  // An undo's note (the records left out) follows the changes, and the rows give way to keep it within the budget.
+  const note = '1,001 records were changed or deleted since and are left out: they stay as they are.';
+  const noted = batchQuestion({
+    records: 10_000,
+    fields: [{ label: 'Notes', values: [{ value: 'x'.repeat(70), count: 10_000 }] }],
+    first: Array.from({ length: 3 }, (_, i) => ({ id: String(i), changes: [{ label: 'Notes', from: 'y'.repeat(300), to: 'x'.repeat(300) }] })),
+  }, { ...parts, note }, 300);
+  assert.ok(noted.length <= 300, noted);
+  assert.ok(noted.endsWith(`more (the Board shows all changes) ${note}`), noted);
 });
