@@ -11,6 +11,7 @@
 // budget with explicit "more" markers instead of being cut by VS Code. Here,
 // per value: look-alike values escaped, long values shortened around the change.
 
+import { fieldKind } from '../ast/fieldKinds.ts';
 import {
   NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, headUnits, invisibleCharacters, mixesLookAlikes,
   moreCharacters, neutraliseLinks, shorten, skeleton, units,
@@ -227,6 +228,14 @@ export function batchQuestion(batch: BatchQuestionInput, parts: BatchQuestionPar
     if (units(message) <= budget) return message;
   }
   return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))) + note, budget);
+}
+
+/**
+ * A signed change of the batch question (`+1234.56`, `-5`) in the locale's number format, as the Board
+ * formats decimals: grouped, every digit kept (`+1,234.56`, German `+1.234,56`).
+ */
+export function signedNumber(text: string, locale: string): string {
+  return `${text.startsWith('+') ? '+' : ''}${fieldKind('decimal').format(text, { locale, none: '—', yes: '', no: '' })}`;
 }
 
 /** The batch as the question needs it (BatchSummary of src/core/domain.ts). */
