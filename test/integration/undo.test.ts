@@ -12,6 +12,7 @@ import { BoardState } from '../../src/board/state.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../../src/core/undo.ts';
 import { saveForm } from '../../src/core/save.ts';
+import { undoBatch } from '../../src/core/batchSave.ts';
 import { showRecord } from '../../src/core/show.ts';
 import type { CoreDeps, SavedRecord } from '../../src/core/base.ts';
 import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
@@ -163,5 +164,33 @@ describe('undo a save', () => {
     const id = (created.data as { insert_person: { id: string } }).insert_person.id;
     const [create] = await auditTrail(deps, { entity: 'person', id });
     assert.match(said(await undoSave(deps, create, signal)).text, /Only a save can be undone; entry \d+ is a create/);
+  });
+
+  test('undo of a batch whose every record changed since asks nothing until the person decided; then one question', async () => {
+    const [six, seven] = [await stored('6'), await stored('7')];
+    const batchWrite = await backend.api.run({
+      query: 'mutation($u: [person_many_update_input!]!) { update_person_many(updates: $u) { id version } }',
+      variables: { u: [{ id: '6', version: six.version, set: { city: 'Batchstadt' } }, { id: '7', version: seven.version, set: { city: 'Batchstadt' } }] },
+    });
+    assert.equal(batchWrite.errors, undefined);
+    const batch = (await auditTrail(deps, { entity: 'person', id: '6' }, 1))[0].batch!;
+    assert.ok(batch);
+    await externalWrite('6', { city: 'Sechs' });
+    await externalWrite('7', { city: 'Sieben' });
+    person.asked = [];
+    const outcome = await undoBatch(deps, batch, signal);
+    assert.equal(outcome.kind, 'review_conflicts', JSON.stringify(outcome));
+    assert.equal(person.asked.length, 0, 'nothing left to undo without the person: not asked');
+    assert.equal(board.review()!.tally().conflicts, 2);
+    assert.deepEqual([(await stored('6')).city, (await stored('7')).city], ['Sechs', 'Sieben']);
+    // The person takes the undo for one record over what is stored now, and not for the other: one question, that record only.
+    board.reviewDecide(true, '6');
+    board.reviewDecide(false, '7');
+    const saved = await saveForm(deps, signal, 'board');
+    assert.equal(saved.kind, 'batch_saved', JSON.stringify(saved));
+    assert.equal(person.asked.length, 1);
+    assert.equal(person.asked[0].batch?.records, 1);
+    assert.equal(person.asked[0].batch?.changedSince, undefined, 'nothing left out unsaid: the person decided both rows');
+    assert.deepEqual([(await stored('6')).city, (await stored('7')).city], [six.city, 'Sieben']);
   });
 });
