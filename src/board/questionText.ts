@@ -34,7 +34,11 @@ export function saveQuestionText(summary: SaveSummary, words: QuestionWords): st
     times: (count, value) => `${count}× ${value}`,
     moreValues: (count) => t('+{0} more values', count),
     more: (count) => t('+{0} more (the Board shows all changes)', count),
-    ...(batch.changedSince ? { note: t('{0} records were changed or deleted since and are left out: they stay as they are.', numbers.format(batch.changedSince)) } : {}),
+    ...(batch.changedSince ? {
+      note: batch.changedSince === 1
+        ? t('1 record was changed or deleted since and is left out: it stays as it is.')
+        : t('{0} records were changed or deleted since and are left out: they stay as they are.', numbers.format(batch.changedSince)),
+    } : {}),
   }) : saveQuestion(summary.changes, {
     compose: (changes) => (summary.action === 'create'
       ? t('Create a new {0}? {1}', what, changes)

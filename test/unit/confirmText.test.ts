@@ -181,3 +181,15 @@ describe('the batch question\'s numbers', () => {
     assert.match(saveQuestionText(summary({ min: '-5', max: '0', total: '+1500' }), words('de')), /Änderung -5 bis 0, insgesamt \+1\.500;/);
   });
 });
+
+test('an undo\'s question says how many records changed since are left out, one or many, in English and German', () => {
+  const undo = (changedSince: number): SaveSummary => ({
+    entity: 'person', id: '', changes: [],
+    batch: { records: 3, cells: 3, fields: [{ field: 'city', label: 'City', values: [{ value: 'Kiel', count: 3 }] }], first: [], undo: true, changedSince },
+  });
+  const words = (locale: string) => ({ ast: demoApp(), locale, t: translator(locale) });
+  assert.equal(saveQuestionText(undo(1), words('en')), 'Undo the change to 3 records of Person? City: 3× Kiel; +3 more (the Board shows all changes) 1 record was changed or deleted since and is left out: it stays as it is.');
+  assert.match(saveQuestionText(undo(1200), words('en')), / 1,200 records were changed or deleted since and are left out: they stay as they are\.$/);
+  assert.match(saveQuestionText(undo(1), words('de')), / 1 Datensatz wurde seitdem geändert oder gelöscht und wird ausgelassen: Er bleibt, wie er ist\.$/);
+  assert.match(saveQuestionText(undo(1200), words('de')), / 1\.200 Datensätze wurden seitdem geändert oder gelöscht und werden ausgelassen: Sie bleiben, wie sie sind\.$/);
+});
