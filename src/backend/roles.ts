@@ -171,8 +171,11 @@ function contextReason(
   if (ast.entities[context.entity].read_only !== undefined) return undefined;
   const roleReadOnly = entity.read_only !== undefined;
   if (!roleReadOnly && (editable.length === 0 || writable.length === editable.length)) return undefined;
+  // A field hidden from the role is not named (nor is it a reason): the role does not see it at all.
   const lost = editable.filter((field) => !writable.includes(field) && Object.hasOwn(entity.fields, field));
-  const onlyContext = roleReadOnly || !rights.has('edit');
+  // Nothing left to change here says so plainly, whatever took each field away.
+  const onlyContext = roleReadOnly || !rights.has('edit') || writable.length === 0;
+  if (!onlyContext && lost.length === 0) return undefined;
   return Object.fromEntries(ast.locales.map((locale) => {
     const texts = roleTexts(locale, roleName, entityLabel(ast, context.entity, locale));
     const fields = lost.map((field) => labelOf(entity.fields[field].label, locale, ast.locales) ?? field).join(', ');

@@ -11,6 +11,7 @@
 // budget with explicit "more" markers instead of being cut by VS Code. Here,
 // per value: look-alike values escaped, long values shortened around the change.
 
+import { fieldKind } from '../ast/fieldKinds.ts';
 import {
   NOTIFICATION_LIMIT, QUESTION_BUDGET, displayText, escapedText, headUnits, invisibleCharacters, mixesLookAlikes,
   moreCharacters, neutraliseLinks, shorten, skeleton, units,
@@ -203,6 +204,8 @@ export interface BatchQuestionParts {
   readonly moreValues: (count: number) => string;
   /** `+1,997 more (the Board shows all)`. */
   readonly more: (count: string) => string;
+  /** Said after the changes, within the budget (an undo's records left out). */
+  readonly note?: string;
 }
 
 /**
@@ -217,13 +220,22 @@ export function batchQuestion(batch: BatchQuestionInput, parts: BatchQuestionPar
     return `${shorten(displayText(f.label), MAX_LABEL)}: ${[...values, ...(f.moreValues ? [parts.moreValues(f.moreValues)] : [])].join(', ')}`;
   });
   const rows = batch.first.map((row) => `#${shorten(displayText(row.id), 40)}: ${row.changes.map((c) => describeChange(c.label, c.from, c.to)).join(', ')}`);
+  const note = parts.note ? ` ${neutraliseLinks(parts.note)}` : '';
   for (let shown = rows.length; shown >= 0; shown -= 1) {
     const rest = batch.records - shown;
     const body = [...fields, ...rows.slice(0, shown), ...(rest > 0 ? [parts.more(parts.count(rest))] : [])].join('; ');
-    const message = neutraliseLinks(parts.compose(parts.count(batch.records), body));
+    const message = neutraliseLinks(parts.compose(parts.count(batch.records), body)) + note;
     if (units(message) <= budget) return message;
   }
-  return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))), budget);
+  return headUnits(neutraliseLinks(parts.compose(parts.count(batch.records), fields.join('; '))) + note, budget);
+}
+
+/**
+ * A signed change of the batch question (`+1234.56`, `-5`) in the locale's number format, as the Board
+ * formats decimals: grouped, every digit kept (`+1,234.56`, German `+1.234,56`).
+ */
+export function signedNumber(text: string, locale: string): string {
+  return `${text.startsWith('+') ? '+' : ''}${fieldKind('decimal').format(text, { locale, none: '—', yes: '', no: '' })}`;
 }
 
 /** The batch as the question needs it (BatchSummary of src/core/domain.ts). */

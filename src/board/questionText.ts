@@ -4,7 +4,7 @@ import { resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
 import type { PendingApproval } from '../core/approvals.ts';
 import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
-import { batchQuestion, displayText, othersEditingNote, saveQuestion, sendQuestion, shorten } from './confirmText.ts';
+import { batchQuestion, displayText, othersEditingNote, saveQuestion, sendQuestion, shorten, signedNumber } from './confirmText.ts';
 import type { Translate } from './texts.ts';
 
 /** What the questions need: the app (labels), the Board's language and its translate function. */
@@ -30,10 +30,15 @@ export function saveQuestionText(summary: SaveSummary, words: QuestionWords): st
   return batch ? batchQuestion(batch, {
     compose: (records, body) => (batch.undo ? t('Undo the change to {0} records of {1}? {2}', records, what, body) : t('Save changes to {0} records of {1}? {2}', records, what, body)),
     count: (n) => numbers.format(n),
-    numeric: (label, min, max, total) => t('{0}: change {1} to {2}, total {3}', label, min, max, total),
+    numeric: (label, min, max, total) => t('{0}: change {1} to {2}, total {3}', label, ...[min, max, total].map((n) => signedNumber(n, words.locale))),
     times: (count, value) => `${count}× ${value}`,
     moreValues: (count) => t('+{0} more values', count),
     more: (count) => t('+{0} more (the Board shows all changes)', count),
+    ...(batch.changedSince ? {
+      note: batch.changedSince === 1
+        ? t('1 record was changed or deleted since and is left out: it stays as it is.')
+        : t('{0} records were changed or deleted since and are left out: they stay as they are.', numbers.format(batch.changedSince)),
+    } : {}),
   }) : saveQuestion(summary.changes, {
     compose: (changes) => (summary.action === 'create'
       ? t('Create a new {0}? {1}', what, changes)

@@ -219,11 +219,7 @@ export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed:
   });
   const ids = [...new Set(newer.map((c) => c.id))];
   if (!ids.length) return [];
-  const ast = deps.client.ast();
-  const request = buildReviewRowsQuery(ast, review.context, { id: { _in: ids } }, [...review.shown, ...review.fields]);
-  const result = await deps.client.run(request.query, request.variables);
-  if (result.errors?.length) throw new Error(`reading the review's rows again failed: ${result.errors[0].message}`);
-  const stored = new Map(((result.data?.[request.root] ?? []) as BoardRecord[]).map((record) => [String(record.id), record]));
+  const stored = await storedRows(deps, review, ids);
   return ids.flatMap((id): CurrentRecord[] => {
     const record = stored.get(id);
     if (!record) return [{ id, current: null }];
@@ -234,4 +230,12 @@ export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed:
     const ours = accepted.length > 0 && accepted.every(([field, cell]) => JSON.stringify(cell.to) === JSON.stringify(now.record[field] ?? null));
     return ours ? [] : [{ id, current: now }];
   });
+}
+
+/** The review's records `ids` as stored now (with their version), read as the review read its rows; a deleted one is missing. */
+export async function storedRows(deps: Pick<CoreDeps, 'client'>, review: Review, ids: readonly string[]): Promise<Map<string, BoardRecord>> {
+  const request = buildReviewRowsQuery(deps.client.ast(), review.context, { id: { _in: ids } }, [...review.shown, ...review.fields]);
+  const result = await deps.client.run(request.query, request.variables);
+  if (result.errors?.length) throw new Error(`reading the review's rows again failed: ${result.errors[0].message}`);
+  return new Map(((result.data?.[request.root] ?? []) as BoardRecord[]).map((record) => [String(record.id), record]));
 }

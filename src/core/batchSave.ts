@@ -9,11 +9,12 @@ import { fieldDef, fieldLabel } from '../ast/lookup.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
 import { buildAuditQuery, buildReviewRowsQuery, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
 import { auditAction, writeRecords, type BatchPayload, type PreparedWrite } from './boundWrites.ts';
-import { hasUnsavedForm, type CoreDeps } from './base.ts';
+import { hasUnsavedForm, withoutVersion, type CoreDeps } from './base.ts';
+import { storedRows } from './batch.ts';
 import { compare, subtract, toDecimal, add, decimalText, type Decimal } from './decimal.ts';
 import type { BatchSummary, BoardRecord, SaveSummary } from './domain.ts';
 import type { SaveOutcome, UndoOutcome } from './outcomes.ts';
-import type { BatchChange, Review } from './review.ts';
+import type { BatchChange, CurrentRecord, Review } from './review.ts';
 import { askBound, confirmedText } from './save.ts';
 
 /** First rows the question names. */
@@ -23,9 +24,12 @@ const VALUES_NAMED = 4;
 /** Audit entries read per page when an undo collects its batch. */
 const AUDIT_PAGE = 500;
 
-/** Saves the review on the Board after the person confirmed exactly its accepted cells. */
-export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save'): Promise<SaveOutcome> {
-  const prepared = prepareReview(deps, review, approval);
+/**
+ * Saves the review on the Board after the person confirmed exactly its accepted cells. `leaveConflictsOut`:
+ * rows changed or deleted meanwhile are left out (the question counts them) instead of holding the save back.
+ */
+export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSignal, path: AuditPath = 'agent', approval = 'Save', leaveConflictsOut = false): Promise<SaveOutcome> {
+  const prepared = prepareReview(deps, review, approval, leaveConflictsOut);
   if (!('payload' in prepared)) return prepared;
   if (review.asking) return { kind: 'review_asking', ok: false, entity: review.entity };
   const away = deps.confirmer.unavailable?.();
@@ -75,12 +79,18 @@ const astOf = (deps: CoreDeps): Ast => deps.client.ast();
  * What saving the review would write now: exactly its accepted cells, every row against the
  * version read; or why nothing can be saved. `approval`: how the audit trail names it.
  */
-export function prepareReview(deps: CoreDeps, review: Review, approval = 'Save'): Extract<PreparedWrite, { kind: 'batch' }> | SaveOutcome {
+export function prepareReview(deps: CoreDeps, review: Review, approval = 'Save', leaveConflictsOut = false): Extract<PreparedWrite, { kind: 'batch' }> | SaveOutcome {
   const tally = review.tally();
-  if (tally.conflicts) return { kind: 'review_conflicts', ok: false, entity: review.entity, count: tally.conflicts };
+  const conflicts = { kind: 'review_conflicts', ok: false, entity: review.entity, count: tally.conflicts } as const;
+  if (tally.conflicts && !leaveConflictsOut) return conflicts;
   const accepted = review.accepted();
-  if (accepted.length === 0) return { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
-  const summary: SaveSummary = { entity: review.entity, id: '', changes: [], batch: batchSummary(astOf(deps), deps.locale, review, accepted) };
+  if (accepted.length === 0) return tally.conflicts ? conflicts : { kind: 'nothing_to_save', ok: false, why: 'unchanged' };
+  const gone = leaveConflictsOut ? review.inFilter('invalid').filter((row) => review.rowProblem(row) === 'gone').length : 0;
+  const leftOut = leaveConflictsOut ? tally.conflicts + gone : 0;
+  const summary: SaveSummary = {
+    entity: review.entity, id: '', changes: [],
+    batch: { ...batchSummary(astOf(deps), deps.locale, review, accepted), ...(leftOut ? { changedSince: leftOut } : {}) },
+  };
   const payload: BatchPayload = {
     kind: 'batch', context: review.context, entity: review.entity, action: approval,
     rows: accepted.map((c) => ({ id: c.id, version: c.version, set: { ...c.set } })),
@@ -230,5 +240,16 @@ export async function undoBatch(deps: CoreDeps, batch: string, signal: AbortSign
       proposed: Object.fromEntries(Object.entries(entry.changes).map(([f, c]) => [f, c.from])),
     })),
   });
-  return saveReview(deps, deps.board.review()!, signal, path, `Undo of batch ${batch}`);
+  const review = deps.board.review()!;
+  // Records changed or deleted since the batch are found before the person is asked, so one question
+  // says how many are left out (they show what is stored now, to accept again if the person wants).
+  const stored = await storedRows(deps, review, entries.map((entry) => entry.recordId!));
+  const since = entries.map((entry) => entry.recordId!).flatMap((id): CurrentRecord[] => {
+    const record = stored.get(id);
+    if (!record) return [{ id, current: null }];
+    const now = withoutVersion(record);
+    return now.version === review.row(id)!.version ? [] : [{ id, current: now }];
+  });
+  if (since.length) deps.board.reviewConflicts(since);
+  return saveReview(deps, review, signal, path, `Undo of batch ${batch}`, true);
 }

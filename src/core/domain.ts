@@ -171,6 +171,8 @@ export interface BatchSummary {
   readonly first: ReadonlyArray<{ readonly id: string; readonly changes: ReadonlyArray<{ readonly label: string; readonly from: unknown; readonly to: unknown }> }>;
   /** An undo of an earlier batch. */
   readonly undo?: boolean;
+  /** Records changed or deleted since (an undo's), left out of this write: they stay as they are. */
+  readonly changedSince?: number;
 }
 
 export type SaveAnswer = 'save' | 'discard' | 'timeout';

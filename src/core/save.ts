@@ -122,6 +122,15 @@ async function conflictOutcome(deps: CoreDeps, ast: Ast, context: ContextDef, co
   loaded: DetailView, asked: readonly Change[]): Promise<SaveOutcome> {
   const current = await readStored(deps, ast, contextName, id);
   if (!current) return { kind: 'deleted_meanwhile', ok: false, entity: context.entity, id };
+  return conflictShown(deps, ast, context, contextName, id, loaded, current, asked);
+}
+
+/**
+ * The record stored now taken under the form's changes (`asked`, made against `loaded`); the fields
+ * both sides changed wait for the person's choice. Also before a question (an undo of a record changed since).
+ */
+export function conflictShown(deps: CoreDeps, ast: Ast, context: ContextDef, contextName: string, id: string,
+  loaded: DetailView, current: { record: BoardRecord; version: number }, asked: ReadonlyArray<Pick<Change, 'field' | 'to'>>): Extract<SaveOutcome, { kind: 'conflict' }> {
   const conflicting = deps.board.conflict({ context: contextName, record: current.record, version: current.version });
   const fields = conflicting.map((field): ConflictField => {
     const mine = asked.find((c) => c.field === field);

@@ -8,7 +8,7 @@ import type { Scalar } from '../ast/values.ts';
 import type { BoardRecord } from './domain.ts';
 import { hasUnsavedForm, readStored, refName, type CoreDeps } from './base.ts';
 import type { UndoOutcome } from './outcomes.ts';
-import { saveForm } from './save.ts';
+import { conflictShown, saveForm } from './save.ts';
 import { buildAuditQuery } from '../graphql/requests.ts';
 
 /** An entry as the API sends it. */
@@ -100,7 +100,14 @@ export async function undoSave(deps: CoreDeps, entry: AuditEntry, signal: AbortS
     for (const field of fields) asSaved[field] = refValue(refs.has(field), entry.changes[field].to);
   }
   deps.board.showDetail({ context: contextName, record: asSaved, version: entry.versionTo });
-  for (const field of fields) deps.board.edit(field, refValue(refs.has(field), entry.changes[field].from));
+  const undone = fields.map((field) => ({ field, to: refValue(refs.has(field), entry.changes[field].from) }));
+  for (const { field, to } of undone) deps.board.edit(field, to);
+  // A record changed since is found before the person is asked, so they are asked once: the other
+  // change is taken under the undo's values, and a field both changed waits side by side first.
+  if (current.version !== entry.versionTo) {
+    const conflict = conflictShown(deps, ast, ast.contexts[contextName], contextName, entry.recordId, { context: contextName, record: asSaved, version: entry.versionTo }, current, undone);
+    if (conflict.fields.length) return conflict;
+  }
   return saveForm(deps, signal, path, `Undo of audit entry ${entry.id}`);
 }
 

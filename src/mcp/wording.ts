@@ -271,7 +271,8 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
     }
     case 'rendered_only': return `The Board shows rendered data of ${outcome.context}, not a stored record. Load the record with xos_query, then propose the changes again.`;
     case 'changes_not_object': return 'changes must be a JSON object with at least one field, such as {"lastname": "Schmidt"}.';
-    case 'not_editable': return `Not editable in ${outcome.context}: ${outcome.fields.join(', ')}. Nothing was previewed. Editable fields: ${outcome.editable.join(', ')}.`;
+    case 'not_editable': return `Not editable in ${outcome.context}: ${outcome.fields.join(', ')}. Nothing was previewed. `
+      + (outcome.editable.length ? `Editable fields: ${outcome.editable.join(', ')}.` : `The agent may change no field of ${outcome.context}: nothing can be proposed there.`);
     case 'invalid_proposal': return `Nothing was previewed: ${outcome.problems.map((p) => p.message).join('; ')}. Send valid values.`;
     case 'batch_previewed': {
       const n = (count: number) => count.toLocaleString('en-US');

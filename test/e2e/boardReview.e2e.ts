@@ -251,7 +251,7 @@ test('the review grid in real VS Code: 200 proposed rows reviewed, saved once, e
     // Written: every valid row but the rejected one, and the mended one.
     const records = valid.length;
     assert.equal(seen.countsBeforeSave, `${records} of 200 rows will change · ${invalid - 1} invalid · 0 unchanged`);
-    assert.match(String(seen.question), new RegExp(`^Save changes to ${records} records of Person\\? City: ${records - 1}× Zzreview, 1× Kielerhof; Age: change \\+${150 - p(picked.mended).age!} to \\+${PROPOSED.add}, total \\+${(records - 2) * PROPOSED.add + 150 - p(picked.mended).age!}; `));
+    assert.match(String(seen.question), new RegExp(`^Save changes to ${records} records of Person\\? City: ${records - 1}× Zzreview, 1× Kielerhof; Age: change \\+${150 - p(picked.mended).age!} to \\+${PROPOSED.add}, total \\+${((records - 2) * PROPOSED.add + 150 - p(picked.mended).age!).toLocaleString('en-US')}; `));
 
     // Stored: exactly the accepted cells, each written record one version on; everything else untouched.
     const after = people.after!;

@@ -59,10 +59,10 @@ function stored(): Map<number, Person> {
 const cents = (value: string) => BigInt(value.replace('.', ''));
 const min = (values: bigint[]) => values.reduce((a, b) => (b < a ? b : a));
 const max = (values: bigint[]) => values.reduce((a, b) => (b > a ? b : a));
-/** Cents as the question shows a change: signed, two decimals. */
+/** Cents as the question shows a change: signed, grouped, two decimals. */
 function signed(value: bigint): string {
   const text = (value < 0n ? -value : value).toString().padStart(3, '0');
-  return `${value > 0n ? '+' : value < 0n ? '-' : ''}${text.slice(0, -2)}.${text.slice(-2)}`;
+  return `${value > 0n ? '+' : value < 0n ? '-' : ''}${BigInt(text.slice(0, -2)).toLocaleString('en-US')}.${text.slice(-2)}`;
 }
 
 async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 20_000): Promise<void> {

@@ -4,11 +4,13 @@
 // count and each field's summary, and one transaction that writes exactly the accepted cells, once.
 // An outside writer changing one row of 1,000 while the person is asked makes it a conflict:
 // nothing is written and that row waits for the person. Undo of the batch is one question and one
-// transaction too, and a row changed since is a conflict, never overwritten.
+// transaction too: the rows changed since are found before it asks, left out and never overwritten.
 import assert from 'node:assert/strict';
 import type { Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
+import { saveQuestionText } from '../../src/board/questionText.ts';
 import { BoardState } from '../../src/board/state.ts';
+import { translator } from '../../src/board/texts.ts';
 import { undoBatch } from '../../src/core/batchSave.ts';
 import type { Confirmer, SaveAnswer, SaveSummary, XosClient } from '../../src/core/domain.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
@@ -154,28 +156,30 @@ onBothStores('many records, one review', ast, 0, async (backend) => {
   assert.equal((await people(backend)).get(target.id)!.city, 'Zzbremen');
   assert.equal(writes.at(-1)!.updates.length, race.size);
 
-  // 6. Undo of the first batch: one question, one transaction; a row changed since is a conflict, never overwritten.
+  // 6. Undo of the first batch: the records changed since are found before the person is asked, so the one
+  // question says how many are left out; one transaction undoes the rest, and nothing changed since is overwritten.
   const changedSince = after.get(expected[5].id)!;
   const current = (await people(backend)).get(changedSince.id)!;
   assert.equal((await backend.api.storage.update('person', current.id, current.version, { net_worth: '1.00' }, { path: 'api' })).status, 'ok');
+  // Every row written since: the 1,000 of step 5 and this one.
+  const since = expected.filter((p) => p.id !== rejected.id && (p.id <= 1000 || p.id === changedSince.id));
+  const undoable = expected.filter((p) => p.id !== rejected.id && !since.includes(p));
+  const asked = person.asked.length;
   person.answers = ['save'];
   const undone = await undoBatch(deps, batch, new AbortController().signal, 'board');
-  assert.equal(undone.kind, 'batch_conflict');
-  assert.equal(person.asked.at(-1)!.batch?.undo, true);
-  assert.equal((await people(backend)).get(kept.id)!.net_worth, raised(kept.net_worth!), 'nothing of the undo was written');
-  // Every row written since (the 1,000 of step 5 and this one) is marked; the person takes the undo for all but this one.
-  const undoReview = board.review()!;
-  const since = expected.filter((p) => p.id !== rejected.id && (p.id <= 1000 || p.id === changedSince.id)).length;
-  assert.equal(undoReview.tally().conflicts, since);
-  assert.equal(undoReview.row(String(changedSince.id))!.cells.get('net_worth')!.from, '1.00');
-  board.reviewDecide(true);
-  board.reviewDecide(false, String(changedSince.id));
-  person.answers = ['save'];
-  const undoSaved = await call('xos_ui_save');
-  assert.equal(undoSaved.isError, false, undoSaved.text);
+  assert.equal(undone.kind, 'batch_saved', JSON.stringify(undone));
+  assert.equal(person.asked.length, asked + 1, 'the person is asked once');
+  const undoQuestion = person.asked.at(-1)!;
+  assert.equal(undoQuestion.batch?.undo, true);
+  assert.equal(undoQuestion.batch?.changedSince, since.length);
+  assert.equal(undoQuestion.batch?.records, undoable.length);
+  const words = (locale: string) => ({ ast, locale, t: translator(locale) });
+  assert.match(saveQuestionText(undoQuestion, words('en')), new RegExp(`^Undo the change to ${undoable.length.toLocaleString('en-US')} records of Person\\? .* ${since.length.toLocaleString('en-US')} records were changed or deleted since and are left out: they stay as they are\\.$`));
+  assert.match(saveQuestionText(undoQuestion, words('de')), new RegExp(` ${since.length.toLocaleString('de-DE').replace('.', '\\.')} Datensätze wurden seitdem geändert oder gelöscht und werden ausgelassen`));
+  assert.equal(writes.at(-1)!.updates.length, undoable.length, 'one write of exactly the rows not changed since');
   const restored = await people(backend);
-  assert.equal(restored.get(kept.id)!.net_worth, kept.net_worth);
-  assert.equal(restored.get(edited.id)!.net_worth, edited.net_worth);
+  for (const p of undoable) assert.equal(restored.get(p.id)!.net_worth, p.net_worth, `person ${p.id} is undone`);
+  assert.equal(restored.get(kept.id)!.net_worth, raised(kept.net_worth!), 'a row changed since keeps the batch\'s value');
   assert.equal(restored.get(changedSince.id)!.net_worth, '1.00', 'the row changed since keeps its value');
 });
 

@@ -1,7 +1,8 @@
 // Undo of a save, through the same path as the Board's Undo and "XOS: Undo Last Save": the
 // save's old values go into the form against the version it produced, the person confirms,
-// and the compensating write is audited. A record changed since is never overwritten: the
-// same field becomes a conflict side by side, another field's change is kept.
+// and the compensating write is audited. A record changed since is found before the person is
+// asked (so they are asked once) and never overwritten: the same field becomes a conflict side by
+// side, another field's change is kept.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
@@ -11,6 +12,7 @@ import { BoardState } from '../../src/board/state.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../../src/core/undo.ts';
 import { saveForm } from '../../src/core/save.ts';
+import { undoBatch } from '../../src/core/batchSave.ts';
 import { showRecord } from '../../src/core/show.ts';
 import type { CoreDeps, SavedRecord } from '../../src/core/base.ts';
 import type { Confirmer, SaveAnswer, SaveSummary, SendAnswer } from '../../src/core/domain.ts';
@@ -118,33 +120,34 @@ describe('undo a save', () => {
     assert.deepEqual(await stored('2'), before);
   });
 
-  test('the same field changed since: a conflict side by side, nothing overwritten', async () => {
+  test('the same field changed since: a conflict side by side before any question, nothing overwritten, then asked once', async () => {
     await saveLastname('3', 'Erste');
     const entry = (await lastSave(deps))!;
     await externalWrite('3', { lastname: 'Fremd' });
+    person.asked = [];
     const outcome = said(await undoSave(deps, entry, signal));
     assert.equal(outcome.ok, false);
     assert.match(outcome.text, /changed by someone else/);
+    assert.equal(person.asked.length, 0, 'the change since is found before the person is asked');
     assert.equal((await stored('3')).lastname, 'Fremd', 'the newer value is not overwritten');
     assert.deepEqual(Object.keys(board.snapshot().conflicts ?? {}), ['lastname']);
     assert.equal(board.snapshot().conflicts!.lastname.theirs, 'Fremd');
-    // The person keeps the undo's value on purpose, and saves (asked again).
+    // The person keeps the undo's value on purpose, and saves: the one question.
     board.settle('lastname', 'mine');
     const again = said(await saveForm(deps, signal, 'board'));
     assert.equal(again.ok, true, again.text);
+    assert.equal(person.asked.length, 1);
     assert.equal((await stored('3')).lastname, (entry.changes.lastname.from as string));
   });
 
-  test('another field changed since: that change is kept, the undo applies on top after a second Save', async () => {
+  test('another field changed since: that change is kept, the undo applies on top with one question', async () => {
     await saveLastname('4', 'Zweite');
     const entry = (await lastSave(deps))!;
     await externalWrite('4', { city: 'Rostock' });
-    const first = said(await undoSave(deps, entry, signal));
-    assert.equal(first.ok, false);
-    assert.match(first.text, /The other change touched other fields/);
-    assert.equal((await stored('4')).lastname, 'Zweite');
-    const second = said(await saveForm(deps, signal, 'board'));
-    assert.equal(second.ok, true, second.text);
+    person.asked = [];
+    const undone = said(await undoSave(deps, entry, signal));
+    assert.equal(undone.ok, true, undone.text);
+    assert.deepEqual(person.asked.map((s) => s.changes.map((c) => [c.field, c.from, c.to])), [[['lastname', 'Zweite', entry.changes.lastname.from]]], 'asked once, for the undo only');
     const now = await stored('4');
     assert.deepEqual([now.lastname, now.city], [entry.changes.lastname.from, 'Rostock']);
   });
@@ -161,5 +164,33 @@ describe('undo a save', () => {
     const id = (created.data as { insert_person: { id: string } }).insert_person.id;
     const [create] = await auditTrail(deps, { entity: 'person', id });
     assert.match(said(await undoSave(deps, create, signal)).text, /Only a save can be undone; entry \d+ is a create/);
+  });
+
+  test('undo of a batch whose every record changed since asks nothing until the person decided; then one question', async () => {
+    const [six, seven] = [await stored('6'), await stored('7')];
+    const batchWrite = await backend.api.run({
+      query: 'mutation($u: [person_many_update_input!]!) { update_person_many(updates: $u) { id version } }',
+      variables: { u: [{ id: '6', version: six.version, set: { city: 'Batchstadt' } }, { id: '7', version: seven.version, set: { city: 'Batchstadt' } }] },
+    });
+    assert.equal(batchWrite.errors, undefined);
+    const batch = (await auditTrail(deps, { entity: 'person', id: '6' }, 1))[0].batch!;
+    assert.ok(batch);
+    await externalWrite('6', { city: 'Sechs' });
+    await externalWrite('7', { city: 'Sieben' });
+    person.asked = [];
+    const outcome = await undoBatch(deps, batch, signal);
+    assert.equal(outcome.kind, 'review_conflicts', JSON.stringify(outcome));
+    assert.equal(person.asked.length, 0, 'nothing left to undo without the person: not asked');
+    assert.equal(board.review()!.tally().conflicts, 2);
+    assert.deepEqual([(await stored('6')).city, (await stored('7')).city], ['Sechs', 'Sieben']);
+    // The person takes the undo for one record over what is stored now, and not for the other: one question, that record only.
+    board.reviewDecide(true, '6');
+    board.reviewDecide(false, '7');
+    const saved = await saveForm(deps, signal, 'board');
+    assert.equal(saved.kind, 'batch_saved', JSON.stringify(saved));
+    assert.equal(person.asked.length, 1);
+    assert.equal(person.asked[0].batch?.records, 1);
+    assert.equal(person.asked[0].batch?.changedSince, undefined, 'nothing left out unsaid: the person decided both rows');
+    assert.deepEqual([(await stored('6')).city, (await stored('7')).city], [six.city, 'Sieben']);
   });
 });

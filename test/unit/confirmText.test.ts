@@ -7,6 +7,10 @@ import {
   NOTIFICATION_LIMIT, QUESTION_BUDGET, describeChange, displayText, escapedText, invisibleCharacters,
   neutraliseLinks, saveQuestion, sendQuestion, skeleton,
 } from '../../src/board/confirmText.ts';
+import { saveQuestionText } from '../../src/board/questionText.ts';
+import { translator } from '../../src/board/texts.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import type { SaveSummary } from '../../src/core/domain.ts';
 import { MAX_DISPLAY_NAME, parseAddress } from '../../src/mail/address.ts';
 import { createDraft } from '../../src/mail/draft.ts';
 
@@ -156,4 +160,36 @@ describe('the questions and the door for all text shown to the person (personTex
       assert.ok(isPersonText(question), question.slice(0, 120));
     }
   });
+});
+
+describe('the batch question\'s numbers', () => {
+  const summary = (numeric: { min: string; max: string; total: string }): SaveSummary => ({
+    entity: 'person', id: '', changes: [],
+    batch: { records: 2000, cells: 2000, fields: [{ field: 'net_worth', label: 'Net worth', numeric }], first: [] },
+  });
+  const words = (locale: string) => ({ ast: demoApp(), locale, t: translator(locale) });
+
+  test('totals, smallest and largest change are grouped as the counts are, in English and German', () => {
+    const question = summary({ min: '-1250.5', max: '+12.50', total: '+1234567.89' });
+    assert.equal(saveQuestionText(question, words('en')), 'Save changes to 2,000 records of Person? Net worth: change -1,250.5 to +12.50, total +1,234,567.89; +2,000 more (the Board shows all changes)');
+    assert.match(saveQuestionText(question, words('de')), /^Änderungen an 2\.000 Datensätzen von Person speichern\? Net worth: Änderung -1\.250,5 bis \+12,50, insgesamt \+1\.234\.567,89; /);
+  });
+
+  test('every digit of a decimal is kept, beyond what a float holds; whole numbers stay whole', () => {
+    assert.match(saveQuestionText(summary({ min: '+0.000001', max: '+9007199254740993.01', total: '+12345678901234567.89' }), words('en')),
+      /change \+0\.000001 to \+9,007,199,254,740,993\.01, total \+12,345,678,901,234,567\.89;/);
+    assert.match(saveQuestionText(summary({ min: '-5', max: '0', total: '+1500' }), words('de')), /Änderung -5 bis 0, insgesamt \+1\.500;/);
+  });
+});
+
+test('an undo\'s question says how many records changed since are left out, one or many, in English and German', () => {
+  const undo = (changedSince: number): SaveSummary => ({
+    entity: 'person', id: '', changes: [],
+    batch: { records: 3, cells: 3, fields: [{ field: 'city', label: 'City', values: [{ value: 'Kiel', count: 3 }] }], first: [], undo: true, changedSince },
+  });
+  const words = (locale: string) => ({ ast: demoApp(), locale, t: translator(locale) });
+  assert.equal(saveQuestionText(undo(1), words('en')), 'Undo the change to 3 records of Person? City: 3× Kiel; +3 more (the Board shows all changes) 1 record was changed or deleted since and is left out: it stays as it is.');
+  assert.match(saveQuestionText(undo(1200), words('en')), / 1,200 records were changed or deleted since and are left out: they stay as they are\.$/);
+  assert.match(saveQuestionText(undo(1), words('de')), / 1 Datensatz wurde seitdem geändert oder gelöscht und wird ausgelassen: Er bleibt, wie er ist\.$/);
+  assert.match(saveQuestionText(undo(1200), words('de')), / 1\.200 Datensätze wurden seitdem geändert oder gelöscht und werden ausgelassen: Sie bleiben, wie sie sind\.$/);
 });

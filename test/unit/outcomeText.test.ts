@@ -209,3 +209,11 @@ test('the agent\'s words for the same outcomes name the next tool call where the
   assert.equal(agentText(ast, SAMPLES.saved[0]), 'Saved person 12 (version 3 -> 4). Stored: lastname: "Schmidt"; age: 35.');
   assert.match(agentText(ast, SAMPLES.nothing_to_save[1]), /xos_ui_change_required/);
 });
+
+test('a context the agent may change nothing in is said plainly, never as an empty list of fields', () => {
+  const ast = demoApp();
+  const none = agentText(ast, { kind: 'not_editable', ok: false, context: 'person_detail', fields: ['lastname'], editable: [] });
+  assert.equal(none, 'Not editable in person_detail: lastname. Nothing was previewed. The agent may change no field of person_detail: nothing can be proposed there.');
+  const some = agentText(ast, { kind: 'not_editable', ok: false, context: 'person_detail', fields: ['age'], editable: ['lastname', 'city'] });
+  assert.match(some, /Editable fields: lastname, city\.$/);
+});

@@ -75,6 +75,17 @@ test('a conflict shows what is stored now and waits for the person; a gone recor
   assert.deepEqual(review.accepted(), [{ id: '1', version: 4, set: { age: 31, city: 'Bonn' } }], 'accepted again, against the version stored now');
 });
 
+test("a conflicting row is settled by a cell's mark too (that cell only), but not by a typed value", () => {
+  const review = sample();
+  review.markConflicts([{ id: '1', current: { record: { age: 35, city: 'Kiel' }, version: 4 } }]);
+  review.edit('1', 'city', 'Ulm');
+  assert.equal(review.tally().conflicts, 1, 'a typed value alone leaves the conflict open');
+  assert.equal(review.accepted().some((row) => row.id === '1'), false);
+  review.decide(true, '1', 'age');
+  assert.equal(review.tally().conflicts, 0, "the cell's mark settles the row");
+  assert.deepEqual(review.accepted().find((row) => row.id === '1'), { id: '1', version: 4, set: { age: 31, city: 'Ulm' } }, 'the marked cell and the typed one, over the version stored now');
+});
+
 const parts: BatchQuestionParts = {
   compose: (records, body) => `Save changes to ${records} records of Person? ${body}`,
   count: (n) => n.toLocaleString('en-US'),
@@ -110,4 +121,14 @@ test('the batch question: count, each field summed up, the first rows, "+N more"
   assert.ok(long.length <= 300, long);
   assert.match(long, /Notes: 10,000× x+/);
   assert.match(long, /more \(the Board shows all changes\)$/);
+
+  // An undo's note (the records left out) follows the changes, and the rows give way to keep it within the budget.
+  const note = '1,001 records were changed or deleted since and are left out: they stay as they are.';
+  const noted = batchQuestion({
+    records: 10_000,
+    fields: [{ label: 'Notes', values: [{ value: 'x'.repeat(70), count: 10_000 }] }],
+    first: Array.from({ length: 3 }, (_, i) => ({ id: String(i), changes: [{ label: 'Notes', from: 'y'.repeat(300), to: 'x'.repeat(300) }] })),
+  }, { ...parts, note }, 300);
+  assert.ok(noted.length <= 300, noted);
+  assert.ok(noted.endsWith(`more (the Board shows all changes) ${note}`), noted);
 });

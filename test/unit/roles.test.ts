@@ -125,6 +125,28 @@ test('withRole: a role that may only read an entity gets its reason on the entit
   assert.equal(ast.contexts.person_detail.editable, undefined);
 });
 
+test('withRole: a field hidden from the role is never named as read only; a role left with nothing to change says so', () => {
+  // Only salary is kept from Editor, and hidden: the context holds nothing the role cannot change that it sees.
+  const raw = base();
+  raw.roles.Editor = { contexts: { person_detail: ['read', 'edit'] }, fields: { 'person.salary': [] } };
+  // Every editable field hidden or read only: the role may change nothing here.
+  raw.roles.Looker = { contexts: { person_detail: ['read', 'edit'] }, fields: { 'person.salary': [], 'person.email': ['read'], 'person.name': ['read'], 'person.company': [] } };
+  const checked = validateAst(raw);
+  assert.ok(checked.ok, JSON.stringify(checked));
+  const editor = withRole(checked.ast, 'Editor', { name: 'eva', role: 'Editor' });
+  assert.equal(editor.contexts.person_detail.read_only_reason, undefined, 'no "may not change ." for a field the role does not see');
+  for (const locale of ['en', 'de']) assert.equal(appModel(editor, locale).context('person_detail')?.readOnly, undefined, locale);
+  assert.deepEqual(editor.contexts.person_detail.editable, ['name', 'email', 'company']);
+  const looker = withRole(checked.ast, 'Looker', { name: 'leo', role: 'Looker' });
+  assert.equal(looker.contexts.person_detail.editable, undefined);
+  assert.deepEqual(looker.contexts.person_detail.read_only_reason, { en: 'Your role "Looker" may only read people.', de: 'Ihre Rolle „Looker“ darf Personen nur lesen.' });
+  // Hidden fields are never part of a reason, in any locale.
+  for (const reason of Object.values(withRole(valid(), 'Sales', { name: 'anna', role: 'Sales' }).contexts.person_detail.read_only_reason as Record<string, string>)) {
+    assert.doesNotMatch(reason, /salary|Gehalt/i);
+    assert.doesNotMatch(reason, /change +\.|darf +nicht/, 'no empty list of fields');
+  }
+});
+
 test('withRole: "*" gives every context; create needs every required field settable', () => {
   const full = withRole(valid(), 'Admin', { name: 'root', role: 'Admin' });
   assert.deepEqual(full.contexts, { ...valid().contexts });
