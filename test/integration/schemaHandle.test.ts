@@ -117,3 +117,10 @@ test('with an MCP session xos_schema returns a handle too, and the data tools ta
     await server.close();
   }
 });
+
+test('1,001 xos_schema calls by one client leave another client\'s handle usable', async () => {
+  const handles = new WorkflowHandles();
+  const { handle } = JSON.parse((await once(handles, 'agent via http', 'xos_schema')).text) as { handle: string };
+  for (let i = 0; i < 1_001; i += 1) assert.equal((await once(handles, 'flooding-agent via http', 'xos_schema', {}, `chat-${i}`)).isError, false);
+  assert.deepEqual(await once(handles, 'agent via http', 'xos_query', { ...LIST, handle }), { text: SHOWN, isError: false });
+});
