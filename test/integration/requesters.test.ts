@@ -2,11 +2,12 @@
 // McpSession per request, as the serving entries build them) are capped per credential (the
 // endpoint's token, the stdio process), whatever client names and conversation ids they send;
 // the same write asked again returns the approval that already waits; and the approvals file
-// has a size budget whose refusal says what to do.
+// has a size budget whose refusal says what to do. Over the HTTP endpoint the credential is its
+// bearer token (hashed), whatever client names connect with it.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
@@ -23,10 +24,12 @@ import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { requestStored } from '../../src/mcp/approvalFlow.ts';
 import { WorkflowHandles } from '../../src/mcp/handles.ts';
+import { startMcpHttpServer } from '../../src/mcp/http.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
 import { resultText } from '../../src/mcp/result.ts';
 import { createXosMcpServer, requesterCredential } from '../../src/mcp/server.ts';
 import { CONVERSATION_META_KEY, McpSession } from '../../src/mcp/session.ts';
+import { eraClient } from '../support/mcpClient.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
 
@@ -207,5 +210,42 @@ test('the approvals file has a size budget: a request, a credential\'s waiting o
     for (const other of others.filter((o) => o.ok)) assert.equal((await store.get(other.approval.id))?.state, 'pending');
   } finally {
     store.close();
+  }
+});
+
+test('over the HTTP endpoint the credential is its token: two client names in two conversations share one bound; the name of the credential holds no token', async () => {
+  const token = 'requesters-http-token-0123456789abcdef';
+  assert.equal(requesterCredential({ token }), requesterCredential({ token }), 'the same token, the same credential (also after a restart)');
+  assert.notEqual(requesterCredential({ token }), requesterCredential({ token: `${token}x` }));
+  assert.ok(!requesterCredential({ token }).includes(token));
+  assert.notEqual(requesterCredential('stdio'), requesterCredential('stdio'), 'each stdio process is a credential of its own');
+
+  const deps = () => {
+    const now = app.deps();
+    return { ...now, approvals: { ...now.approvals!, maxPending: 2 } };
+  };
+  const http = await startMcpHttpServer(deps, { token });
+  const connect = async (name: string) => {
+    const mcp = eraClient(name, 'modern');
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return mcp;
+  };
+  const text = (result: unknown) => (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const clients = [await connect('first-agent'), await connect('second-agent'), await connect('third-agent')];
+  try {
+    const replies: string[] = [];
+    for (const [i, mcp] of clients.entries()) {
+      const _meta = { [CONVERSATION_META_KEY]: `chat-http-${i}` };
+      const { handle } = JSON.parse(text(await mcp.callTool({ name: 'xos_schema', arguments: {}, _meta }))) as { handle: string };
+      await showEdited(String(60 + i), `Http ${i}`);
+      replies.push(text(await mcp.callTool({ name: 'xos_ui_save', arguments: { handle }, _meta })));
+    }
+    assert.match(replies[0], /Approval id: "/);
+    assert.match(replies[1], /Approval id: "/);
+    assert.match(replies[2], /^Not asked: 2 requests made with this client's credential/, 'a third client name on the same token is the same credential');
+  } finally {
+    for (const mcp of clients) await mcp.close();
+    await http.close();
+    await declineAll();
   }
 });
