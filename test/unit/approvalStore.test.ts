@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import {
   approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals, voidChanged,
@@ -130,6 +131,32 @@ describe('the approvals file', () => {
       assert.deepEqual(moved.filter((m) => m.decidedBy === 'a').map((m) => m.id).toSorted(), a.toSorted());
     } finally {
       after.close();
+    }
+  });
+
+  test('a file written before the size budget gets its columns: its approvals are read, counted in the file\'s bytes, and decided as before', async () => {
+    const path = join(dir.path, 'before-budget.sqlite');
+    const old = new DatabaseSync(path);
+    old.exec('CREATE TABLE "approvals" ("id" TEXT PRIMARY KEY, "requester" TEXT NOT NULL, "state" TEXT NOT NULL, '
+      + '"created_at" TEXT NOT NULL, "expires_at" TEXT NOT NULL, "decided_at" TEXT, "format" INTEGER NOT NULL, "body" TEXT NOT NULL)');
+    const kept = approvalAt('kept', { client: 'old' }, T0);
+    old.prepare('INSERT INTO "approvals" VALUES (?, ?, ?, ?, ?, NULL, 1, ?)').run(kept.id, '["old",null,null]', 'pending', kept.createdAt, kept.expiresAt, JSON.stringify(kept));
+    old.close();
+    const bytes = Buffer.byteLength(JSON.stringify(kept));
+    const stores = [new SqliteApprovalStore(path, { budget: { fileBytes: 2 * bytes + 100 } }), new SqliteApprovalStore(path)];
+    try {
+      const [store] = stores;
+      assert.deepEqual(await store.get('kept'), kept);
+      const now = new Date(T0).toISOString();
+      assert.equal((await store.insert(approvalAt('new', { credential: 'token', client: 'new' }, T0), 20, now)).kind, 'stored');
+      assert.deepEqual(await store.insert(approvalAt('third', { credential: 'token', client: 'new' }, T0), 20, now),
+        { kind: 'too_large', bytes: Buffer.byteLength(JSON.stringify(approvalAt('third', { credential: 'token', client: 'new' }, T0))) + bytes + Buffer.byteLength(JSON.stringify(approvalAt('new', { credential: 'token', client: 'new' }, T0))), max: 2 * bytes + 100, within: 'file', nextExpiry: kept.expiresAt },
+        'the old approval counts in the file\'s bytes');
+      assert.equal(await store.update({ ...kept, state: 'declined', decidedAt: now }, 'pending'), true);
+      assert.equal((await store.insert(approvalAt('third', { credential: 'token', client: 'new' }, T0), 20, now)).kind, 'stored', 'the decided old one made room');
+      assert.equal(await store.get('kept'), undefined);
+    } finally {
+      for (const store of stores) store.close();
     }
   });
 
