@@ -59,6 +59,8 @@ export interface StoredApprovalsOptions {
   readonly warn: (text: string) => void;
   /** How long a new request waits for the person (15 minutes when absent). */
   readonly ttlMs?: number;
+  /** Requests of one credential that may wait at once (DEFAULT_MAX_PENDING when absent). */
+  readonly maxPending?: number;
   /** The clock (tests). */
   readonly now?: () => number;
 }
@@ -119,6 +121,7 @@ export class XosApp {
       client: this.options.client, store: stored.store,
       ...(mailer ? { mailer } : {}), ...(backend === undefined ? {} : { backend }), ...(options.now ? { now: options.now } : {}),
       ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
+      ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     };
   }
 

@@ -18,7 +18,7 @@ import type { BatchSaved, Created, Saved, ServerError } from './outcomes.ts';
 
 /** How long a request waits for the person unless the caller says otherwise. */
 export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
-/** Pending approvals one requester may have at a time. */
+/** Pending approvals one credential may have at a time (whatever clients and conversations it names). */
 export const DEFAULT_MAX_PENDING = 20;
 /** How long decided approvals stay readable before they are deleted. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
@@ -29,8 +29,15 @@ const INTERRUPTED = 'interrupted';
 
 export type ApprovalState = 'pending' | 'committing' | 'approved' | 'declined' | 'expired' | 'void' | 'failed';
 
-/** Who asked: the front end's client, and where it knows them, the conversation and the person. */
+/**
+ * Who asked. `credential` is what the request came with (a hash of the endpoint's bearer token, or
+ * the stdio process; never the secret itself): what may wait for the person is bounded by it and
+ * the person. The client's name and the conversation are the client's own words: they scope who
+ * learns an approval's outcome, never how many it may ask for. Requesters without a credential
+ * (callers inside the front end) share one bound.
+ */
 export interface Requester {
+  readonly credential?: string;
   readonly client: string;
   readonly conversation?: string;
   readonly person?: string;
@@ -71,6 +78,8 @@ export interface PendingApproval {
   /** The record versions the payload is bound to. */
   readonly versions: readonly BoundVersion[];
   readonly requester: Requester;
+  /** Requesters of the same credential who asked for the same write while it waited: they learn its outcome too. */
+  readonly alsoRequestedBy?: readonly Requester[];
   /** The backend the payload is for (ApprovalDeps.backend at the request); it is written to no other. */
   readonly backend?: string;
   /** ISO times. */
@@ -88,8 +97,13 @@ export interface PendingApproval {
  * front ends (or two processes on one file) never both move one approval on.
  */
 export interface ApprovalStore {
-  /** Stores a new approval unless its requester has `maxPending` pending ones unexpired at `now`; false then. */
-  insert(approval: PendingApproval, maxPending: number, now: string): Promise<boolean>;
+  /**
+   * Stores a new approval, unless the same write (payload hash and backend) already waits for the
+   * same credential and person (that one is returned, and the requester may learn its outcome),
+   * the credential has `maxPending` pending ones unexpired at `now`, or the store's size budget
+   * leaves no room for it. One transaction: two processes on one file count the same.
+   */
+  insert(approval: PendingApproval, maxPending: number, now: string): Promise<InsertOutcome>;
   get(id: string): Promise<PendingApproval | undefined>;
   /** Replaces the approval only while it is still in state `from`; false when it no longer is. */
   update(next: PendingApproval, from: ApprovalState): Promise<boolean>;
@@ -120,18 +134,42 @@ export interface ApprovalDeps {
   readonly commitLeaseMs?: number;
 }
 
-/** One requester's scope as one text: equal requesters, equal keys. */
+/** What the store did with a new approval. */
+export type InsertOutcome =
+  | { readonly kind: 'stored' }
+  /** The same write already waits for this credential: `approval`, with the requester remembered. */
+  | { readonly kind: 'already_pending'; readonly approval: PendingApproval }
+  /** The credential has `max` pending approvals (the first expires at `nextExpiry`). */
+  | { readonly kind: 'too_many'; readonly max: number; readonly nextExpiry?: string }
+  /** `bytes` would pass the budget `max` of one request, of the credential's pending requests, or of the whole store. */
+  | { readonly kind: 'too_large'; readonly bytes: number; readonly max: number; readonly within: 'request' | 'credential' | 'file'; readonly nextExpiry?: string };
+
+/** One requester's scope (who learns an approval's outcome) as one text: equal requesters, equal keys. */
 export function requesterKey(requester: Requester): string {
   return JSON.stringify([requester.client, requester.conversation ?? null, requester.person ?? null]);
+}
+
+/** What bounds a requester (pending approvals and their bytes): its credential and the person, never the names it chose. */
+export function boundKey(requester: Requester): string {
+  return JSON.stringify([requester.credential ?? null, requester.person ?? null]);
+}
+
+/** Whether `requester` may learn what became of `approval`: it asked for it (first, or for the same write while it waited). */
+function askedBy(approval: PendingApproval, requester: Requester): boolean {
+  const key = requesterKey(requester);
+  return requesterKey(approval.requester) === key || (approval.alsoRequestedBy ?? []).some((r) => requesterKey(r) === key);
 }
 
 const nowOf = (deps: ApprovalDeps) => (deps.now ?? Date.now)();
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export type RequestOutcome =
-  | { readonly kind: 'requested'; readonly ok: true; readonly approval: PendingApproval }
-  /** The requester has `max` approvals waiting: the person decides them first, or they expire (the first at `nextExpiry`). */
-  | { readonly kind: 'too_many_pending'; readonly ok: false; readonly max: number; readonly nextExpiry?: string };
+  /** `again`: the same write already waited for this credential; `approval` is that one (its id, its expiry). */
+  | { readonly kind: 'requested'; readonly ok: true; readonly approval: PendingApproval; readonly again?: true }
+  /** The credential has `max` approvals waiting: the person decides them first, or they expire (the first at `nextExpiry`). */
+  | { readonly kind: 'too_many_pending'; readonly ok: false; readonly max: number; readonly nextExpiry?: string }
+  /** The request (`within: 'request'`), this credential's waiting ones with it, or the whole store would pass the size budget. */
+  | { readonly kind: 'too_large'; readonly ok: false; readonly bytes: number; readonly max: number; readonly within: 'request' | 'credential' | 'file'; readonly nextExpiry?: string };
 
 /** Stores the prepared write as a pending approval of `requester`, waiting `ttlMs` for the person. */
 export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrite, requester: Requester,
@@ -147,16 +185,19 @@ export async function requestApproval(deps: ApprovalDeps, prepared: PreparedWrit
     payload: prepared.payload,
     hash: payloadHash(prepared.payload),
     versions: boundVersions(prepared.payload),
-    requester: { client: requester.client, ...(requester.conversation === undefined ? {} : { conversation: requester.conversation }), ...(requester.person === undefined ? {} : { person: requester.person }) },
+    requester: { ...(requester.credential === undefined ? {} : { credential: requester.credential }), client: requester.client, ...(requester.conversation === undefined ? {} : { conversation: requester.conversation }), ...(requester.person === undefined ? {} : { person: requester.person }) },
     ...(deps.backend === undefined ? {} : { backend: deps.backend }),
     createdAt: iso(now),
     expiresAt: iso(now + ttlMs),
     state: 'pending',
   };
-  if (await deps.store.insert(approval, max, iso(now))) return { kind: 'requested', ok: true, approval };
-  const waiting = (await deps.store.list(['pending'], requester)).filter((a) => a.expiresAt > iso(now));
-  const nextExpiry = waiting.map((a) => a.expiresAt).sort()[0];
-  return { kind: 'too_many_pending', ok: false, max, ...(nextExpiry ? { nextExpiry } : {}) };
+  const stored = await deps.store.insert(approval, max, iso(now));
+  switch (stored.kind) {
+    case 'stored': return { kind: 'requested', ok: true, approval };
+    case 'already_pending': return { kind: 'requested', ok: true, approval: stored.approval, again: true };
+    case 'too_many': return { kind: 'too_many_pending', ok: false, max: stored.max, ...(stored.nextExpiry ? { nextExpiry: stored.nextExpiry } : {}) };
+    case 'too_large': return { ...stored, ok: false };
+  }
 }
 
 /** What the agent may learn about one of its own approvals; another requester's, or none, is `unknown`. */
@@ -173,7 +214,7 @@ export type ApprovalStatus =
 
 export async function approvalStatus(deps: ApprovalDeps, id: string, requester: Requester): Promise<ApprovalStatus> {
   let approval = await deps.store.get(id);
-  if (!approval || requesterKey(approval.requester) !== requesterKey(requester)) return { state: 'unknown', id };
+  if (!approval || !askedBy(approval, requester)) return { state: 'unknown', id };
   approval = await expireIfDue(deps, approval);
   const { kind } = approval;
   const decidedAt = approval.decidedAt === undefined ? {} : { decidedAt: approval.decidedAt };

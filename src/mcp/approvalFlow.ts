@@ -5,7 +5,7 @@
 // side reaches only requestApproval and approvalStatus: nothing here lists or decides approvals.
 import { z } from 'zod';
 import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
-import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester } from '../core/approvals.ts';
+import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester, type RequestOutcome } from '../core/approvals.ts';
 import type { PreparedWrite } from '../core/boundWrites.ts';
 import type { AnyOutcome } from '../core/outcomes.ts';
 import type { ToolReply, XosDeps } from './ports.ts';
@@ -25,10 +25,44 @@ export interface StoredRequest {
   readonly requester: Requester;
 }
 
+/**
+ * The requester is the caller as the serving entry knows it: the credential its request came with
+ * (what bounds it), the client name and conversation it chose (who learns the outcome), and the
+ * person of this front end.
+ */
 export function storedRequest(deps: XosDeps, session: McpSession): StoredRequest | undefined {
   const caller = session.caller;
   if (!session.sessionless || !caller || !deps.approvals) return undefined;
-  return { approvals: deps.approvals, requester: { ...caller, ...(deps.person === undefined ? {} : { person: deps.person }) } };
+  const { credential, client, conversation } = caller;
+  return {
+    approvals: deps.approvals,
+    requester: { credential, client, ...(conversation === undefined ? {} : { conversation }), ...(deps.person === undefined ? {} : { person: deps.person }) },
+  };
+}
+
+/** Bytes as a person reads them: 1.2 MB, 800 KB. */
+function sizeText(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1_000))} KB`;
+}
+
+/** Why nothing was stored for the person, and what to do instead. */
+function notAsked(tool: string, made: Exclude<RequestOutcome, { ok: true }>, where: string): string {
+  const first = made.nextExpiry ? ` (the first at ${made.nextExpiry})` : '';
+  const decideOrWait = `Ask the person to decide the waiting requests ${where}, or wait until they expire${first}`;
+  if (made.kind === 'too_many_pending') {
+    return `Not asked: ${made.max} requests made with this client's credential (its token, or this xos-mcp process) already wait for the person's decision. ${decideOrWait}; then call ${tool} again.`;
+  }
+  switch (made.within) {
+    case 'request':
+      return `Not asked: this change is too large to keep for the person's decision (${sizeText(made.bytes)}; at most ${sizeText(made.max)} per request). `
+        + `Narrow the change (fewer records, e.g. a narrower \`where\` in xos_ui_change_required, or fewer fields), then call ${tool} again.`;
+    case 'credential':
+      return `Not asked: the requests made with this client's credential that wait for the person's decision would take ${sizeText(made.bytes)}, more than the ${sizeText(made.max)} XOS keeps for one credential. `
+        + `${decideOrWait}, or narrow the change; then call ${tool} again.`;
+    case 'file':
+      return `Not asked: the requests waiting for the person's decision fill the space XOS keeps for them (${sizeText(made.max)}). `
+        + `Ask the person to decide the waiting requests ${where}, or narrow the change; then call ${tool} again.`;
+  }
 }
 
 /** Where the person decides: the Board page's address, or the Board in VS Code. */
@@ -95,10 +129,7 @@ const again = (tool: string, id: string) => `Call ${tool} again with approval: "
 export async function requestStored(tool: string, stored: StoredRequest, prepared: PreparedWrite, deps: XosDeps, round?: CallRound): Promise<ToolReply> {
   const made = await requestApproval(stored.approvals, prepared, stored.requester);
   const where = whereToDecide(deps);
-  if (!made.ok) {
-    const first = made.nextExpiry ? ` (the first at ${made.nextExpiry})` : '';
-    return fail(`Not asked: ${made.max} requests of this client already wait for the person's decision. Ask the person to decide them ${where}, or wait until they expire${first}; then call ${tool} again.`);
-  }
+  if (!made.ok) return fail(notAsked(tool, made, where));
   const { approval } = made;
   const question = deps.approvalQuestion?.(approval) ?? `${approval.kind} (${approval.id})`;
   if (round?.canAsk) return askToWait(tool, approval.id, where, question);

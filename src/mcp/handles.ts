@@ -1,8 +1,10 @@
 // Workflow handles: how a client without an MCP session shows that a workflow step happened
-// (for now: xos_schema was called). XOS mints a random handle, the client passes it back as the
-// tool argument `handle`; what it proves, and for whom, stays here in memory. A handle carries
-// nothing but randomness (no value, no record data), and a restart forgets every handle.
-import { randomBytes } from 'node:crypto';
+// (for now: xos_schema was called). A handle is self-contained and signed: the facts it shows,
+// when it expires and a tag of whom it was given to, sealed with HMAC-SHA256 under a random key
+// of this store (one per serving entry and process). Nothing is kept per handle, so no client can
+// make another client's handles fail by asking for many; a restart (a new key) makes every old
+// handle unknown. A handle carries no value, no record data and no word of its scope.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a handle (or a conversation) can show happened; a later workflow rule adds its fact here. */
 export interface WorkflowFacts {
@@ -13,37 +15,48 @@ export interface WorkflowFacts {
 export const SCHEMA_LOADED: WorkflowFacts = { schema: true };
 
 /**
- * Whom a handle belongs to: the client (its name and the transport's identity, as the server
- * knows them; never a secret itself) and the conversation when the client names one.
+ * Whom a handle belongs to: the credential the request came with (as the serving entry names it;
+ * never a secret itself), the client (its name and the transport, as the server knows them) and
+ * the conversation when the client names one.
  */
 export interface HandleScope {
+  readonly credential?: string;
   readonly client: string;
   readonly conversation?: string;
 }
 
 export type HandleCheck =
   | { readonly status: 'ok'; readonly facts: WorkflowFacts }
-  /** Never minted here, forgotten after a restart, or evicted to make room. */
+  /** Never minted here (not signed with this store's key): forged, altered, or from before a restart. */
   | { readonly status: 'unknown' }
-  /** Unused for longer than the lifetime. */
+  /** Older than the lifetime. */
   | { readonly status: 'expired' }
-  /** Minted for another client or conversation. */
+  /** Minted for another credential, client or conversation. */
   | { readonly status: 'foreign' };
 
 export interface WorkflowHandlesOptions {
-  /** Most handles kept (and, separately, most conversations); the least recently used goes first. Default 1,000. */
+  /** Most conversations whose facts are kept; the least recently used goes first. Default 1,000. */
   readonly maxEntries?: number;
-  /** A handle (or conversation) unused this long is expired. Default 8 hours. */
+  /** A handle is valid this long after it was minted, and a conversation unused this long is forgotten. Default 8 hours. */
   readonly idleMs?: number;
   /** The clock in milliseconds (tests turn it). */
   readonly now?: () => number;
 }
 
 export const HANDLE_PREFIX = 'xos_h_';
-/** Longer than any handle XOS mints; the tools refuse a longer argument before it is looked up. */
+/** Longer than any handle XOS mints (42 characters); the tools refuse a longer argument before it is checked. */
 export const HANDLE_MAX_LENGTH = 64;
 const DEFAULT_MAX_ENTRIES = 1_000;
 const DEFAULT_IDLE_MS = 8 * 60 * 60 * 1000;
+
+/** A handle's bytes: facts (1), expiry in seconds since the epoch (4), scope tag (6), then the seal (16) over those 11. */
+const FACTS_BYTES = 1;
+const EXPIRY_BYTES = 4;
+const TAG_BYTES = 6;
+const SEAL_BYTES = 16;
+const SEALED_BYTES = FACTS_BYTES + EXPIRY_BYTES + TAG_BYTES;
+const HANDLE_BYTES = SEALED_BYTES + SEAL_BYTES;
+const SCHEMA_BIT = 1;
 
 interface Entry {
   readonly scope: HandleScope;
@@ -52,10 +65,11 @@ interface Entry {
   lastUsed: number;
 }
 
-/** One server's handles and the conversations it knows the facts of: bounded, in memory. */
+/** One serving entry's handle key and the conversations it knows the facts of (bounded, in memory). */
 export class WorkflowHandles {
-  private readonly handles: BoundedEntries;
+  private readonly key = randomBytes(32);
   private readonly conversations: BoundedEntries;
+  private readonly lifetimeMs: number;
   private readonly now: () => number;
 
   constructor(options: WorkflowHandlesOptions = {}) {
@@ -63,26 +77,30 @@ export class WorkflowHandles {
     const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     if (!(maxEntries >= 1) || !(idleMs > 0)) throw new Error('workflow handles need room for one and a lifetime');
     this.now = options.now ?? Date.now;
-    this.handles = new BoundedEntries(maxEntries, idleMs);
+    this.lifetimeMs = idleMs;
     this.conversations = new BoundedEntries(maxEntries, idleMs);
   }
 
-  /** A new handle for `scope` that shows `facts`. */
+  /** A new handle for `scope` that shows `facts`, valid for the lifetime from now. */
   mint(scope: HandleScope, facts: WorkflowFacts = SCHEMA_LOADED): string {
-    const handle = HANDLE_PREFIX + randomBytes(16).toString('base64url');
-    const now = this.now();
-    this.handles.put(handle, { scope: { ...scope }, facts: { ...facts }, created: now, lastUsed: now }, now);
-    return handle;
+    const sealed = Buffer.alloc(SEALED_BYTES);
+    sealed.writeUInt8(facts.schema ? SCHEMA_BIT : 0, 0);
+    sealed.writeUInt32BE(Math.min(0xffff_ffff, Math.ceil((this.now() + this.lifetimeMs) / 1000)), FACTS_BYTES);
+    this.scopeTag(scope).copy(sealed, FACTS_BYTES + EXPIRY_BYTES);
+    return HANDLE_PREFIX + Buffer.concat([sealed, this.seal(sealed)]).toString('base64url');
   }
 
-  /** What `handle` shows for a call of `scope`; a usable one counts as used now. */
+  /** What `handle` shows for a call of `scope`. */
   check(handle: string, scope: HandleScope): HandleCheck {
-    const now = this.now();
-    const found = this.handles.read(handle, now);
-    if (found === 'unknown' || found === 'expired') return { status: found };
-    if (!sameScope(found.scope, scope)) return { status: 'foreign' };
-    this.handles.touch(handle, found, now);
-    return { status: 'ok', facts: found.facts };
+    if (!handle.startsWith(HANDLE_PREFIX) || handle.length > HANDLE_MAX_LENGTH) return { status: 'unknown' };
+    const bytes = Buffer.from(handle.slice(HANDLE_PREFIX.length), 'base64url');
+    // Base64url decoding skips what it cannot read: only the exact text XOS minted counts.
+    if (bytes.length !== HANDLE_BYTES || bytes.toString('base64url') !== handle.slice(HANDLE_PREFIX.length)) return { status: 'unknown' };
+    const sealed = bytes.subarray(0, SEALED_BYTES);
+    if (!timingSafeEqual(bytes.subarray(SEALED_BYTES), this.seal(sealed))) return { status: 'unknown' };
+    if (this.now() >= sealed.readUInt32BE(FACTS_BYTES) * 1000) return { status: 'expired' };
+    if (!timingSafeEqual(sealed.subarray(FACTS_BYTES + EXPIRY_BYTES), this.scopeTag(scope))) return { status: 'foreign' };
+    return { status: 'ok', facts: (sealed.readUInt8(0) & SCHEMA_BIT) !== 0 ? SCHEMA_LOADED : {} };
   }
 
   /** Remembers `facts` for the conversation `scope` names (nothing without one). */
@@ -106,9 +124,19 @@ export class WorkflowHandles {
     return found.facts;
   }
 
-  /** Handles kept now (expired ones included until they are swept or looked up). */
+  /** Conversations whose facts are kept now (handles take no room: they are not kept). */
   get size(): number {
-    return this.handles.size;
+    return this.conversations.size;
+  }
+
+  private seal(sealed: Buffer): Buffer {
+    return createHmac('sha256', this.key).update('xos handle\0').update(sealed).digest().subarray(0, SEAL_BYTES);
+  }
+
+  /** Whom a handle is for, as a keyed tag: equal scopes, equal tags; it tells nothing of the scope without the key. */
+  private scopeTag(scope: HandleScope): Buffer {
+    const named = JSON.stringify([scope.credential ?? null, scope.client, scope.conversation ?? null]);
+    return createHmac('sha256', this.key).update('xos handle scope\0').update(named).digest().subarray(0, TAG_BYTES);
   }
 }
 
@@ -160,10 +188,6 @@ class BoundedEntries {
   }
 }
 
-function sameScope(a: HandleScope, b: HandleScope): boolean {
-  return a.client === b.client && (a.conversation ?? '') === (b.conversation ?? '');
-}
-
 function conversationKey(scope: HandleScope): string {
-  return JSON.stringify([scope.client, scope.conversation]);
+  return JSON.stringify([scope.credential ?? null, scope.client, scope.conversation]);
 }

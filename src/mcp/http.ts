@@ -12,7 +12,7 @@ import { bearerCheck, HttpRefusal, listenOnLoopback, readJsonBody } from '../net
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
 import { WorkflowHandles } from './handles.ts';
-import { createXosMcpServer, xosServerFactory } from './server.ts';
+import { createXosMcpServer, requesterCredential, xosServerFactory } from './server.ts';
 import { McpSession } from './session.ts';
 
 export interface McpHttpOptions {
@@ -69,7 +69,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   let port = 0;
   // 2026-07-28: a server per request, no session (the schema rule through this endpoint's workflow
   // handles); 2025-era requests are routed to the sessions below.
-  const modernHandler = createMcpHandler(xosServerFactory(sessionDeps, { handles: new WorkflowHandles(), via: 'http' }), { legacy: 'reject' });
+  const modernHandler = createMcpHandler(xosServerFactory(sessionDeps, { handles: new WorkflowHandles(), via: 'http', credential: requesterCredential({ token: options.token }) }), { legacy: 'reject' });
   const modern = toNodeHandler(modernHandler);
   /** Initialize requests being handled: they count against the cap until they are sessions or gone. */
   let initializing = 0;

@@ -1,5 +1,6 @@
 // One MCP server per MCP session (protocol 2025-11-25), or per request (2026-07-28, no
 // session), with every XOS tool registered. One factory serves both revisions.
+import { createHash, randomBytes } from 'node:crypto';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
@@ -25,11 +26,23 @@ const SCHEMAS = new Map(XOS_TOOLS.map((tool) => [tool, {
 
 /**
  * Requests without an MCP session (protocol 2026-07-28) that one serving entry answers: they share
- * the entry's store of workflow handles; `via` names the transport in each caller's identity.
+ * the entry's handle key; `via` names the transport in each caller's identity, `credential` the
+ * credential they all came with (requesterCredential), by which what they may use up is bounded.
  */
 export interface Sessionless {
   readonly handles: WorkflowHandles;
   readonly via: 'http' | 'stdio';
+  readonly credential: string;
+}
+
+/**
+ * How a serving entry names the credential its requests come with, never the secret itself: the
+ * bearer token's SHA-256 (so it stays the same over a restart with the same token), or, on stdio,
+ * the process (one client started it; a random name per process).
+ */
+export function requesterCredential(credential: { readonly token: string } | 'stdio'): string {
+  if (credential === 'stdio') return `stdio process ${randomBytes(9).toString('base64url')}`;
+  return `bearer token sha256:${createHash('sha256').update(credential.token).digest('base64url').slice(0, 22)}`;
 }
 
 /**
@@ -116,5 +129,5 @@ function callerOf(served: McpSession | Sessionless, ctx: ServerContext): McpSess
   if (served instanceof McpSession) return served;
   const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
   const name = typeof info?.name === 'string' && info.name.length > 0 ? info.name.slice(0, 200) : 'an unnamed client';
-  return new McpSession({ handles: served.handles, client: `${name} via ${served.via}` }, XOS_TOOL_NAMES);
+  return new McpSession({ handles: served.handles, client: `${name} via ${served.via}`, credential: served.credential }, XOS_TOOL_NAMES);
 }

@@ -2,7 +2,7 @@
 // conversation where the client names one (VS Code sends `vscode.conversationId` in a tool
 // call's `_meta`, one per chat, while it keeps one MCP session for all chats), else per session.
 // A request without an MCP session has nothing to remember it by: there the rule holds through
-// the handle xos_schema returns (src/mcp/handles.ts), passed back as the argument `handle`, or
+// the handle xos_schema returns (src/mcp/handles.ts, signed, kept nowhere), passed back as the argument `handle`, or
 // through the conversation the request names.
 import { SCHEMA_LOADED, WorkflowHandles, type HandleScope } from './handles.ts';
 
@@ -14,15 +14,22 @@ export const HANDLE_ARGUMENT = 'handle';
 const MAX_CONVERSATIONS = 1_000;
 const NO_CONVERSATION = '';
 
-/** A request without an MCP session: whom it comes from, and the server's one store of handles. */
+/** A request without an MCP session: whom it comes from, and the serving entry's handle key. */
 export interface WithoutSession {
-  /** The server-wide store: one per server process, shared by every request. */
+  /** The serving entry's: one per endpoint (or stdio process), shared by every request it answers. */
   readonly handles: WorkflowHandles;
   /**
    * The caller: the client's name (clientInfo) and the transport's identity, e.g. `claude-ai via http`.
-   * Handles minted for one caller are refused for another. Never a secret (hash a token first).
+   * Handles minted for one caller are refused for another. The client chooses its name: it scopes
+   * what a caller sees, never what it may use up.
    */
   readonly client: string;
+  /**
+   * The credential the request came with, as the serving entry names it: a hash of the endpoint's
+   * bearer token, or the stdio process. What a caller may use up (pending approvals, their bytes)
+   * is bounded per credential. Never a secret.
+   */
+  readonly credential: string;
 }
 
 /** Where a caller's facts are kept: in its MCP session, or (without one) in the shared store. */
@@ -78,7 +85,7 @@ export class McpSession {
     this.memory = call?.memory ?? (typeof owner === 'string'
       // A session's own handles: xos_schema returns one there too, so an agent can always pass it.
       ? { kind: 'session', id: owner, loaded: new Set(), handles: new WorkflowHandles({ maxEntries: MAX_CONVERSATIONS }) }
-      : { kind: 'none', handles: owner.handles, client: owner.client });
+      : { kind: 'none', handles: owner.handles, client: owner.client, credential: owner.credential });
   }
 
   /** True for a request without an MCP session. */
@@ -100,9 +107,9 @@ export class McpSession {
   }
 
   /** Who asks, for a request without an MCP session (its stored approvals are its own); undefined with a session. */
-  get caller(): { readonly client: string; readonly conversation?: string } | undefined {
+  get caller(): { readonly credential: string; readonly client: string; readonly conversation?: string } | undefined {
     if (this.memory.kind !== 'none') return undefined;
-    return { client: this.memory.client, ...(this.conversation === undefined ? {} : { conversation: this.conversation }) };
+    return { credential: this.memory.credential, client: this.memory.client, ...(this.conversation === undefined ? {} : { conversation: this.conversation }) };
   }
 
   get schemaLoaded(): boolean {
@@ -137,9 +144,9 @@ export class McpSession {
       case 'missing':
         return `Call xos_schema first, then ${passOn} (this client has no MCP session, so XOS cannot remember the schema between calls). ${again}`;
       case 'unknown':
-        return `XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and ${passOn}. ${again}`;
+        return `XOS does not know this handle (XOS was restarted since, or the handle was changed): call xos_schema again and ${passOn}. ${again}`;
       case 'expired':
-        return `This handle expired (unused for too long): call xos_schema again and ${passOn}. ${again}`;
+        return `This handle expired (it is older than XOS keeps handles): call xos_schema again and ${passOn}. ${again}`;
       case 'foreign':
         return `This handle belongs to another client or conversation: call xos_schema in this conversation and ${passOn}. ${again}`;
     }
@@ -158,7 +165,8 @@ export class McpSession {
   }
 
   private get scope(): HandleScope {
-    const client = this.memory.kind === 'none' ? this.memory.client : this.memory.id;
-    return this.conversation ? { client, conversation: this.conversation } : { client };
+    const memory = this.memory;
+    const who = memory.kind === 'none' ? { credential: memory.credential, client: memory.client } : { client: memory.id };
+    return this.conversation ? { ...who, conversation: this.conversation } : who;
   }
 }

@@ -5,7 +5,7 @@ import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@model
 import type { XosDeps } from './ports.ts';
 import { XOS_TOOL_NAMES } from './registry.ts';
 import { WorkflowHandles } from './handles.ts';
-import { xosServerFactory } from './server.ts';
+import { requesterCredential, xosServerFactory } from './server.ts';
 import { McpSession } from './session.ts';
 
 export interface StdioStreams {
@@ -16,7 +16,7 @@ export interface StdioStreams {
 /** Serves the XOS tools on `streams` (default: the process's own); `log` hears what went wrong with the connection. */
 export function serveMcpStdio(deps: () => XosDeps, log: (line: string) => void, streams?: StdioStreams): StdioServerHandle {
   const transport = streams ? new StdioServerTransport(streams.stdin as never, streams.stdout as never) : new StdioServerTransport();
-  return serveStdio(xosServerFactory(deps, { handles: new WorkflowHandles(), via: 'stdio' }, () => new McpSession('stdio', XOS_TOOL_NAMES)), {
+  return serveStdio(xosServerFactory(deps, { handles: new WorkflowHandles(), via: 'stdio', credential: requesterCredential('stdio') }, () => new McpSession('stdio', XOS_TOOL_NAMES)), {
     transport,
     onerror: (error) => log(`MCP: ${error.message}`),
   });

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { MailSecurity } from '../mail/smtp.ts';
 import type { XosMcpOptions } from './xosMcp.ts';
 import { cleanPersonName, MAX_PERSON_NAME } from '../backend/people/personName.ts';
+import { DEFAULT_MAX_PENDING } from '../core/approvals.ts';
 
 export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url>] [--http [--port N] [--token-file F]]
               [--board-port N] [--locale de] [--mail-host H --mail-from A ...]
@@ -35,12 +36,17 @@ export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url
   --mail-undo   seconds a confirmed mail waits, with Undo on the Board (default 10)
   --approval-seconds  seconds a request stored as a pending approval (an agent without
                 an MCP session) waits for the decision on the Board (default 900)
+  --pending-approvals  requests of one credential (this xos-mcp over stdio, or its HTTP
+                token) that may wait for the decision at once (default 20)
 
   XOS_BOARD_KEY  a fixed key for the Board link (at least 32 characters of A-Z a-z 0-9 - _,
                  e.g. openssl rand -hex 32); without it every start has a new one. Whoever
                  has the key can confirm saves and sends; open a link with a fixed key only
                  while xos-mcp is running (whatever holds the port then gets the link).
 `;
+
+/** Most requests of one credential an xos-mcp lets wait at once, whatever its option says. */
+const MAX_PENDING_APPROVALS = 1_000;
 
 export class UsageError extends Error {}
 
@@ -103,7 +109,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
       'confirm-timeout': { type: 'string' }, person: { type: 'string' },
       'mail-host': { type: 'string' }, 'mail-port': { type: 'string' }, 'mail-security': { type: 'string' },
       'mail-user': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-undo': { type: 'string' },
-      'approval-seconds': { type: 'string' },
+      'approval-seconds': { type: 'string' }, 'pending-approvals': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -127,6 +133,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
   }
   const approvalSeconds = intOption('approval-seconds', values['approval-seconds'], 900);
   if (approvalSeconds < 1) throw new UsageError('--approval-seconds needs at least 1 (a request that expires at once could never be decided)');
+  const pendingApprovals = intOption('pending-approvals', values['pending-approvals'], DEFAULT_MAX_PENDING);
+  if (pendingApprovals < 1 || pendingApprovals > MAX_PENDING_APPROVALS) throw new UsageError(`--pending-approvals is 1 to ${MAX_PENDING_APPROVALS} (got ${pendingApprovals})`);
   const dataDir = defaultDataDir();
   return {
     ast: values.ast,
@@ -151,6 +159,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): X
     } : undefined,
     mailUndoSeconds: Math.min(300, intOption('mail-undo', values['mail-undo'], 10)),
     approvalSeconds,
+    pendingApprovals,
     dataDir,
     exportDir: process.cwd(),
     log: (line) => process.stderr.write(`[xos-mcp] ${line}\n`),

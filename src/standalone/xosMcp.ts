@@ -60,6 +60,8 @@ export interface XosMcpOptions {
   readonly mailUndoSeconds?: number;
   /** Seconds a stored approval waits for the person's decision (default 900). */
   readonly approvalSeconds?: number;
+  /** Requests of one credential that may wait for the person's decision at once (default 20). */
+  readonly pendingApprovals?: number;
   /** Where the default database, the Board's kept work and the current Board link live (0700). */
   readonly dataDir: string;
   /** Where CSV exports are written (each file 0600, never through a symbolic link). */
@@ -202,6 +204,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       person: () => options.person,
       warn: (text) => log(`warning: ${text}`),
       ...(options.approvalSeconds === undefined ? {} : { ttlMs: options.approvalSeconds * 1000 }),
+      ...(options.pendingApprovals === undefined ? {} : { maxPending: options.pendingApprovals }),
     },
   });
   const { controller, confirmer } = app;

@@ -1,7 +1,8 @@
 // Stored approvals on the browser Board, end to end: the built xos-mcp over stdio, its agent a
 // client pinned to protocol 2026-07-28 (no MCP session), in ten conversations. Each asks to save
 // ten person records (xos_schema, xos_query, xos_ui_change_required, xos_ui_save): a hundred
-// pending approvals, answered at once with their ids. xos-mcp is killed (SIGKILL) and started
+// pending approvals, answered at once with their ids (xos-mcp allows 100 with --pending-approvals:
+// over stdio the process is the one credential all ten share). xos-mcp is killed (SIGKILL) and started
 // again on its data folder: all hundred still wait. On a phone-sized Board page (390 × 844) the
 // person approves 50 and declines 25 by the buttons' names ("Approve: <question>"), and lets 25
 // expire; the page never scrolls sideways. Exactly the 50 are written (record versions and the
@@ -239,7 +240,7 @@ async function failed(t: TestContext, name: string, page: Page | undefined, xosM
 describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)', () => {
   test('a hundred requests outlive a killed xos-mcp; on a phone the person approves 50, declines 25 and lets 25 expire: exactly 50 written', { timeout: 300_000 }, async (t) => {
     const data = dataFolder();
-    let xosMcp: StartedXosMcp | undefined = await start(data, ['--approval-seconds', String(APPROVAL_SECONDS)]);
+    let xosMcp: StartedXosMcp | undefined = await start(data, ['--approval-seconds', String(APPROVAL_SECONDS), '--pending-approvals', '100']);
     let page: Page | undefined;
     const began = Date.now();
     const lap = (what: string) => t.diagnostic(`${what}: ${((Date.now() - began) / 1000).toFixed(1)} s`);
@@ -273,7 +274,7 @@ describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)',
 
       // Killed, and started again on the same data folder: the hundred still wait.
       await kill(xosMcp);
-      xosMcp = await start(data, ['--approval-seconds', String(APPROVAL_SECONDS)]);
+      xosMcp = await start(data, ['--approval-seconds', String(APPROVAL_SECONDS), '--pending-approvals', '100']);
       lap('xos-mcp started again');
 
       page = await openBoard(xosMcp.link);

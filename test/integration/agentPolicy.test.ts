@@ -254,7 +254,7 @@ describe('fields kept from the agent (agent: hidden / masked)', () => {
     }
     // The schema view the tool builds is the same one the unit tests see, after the handle (random, no data).
     const { handle, ...view } = JSON.parse(replies[0].text) as { handle: string };
-    assert.match(handle, /^xos_h_[A-Za-z0-9_-]{22}$/);
+    assert.match(handle, /^xos_h_[A-Za-z0-9_-]{36}$/);
     assert.deepEqual(view, buildSchemaView(guardedApp()));
   });
 });

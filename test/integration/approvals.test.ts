@@ -103,7 +103,7 @@ describe('stored pending approvals', () => {
     const before = await people(client);
     const ids = [...before.keys()].slice(0, 100);
     assert.equal(ids.length, 100);
-    const requesters: Requester[] = Array.from({ length: 10 }, (_, i) => ({ client: 'xos-mcp', conversation: `chat-${i}`, person: 'anna' }));
+    const requesters: Requester[] = Array.from({ length: 10 }, (_, i) => ({ credential: `token ${i}`, client: 'xos-mcp', conversation: `chat-${i}`, person: 'anna' }));
     const made: PendingApproval[] = [];
     for (const [i, id] of ids.entries()) {
       now = T0 + i; // oldest first is request order

@@ -157,7 +157,7 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
       assert.deepEqual(await other.call('xos_query', { context: 'person_list', query: LIST_QUERY, handle }, first), {
         text: transport === 'http'
           ? 'This handle belongs to another client or conversation: call xos_schema in this conversation and pass the handle it returns as `handle` to xos_query. Then call xos_query again.'
-          : 'XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.',
+          : 'XOS does not know this handle (XOS was restarted since, or the handle was changed): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.',
         isError: true,
       });
     });

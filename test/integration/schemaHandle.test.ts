@@ -13,12 +13,14 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { WorkflowHandles } from '../../src/mcp/handles.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
+import { createXosMcpServer, requesterCredential } from '../../src/mcp/server.ts';
 import { CONVERSATION_META_KEY, McpSession } from '../../src/mcp/session.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
 
 const LIST = { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' };
 const SHOWN = 'All data was successfully displayed in the UI. (240 records of person_list.)';
+/** The endpoint's credential, as the HTTP endpoint names it for every request it answers. */
+const TOKEN = requesterCredential({ token: 'schema-handle-test-token-0123456789' });
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 
 let backend: Backend;
@@ -33,7 +35,7 @@ interface Reply { readonly text: string; readonly isError: boolean; readonly str
 
 /** One request: a fresh server and session of `client` on the shared `handles`, one tool call, closed. */
 async function once(handles: WorkflowHandles, client: string, tool: string, args: Record<string, unknown> = {}, conversation?: string): Promise<Reply> {
-  const server = createXosMcpServer(() => deps, new McpSession({ handles, client }, XOS_TOOL_NAMES));
+  const server = createXosMcpServer(() => deps, new McpSession({ handles, client, credential: TOKEN }, XOS_TOOL_NAMES));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const mcp = new Client({ name: client, version: '1' });
@@ -59,7 +61,7 @@ test('xos_schema returns a handle in its text and its structuredContent; xos_que
   const schema = await once(handles, 'agent via http', 'xos_schema');
   assert.equal(schema.isError, false);
   const view = JSON.parse(schema.text) as { handle: string; app: string };
-  assert.match(view.handle, /^xos_h_[A-Za-z0-9_-]{22}$/);
+  assert.match(view.handle, /^xos_h_[A-Za-z0-9_-]{36}$/);
   assert.ok(schema.text.startsWith(`{"handle":"${view.handle}"`), 'the handle comes first, where the model reads it');
   assert.equal(view.app, 'crm');
   // The SDK client checks structuredContent against the declared outputSchema: a handle it did not declare would throw.
@@ -81,7 +83,7 @@ test('another client\'s handle, a handle from before a restart and one too long 
   const restarted = new WorkflowHandles();
   assert.deepEqual(await once(restarted, 'agent via http', 'xos_ui_save', { handle }), {
     isError: true,
-    text: 'XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and pass the handle it returns as `handle` to xos_ui_save. Then call xos_ui_save again.',
+    text: 'XOS does not know this handle (XOS was restarted since, or the handle was changed): call xos_schema again and pass the handle it returns as `handle` to xos_ui_save. Then call xos_ui_save again.',
   });
   const tooLong = await once(handles, 'agent via http', 'xos_query', { ...LIST, handle: `${handle}${'x'.repeat(100)}` });
   assert.equal(tooLong.isError, true);
@@ -114,4 +116,11 @@ test('with an MCP session xos_schema returns a handle too, and the data tools ta
     await mcp.close();
     await server.close();
   }
+});
+
+test('1,001 xos_schema calls by one client leave another client\'s handle usable', async () => {
+  const handles = new WorkflowHandles();
+  const { handle } = JSON.parse((await once(handles, 'agent via http', 'xos_schema')).text) as { handle: string };
+  for (let i = 0; i < 1_001; i += 1) assert.equal((await once(handles, 'flooding-agent via http', 'xos_schema', {}, `chat-${i}`)).isError, false);
+  assert.deepEqual(await once(handles, 'agent via http', 'xos_query', { ...LIST, handle }), { text: SHOWN, isError: false });
 });

@@ -22,7 +22,7 @@ import { buildAuditQuery } from '../../src/graphql/requests.ts';
 import { createSmtpMailer } from '../../src/mail/smtp.ts';
 import { WorkflowHandles } from '../../src/mcp/handles.ts';
 import { XOS_TOOL_NAMES } from '../../src/mcp/registry.ts';
-import { createXosMcpServer } from '../../src/mcp/server.ts';
+import { createXosMcpServer, requesterCredential } from '../../src/mcp/server.ts';
 import { McpSession } from '../../src/mcp/session.ts';
 import { requestStored } from '../../src/mcp/approvalFlow.ts';
 import { resultText } from '../../src/mcp/result.ts';
@@ -35,6 +35,8 @@ import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
 
 const AGENT = 'agent via http';
+/** The endpoint's credential, as the HTTP endpoint names it for every request it answers. */
+const CREDENTIAL = requesterCredential({ token: 'stored-approvals-test-token-0123456789' });
 const MINUTE = 60_000;
 
 let backend: Backend;
@@ -92,7 +94,7 @@ interface Reply { readonly text: string; readonly isError: boolean }
 
 /** One request without an MCP session: a fresh server and session of `caller`, one tool call, closed. */
 async function call(tool: string, args: Record<string, unknown> = {}, caller = AGENT): Promise<Reply> {
-  const server = createXosMcpServer(() => app.deps(), new McpSession({ handles, client: caller }, XOS_TOOL_NAMES));
+  const server = createXosMcpServer(() => app.deps(), new McpSession({ handles, client: caller, credential: CREDENTIAL }, XOS_TOOL_NAMES));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const mcp = new Client({ name: caller, version: '1' });
@@ -238,10 +240,10 @@ test('a requester with too many approvals waiting is refused with what to do', a
   app.controller.board.edit('city', 'Full');
   const prepared = await prepareSave(app.deps());
   assert.ok('payload' in prepared);
-  const full = { approvals: { ...app.approvalDeps()!, maxPending: 0 }, requester: { client: AGENT, person: 'anna' } };
+  const full = { approvals: { ...app.approvalDeps()!, maxPending: 0 }, requester: { credential: CREDENTIAL, client: AGENT, person: 'anna' } };
   const reply = await requestStored('xos_ui_save', full, prepared, app.deps());
   assert.equal((reply as CallToolResult).isError, true);
-  assert.match(resultText(reply), /^Not asked: 0 requests of this client already wait for the person's decision\. Ask the person to decide them on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\), or wait until they expire; then call xos_ui_save again\.$/);
+  assert.match(resultText(reply), /^Not asked: 0 requests made with this client's credential \(its token, or this xos-mcp process\) already wait for the person's decision\. Ask the person to decide the waiting requests on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\), or wait until they expire; then call xos_ui_save again\.$/);
   assert.deepEqual(await app.approvalDesk!.pending(), []);
 });
 

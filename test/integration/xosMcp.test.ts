@@ -66,6 +66,8 @@ describe('xos-mcp options', () => {
     assert.match(options.dataDir, /xos-mcp$/);
     assert.equal(options.approvalSeconds, 900);
     assert.equal(parseOptions(['--approval-seconds', '45'], env)!.approvalSeconds, 45);
+    assert.equal(options.pendingApprovals, 20);
+    assert.equal(parseOptions(['--pending-approvals', '100'], env)!.pendingApprovals, 100);
   });
   test('mistakes are refused with what to do', () => {
     assert.throws(() => parseOptions(['--http'], env), /--http needs a token for the clients: set XOS_MCP_TOKEN, or pass --token-file <file>/);
@@ -75,6 +77,7 @@ describe('xos-mcp options', () => {
     assert.throws(() => parseOptions(['--mail-host', 'smtp.example'], env), /needs --mail-from/);
     assert.throws(() => parseOptions(['--board-port', 'x'], env), /--board-port needs a whole number/);
     assert.throws(() => parseOptions(['--approval-seconds', '0'], env), /--approval-seconds needs at least 1/);
+    assert.throws(() => parseOptions(['--pending-approvals', '0'], env), /--pending-approvals is 1 to 1000/);
     assert.equal(parseOptions(['--http'], { XOS_MCP_TOKEN: 't' })!.token, 't');
     assert.equal(parseOptions([], { LANG: 'de_DE.UTF-8' })!.locale, 'de-DE');
   });

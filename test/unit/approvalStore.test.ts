@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import {
   approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals, voidChanged,
@@ -55,9 +56,9 @@ describe('the approvals file', () => {
     const first = new SqliteApprovalStore(path);
     const anna: Requester = { client: 'vscode', conversation: 'c1' };
     const ben: Requester = { client: 'vscode', conversation: 'c2' };
-    assert.equal(await first.insert(approvalAt('b', anna, T0 + 2), 20, new Date(T0).toISOString()), true);
-    assert.equal(await first.insert(approvalAt('a', ben, T0 + 1), 20, new Date(T0).toISOString()), true);
-    assert.equal(await first.insert(approvalAt('c', anna, T0 + 3), 20, new Date(T0).toISOString()), true);
+    assert.equal((await first.insert(approvalAt('b', anna, T0 + 2), 20, new Date(T0).toISOString())).kind, 'stored');
+    assert.equal((await first.insert(approvalAt('a', ben, T0 + 1), 20, new Date(T0).toISOString())).kind, 'stored');
+    assert.equal((await first.insert(approvalAt('c', anna, T0 + 3), 20, new Date(T0).toISOString())).kind, 'stored');
     for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
     first.close();
     assert.equal(statSync(path).mode & 0o777, 0o600);
@@ -79,7 +80,7 @@ describe('the approvals file', () => {
     const one = new SqliteApprovalStore(path);
     const two = new SqliteApprovalStore(path);
     try {
-      const pending = approvalAt('x', { client: 'c' }, T0);
+      const pending = approvalAt('x', { credential: 'token c', client: 'c' }, T0);
       await one.insert(pending, 20, new Date(T0).toISOString());
       const results = await Promise.all([
         one.update({ ...pending, state: 'committing', decidedBy: 'Anna' }, 'pending'),
@@ -102,7 +103,7 @@ describe('the approvals file', () => {
     const store = new SqliteApprovalStore(path);
     const ids = Array.from({ length: 300 }, (_, i) => `race-${String(i).padStart(3, '0')}`);
     try {
-      for (const [i, id] of ids.entries()) await store.insert(approvalAt(id, { client: 'c' }, T0 + i), 1000, new Date(T0).toISOString());
+      for (const [i, id] of ids.entries()) await store.insert(approvalAt(id, { credential: 'token c', client: 'c' }, T0 + i), 1000, new Date(T0).toISOString());
     } finally {
       store.close();
     }
@@ -133,16 +134,42 @@ describe('the approvals file', () => {
     }
   });
 
+  test('a file written before the size budget gets its columns: its approvals are read, counted in the file\'s bytes, and decided as before', async () => {
+    const path = join(dir.path, 'before-budget.sqlite');
+    const old = new DatabaseSync(path);
+    old.exec('CREATE TABLE "approvals" ("id" TEXT PRIMARY KEY, "requester" TEXT NOT NULL, "state" TEXT NOT NULL, '
+      + '"created_at" TEXT NOT NULL, "expires_at" TEXT NOT NULL, "decided_at" TEXT, "format" INTEGER NOT NULL, "body" TEXT NOT NULL)');
+    const kept = approvalAt('kept', { client: 'old' }, T0);
+    old.prepare('INSERT INTO "approvals" VALUES (?, ?, ?, ?, ?, NULL, 1, ?)').run(kept.id, '["old",null,null]', 'pending', kept.createdAt, kept.expiresAt, JSON.stringify(kept));
+    old.close();
+    const bytes = Buffer.byteLength(JSON.stringify(kept));
+    const stores = [new SqliteApprovalStore(path, { budget: { fileBytes: 2 * bytes + 100 } }), new SqliteApprovalStore(path)];
+    try {
+      const [store] = stores;
+      assert.deepEqual(await store.get('kept'), kept);
+      const now = new Date(T0).toISOString();
+      assert.equal((await store.insert(approvalAt('new', { credential: 'token', client: 'new' }, T0), 20, now)).kind, 'stored');
+      assert.deepEqual(await store.insert(approvalAt('third', { credential: 'token', client: 'new' }, T0), 20, now),
+        { kind: 'too_large', bytes: Buffer.byteLength(JSON.stringify(approvalAt('third', { credential: 'token', client: 'new' }, T0))) + bytes + Buffer.byteLength(JSON.stringify(approvalAt('new', { credential: 'token', client: 'new' }, T0))), max: 2 * bytes + 100, within: 'file', nextExpiry: kept.expiresAt },
+        'the old approval counts in the file\'s bytes');
+      assert.equal(await store.update({ ...kept, state: 'declined', decidedAt: now }, 'pending'), true);
+      assert.equal((await store.insert(approvalAt('third', { credential: 'token', client: 'new' }, T0), 20, now)).kind, 'stored', 'the decided old one made room');
+      assert.equal(await store.get('kept'), undefined);
+    } finally {
+      for (const store of stores) store.close();
+    }
+  });
+
   test('at most N pending per requester (expired ones do not count); decided ones are deleted after the retention', async () => {
     const store = new SqliteApprovalStore(join(dir.path, 'bound.sqlite'));
     try {
-      const me: Requester = { client: 'mcp', person: 'anna' };
+      const me: Requester = { credential: 'token', client: 'mcp', person: 'anna' };
       const now = new Date(T0).toISOString();
-      assert.equal(await store.insert(approvalAt('1', me, T0 - 20 * MINUTE), 2, now), true); // expired at T0
-      assert.equal(await store.insert(approvalAt('2', me, T0), 2, now), true);
-      assert.equal(await store.insert(approvalAt('3', me, T0), 2, now), true);
-      assert.equal(await store.insert(approvalAt('4', me, T0), 2, now), false);
-      assert.equal(await store.insert(approvalAt('5', { client: 'mcp', person: 'ben' }, T0), 2, now), true);
+      assert.equal((await store.insert(approvalAt('1', me, T0 - 20 * MINUTE), 2, now)).kind, 'stored'); // expired at T0
+      assert.equal((await store.insert(approvalAt('2', me, T0), 2, now)).kind, 'stored');
+      assert.equal((await store.insert(approvalAt('3', me, T0), 2, now)).kind, 'stored');
+      assert.equal((await store.insert(approvalAt('4', me, T0), 2, now)).kind, 'too_many');
+      assert.equal((await store.insert(approvalAt('5', { credential: 'token', client: 'mcp', person: 'ben' }, T0), 2, now)).kind, 'stored');
 
       const old = approvalAt('old', me, T0 - 9 * 24 * 60 * MINUTE, 'declined');
       await store.insert({ ...old, decidedAt: old.createdAt }, 99, now);
@@ -160,7 +187,7 @@ describe('the approval state machine without a write', () => {
   let store: SqliteApprovalStore;
   let now = T0;
   let deps: ApprovalDeps;
-  const agent: Requester = { client: 'xos-mcp', conversation: 'chat-1' };
+  const agent: Requester = { credential: 'token agent', client: 'xos-mcp', conversation: 'chat-1' };
 
   before(async () => {
     dir = await tempDir('approvals-states');
@@ -210,7 +237,7 @@ describe('the approval state machine without a write', () => {
   });
 
   test('the N+1st pending request of one requester is refused, naming when the first waiting one expires', async () => {
-    const busy: Requester = { client: 'xos-mcp', conversation: 'busy' };
+    const busy: Requester = { credential: 'token busy', client: 'xos-mcp', conversation: 'busy' };
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await requestApproval(deps, saveOf(String(20 + i), 1, 'Bonn'), busy, { ttlMs: (10 + i) * MINUTE }));
     assert.ok(made.every((m) => m.kind === 'requested'));
@@ -220,9 +247,9 @@ describe('the approval state machine without a write', () => {
   });
 
   test('a change feed report voids the approvals bound to an older version of that record, and only those', async () => {
-    const older = await requestApproval(deps, saveOf('40', 4, 'Hof'), { client: 'x' });
-    const current = await requestApproval(deps, saveOf('41', 4, 'Hof'), { client: 'x' });
-    const gone = await requestApproval(deps, saveOf('42', 4, 'Hof'), { client: 'x' });
+    const older = await requestApproval(deps, saveOf('40', 4, 'Hof'), { credential: 'token x', client: 'x' });
+    const current = await requestApproval(deps, saveOf('41', 4, 'Hof'), { credential: 'token x', client: 'x' });
+    const gone = await requestApproval(deps, saveOf('42', 4, 'Hof'), { credential: 'token x', client: 'x' });
     assert.ok(older.kind === 'requested' && current.kind === 'requested' && gone.kind === 'requested');
     const voided = await voidChanged(deps, [
       { entity: 'person', id: '40', action: 'update', version: 5 },
@@ -231,16 +258,16 @@ describe('the approval state machine without a write', () => {
       { entity: 'person', id: '42', action: 'delete', version: null },
     ]);
     assert.deepEqual(voided.map((v) => v.id).toSorted(), [older.approval.id, gone.approval.id].toSorted());
-    assert.deepEqual(await approvalStatus(deps, older.approval.id, { client: 'x' }), {
+    assert.deepEqual(await approvalStatus(deps, older.approval.id, { credential: 'token x', client: 'x' }), {
       state: 'void', id: older.approval.id, kind: 'save', why: 'changed', outcome: { kind: 'record_changed', ok: false, entity: 'person', ids: ['40'], versionNow: 5 },
     });
-    assert.equal((await approvalStatus(deps, gone.approval.id, { client: 'x' })).state === 'void' && (await approvalStatus(deps, gone.approval.id, { client: 'x' }) as { why: string }).why, 'deleted');
+    assert.equal((await approvalStatus(deps, gone.approval.id, { credential: 'token x', client: 'x' })).state === 'void' && (await approvalStatus(deps, gone.approval.id, { credential: 'token x', client: 'x' }) as { why: string }).why, 'deleted');
     assert.equal((await store.get(current.approval.id))!.state, 'pending');
     assert.equal((await decideApproval(deps, older.approval.id, 'approve', 'Anna')).kind, 'already_decided');
   });
 
   test('an approval is written only to the backend it was requested for, and listed only there', async () => {
-    const made = await requestApproval({ ...deps, backend: 'sqlite:/data/crm.db' }, saveOf('60', 1, 'Gera'), { client: 'z' });
+    const made = await requestApproval({ ...deps, backend: 'sqlite:/data/crm.db' }, saveOf('60', 1, 'Gera'), { credential: 'token z', client: 'z' });
     assert.ok(made.kind === 'requested');
     assert.equal(made.approval.backend, 'sqlite:/data/crm.db');
     const elsewhere = { ...deps, backend: 'postgres://db.example/crm' };
@@ -251,11 +278,11 @@ describe('the approval state machine without a write', () => {
     assert.equal((await pendingApprovals({ ...deps, backend: 'sqlite:/data/crm.db' })).some((a) => a.id === made.approval.id), true);
     assert.deepEqual(await voidChanged(elsewhere, [{ entity: 'person', id: '60', action: 'update', version: 2 }]), [], 'another backend\'s change voids nothing');
     assert.equal((await store.get(made.approval.id))!.state, 'pending');
-    await assert.rejects(requestApproval(deps, saveOf('61', 1, 'Gera'), { client: 'z' }, { ttlMs: 0 }), RangeError);
+    await assert.rejects(requestApproval(deps, saveOf('61', 1, 'Gera'), { credential: 'token z', client: 'z' }, { ttlMs: 0 }), RangeError);
   });
 
   test('an approval whose stored payload no longer matches its hash fails without a write', async () => {
-    const made = await requestApproval(deps, saveOf('50', 1, 'Jena'), { client: 'y' });
+    const made = await requestApproval(deps, saveOf('50', 1, 'Jena'), { credential: 'token y', client: 'y' });
     assert.ok(made.kind === 'requested');
     const altered = { ...made.approval, payload: { ...made.approval.payload, set: { city: 'Elsewhere' } } } as PendingApproval;
     assert.equal(await store.update(altered, 'pending'), true);

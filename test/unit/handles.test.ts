@@ -1,6 +1,6 @@
-// Workflow handles (src/mcp/handles.ts): minted at random for one client and conversation,
-// checked against the caller, bounded in number (least recently used evicted) and in idle time,
-// and forgotten with the store (a restart).
+// Workflow handles (src/mcp/handles.ts): signed for one credential, client and conversation,
+// checked against the caller, valid for a lifetime, kept nowhere (so no number of them evicts
+// another client's), and unknown to a new store (a restart: a new key).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HANDLE_MAX_LENGTH, HANDLE_PREFIX, WorkflowHandles } from '../../src/mcp/handles.ts';
@@ -23,10 +23,15 @@ describe('mint and check', () => {
     assert.deepEqual(handles.check(handle, { client: CLAUDE.client }), { status: 'ok', facts: { schema: true } }, 'an equal scope, not the same object');
   });
 
-  test('each mint is a new handle', () => {
-    const handles = new WorkflowHandles();
-    const minted = new Set(Array.from({ length: 100 }, () => handles.mint(CLAUDE)));
-    assert.equal(minted.size, 100);
+  test('a handle is the same only for the same scope, facts and second of expiry', () => {
+    const time = clock();
+    const handles = new WorkflowHandles({ now: time.now });
+    assert.equal(handles.mint(CLAUDE), handles.mint(CLAUDE));
+    assert.notEqual(handles.mint(CLAUDE), handles.mint(CHAT_A));
+    const first = handles.mint(CLAUDE);
+    time.advance(1_000);
+    assert.notEqual(handles.mint(CLAUDE), first);
+    assert.notEqual(new WorkflowHandles({ now: time.now }).mint(CLAUDE), handles.mint(CLAUDE), 'another store signs with another key');
   });
 
   test('a handle never minted here is unknown, also one that looks like ours', () => {
@@ -35,6 +40,12 @@ describe('mint and check', () => {
     assert.deepEqual(handles.check(`${HANDLE_PREFIX}${'A'.repeat(22)}`, CLAUDE), { status: 'unknown' });
     assert.deepEqual(handles.check(ours.slice(0, -1), CLAUDE), { status: 'unknown' });
     assert.deepEqual(handles.check('', CLAUDE), { status: 'unknown' });
+    // Every single character changed (the facts, the expiry, the scope tag, the seal): not ours.
+    const body = ours.slice(HANDLE_PREFIX.length);
+    for (let i = 0; i < body.length; i += 1) {
+      const changed = body.slice(0, i) + (body[i] === 'A' ? 'B' : 'A') + body.slice(i + 1);
+      assert.deepEqual(handles.check(HANDLE_PREFIX + changed, CLAUDE), { status: 'unknown' }, `character ${i} changed`);
+    }
   });
 
   test('a handle of another client or another conversation is foreign, and stays usable for its own', () => {
@@ -62,85 +73,53 @@ describe('mint and check', () => {
 });
 
 describe('what a handle carries', () => {
-  test('only randomness: its length does not follow the scope, and no word of the scope is in it', () => {
+  test('no word of its scope: its length does not follow the scope, and it fits the tools\' limit', () => {
     const handles = new WorkflowHandles();
-    const scope = { client: 'Max Mustermann <max@example.org> via http', conversation: `person 17 net_worth 1000000 ${'x'.repeat(400)}` };
-    for (let i = 0; i < 50; i += 1) {
-      const handle = handles.mint(scope);
-      assert.match(handle, /^xos_h_[A-Za-z0-9_-]{22}$/, '16 random bytes, base64url');
-      assert.equal(Buffer.from(handle.slice(HANDLE_PREFIX.length), 'base64url').length, 16);
-      assert.ok(handle.length <= HANDLE_MAX_LENGTH);
-      for (const word of ['Mustermann', 'example', 'net_worth', '1000000', 'xxxxxxx', 'schema']) {
-        assert.ok(!handle.toLowerCase().includes(word.toLowerCase()), `${handle} contains ${word}`);
-      }
+    const scope = { credential: 'bearer token sha256:abc', client: 'Max Mustermann <max@example.org> via http', conversation: `person 17 net_worth 1000000 ${'x'.repeat(400)}` };
+    const handle = handles.mint(scope);
+    assert.match(handle, /^xos_h_[A-Za-z0-9_-]{36}$/, '27 bytes, base64url');
+    assert.ok(handle.length <= HANDLE_MAX_LENGTH);
+    for (const word of ['Mustermann', 'example', 'net_worth', '1000000', 'xxxxxxx', 'schema', 'bearer', 'abc']) {
+      assert.ok(!handle.toLowerCase().includes(word.toLowerCase()), `${handle} contains ${word}`);
     }
-    assert.equal(handles.mint(CLAUDE).length, handles.mint(scope).length);
+    assert.equal(handles.mint(CLAUDE).length, handle.length);
+  });
+
+  test('the same names with another credential are another scope', () => {
+    const handles = new WorkflowHandles();
+    const handle = handles.mint({ ...CLAUDE, credential: 'bearer token sha256:one' });
+    assert.deepEqual(handles.check(handle, { ...CLAUDE, credential: 'bearer token sha256:two' }), { status: 'foreign' });
+    assert.equal(handles.check(handle, { ...CLAUDE, credential: 'bearer token sha256:one' }).status, 'ok');
   });
 });
 
 describe('bounds', () => {
-  test('past the bound the least recently used handle is evicted; a check counts as a use', () => {
+  test('no number of handles minted for one client makes another client\'s fail', () => {
     const handles = new WorkflowHandles({ maxEntries: 3 });
-    const first = handles.mint(CLAUDE);
-    const second = handles.mint(CLAUDE);
-    const third = handles.mint(CLAUDE);
-    assert.equal(handles.check(first, CLAUDE).status, 'ok', 'first is now the most recently used');
-    const fourth = handles.mint(CLAUDE);
-    assert.equal(handles.size, 3);
-    assert.deepEqual(handles.check(second, CLAUDE), { status: 'unknown' }, 'second was the least recently used');
-    for (const kept of [first, third, fourth]) assert.equal(handles.check(kept, CLAUDE).status, 'ok');
+    const mine = handles.mint(CHAT_A);
+    for (let i = 0; i < 5_000; i += 1) handles.mint({ client: 'flooding via http', conversation: `c${i}` });
+    assert.deepEqual(handles.check(mine, CHAT_A), { status: 'ok', facts: { schema: true } });
   });
 
-  test('the default bound is 1,000 handles', () => {
-    const handles = new WorkflowHandles();
-    const oldest = handles.mint(CLAUDE);
-    for (let i = 0; i < 1_000; i += 1) handles.mint(CLAUDE);
-    assert.equal(handles.size, 1_000);
-    assert.deepEqual(handles.check(oldest, CLAUDE), { status: 'unknown' });
-  });
-
-  test('a foreign check does not keep a handle alive', () => {
-    const handles = new WorkflowHandles({ maxEntries: 2 });
-    const first = handles.mint(CLAUDE);
-    const second = handles.mint(CLAUDE);
-    assert.equal(handles.check(first, { client: 'another' }).status, 'foreign');
-    handles.mint(CLAUDE);
-    assert.deepEqual(handles.check(first, CLAUDE), { status: 'unknown' });
-    assert.equal(handles.check(second, CLAUDE).status, 'ok');
-  });
-
-  test('a handle unused for the lifetime is expired, then unknown; a use keeps it alive', () => {
+  test('a handle is valid for the lifetime after it was minted, then expired', () => {
     const time = clock();
     const handles = new WorkflowHandles({ idleMs: 8 * HOUR, now: time.now });
-    const used = handles.mint(CLAUDE);
-    const idle = handles.mint(CLAUDE);
-    time.advance(5 * HOUR);
-    assert.equal(handles.check(used, CLAUDE).status, 'ok');
-    time.advance(3 * HOUR);
-    assert.deepEqual(handles.check(idle, CLAUDE), { status: 'expired' });
-    assert.deepEqual(handles.check(idle, CLAUDE), { status: 'unknown' }, 'an expired handle is dropped once seen');
-    assert.equal(handles.check(used, CLAUDE).status, 'ok', '3 h since its last use');
-    time.advance(8 * HOUR - 1);
-    assert.equal(handles.check(used, CLAUDE).status, 'ok', 'just inside the lifetime');
+    const handle = handles.mint(CLAUDE);
+    time.advance(8 * HOUR - 1_000);
+    assert.equal(handles.check(handle, CLAUDE).status, 'ok');
+    time.advance(1_000);
+    assert.deepEqual(handles.check(handle, CLAUDE), { status: 'expired' });
+    assert.deepEqual(handles.check(handle, { client: 'another' }), { status: 'expired' }, 'expired before foreign, as before');
   });
 
-  test('the default lifetime is 8 hours idle', () => {
+  test('the default lifetime is 8 hours', () => {
     const time = clock();
     const handles = new WorkflowHandles({ now: time.now });
     const handle = handles.mint(CLAUDE);
-    time.advance(8 * HOUR - 1);
+    time.advance(8 * HOUR - 1_000);
     assert.equal(handles.check(handle, CLAUDE).status, 'ok');
-    time.advance(8 * HOUR);
+    time.advance(1_000);
     assert.deepEqual(handles.check(handle, CLAUDE), { status: 'expired' });
-  });
-
-  test('expired handles are swept when a new one is minted, so an idle server holds none', () => {
-    const time = clock();
-    const handles = new WorkflowHandles({ idleMs: HOUR, now: time.now });
-    for (let i = 0; i < 10; i += 1) handles.mint(CLAUDE);
-    time.advance(HOUR);
-    handles.mint(CLAUDE);
-    assert.equal(handles.size, 1);
   });
 
   test('options without room or lifetime are refused', () => {

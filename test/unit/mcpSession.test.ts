@@ -19,7 +19,7 @@ const chat = (conversation: string) => ({ [CONVERSATION_META_KEY]: conversation 
 
 /** A request without an MCP session from `client`, as the server builds it per request. */
 function request(handles: WorkflowHandles, client = 'claude-ai via http'): McpSession {
-  return new McpSession({ handles, client }, XOS_TOOL_NAMES);
+  return new McpSession({ handles, client, credential: 'bearer token sha256:test' }, XOS_TOOL_NAMES);
 }
 
 const missing = (tool: string) => `Call xos_schema first, then pass the handle it returns as \`handle\` to ${tool} `
@@ -79,14 +79,14 @@ describe('without an MCP session', () => {
     const handle = request(new WorkflowHandles()).forCall(undefined).markSchemaLoaded();
     const restarted = request(new WorkflowHandles()).forCall(undefined, XOS_TOOL_NAMES, { handle });
     assert.equal(unmetPrecondition(queryTool, noDeps, restarted),
-      'XOS does not know this handle (XOS was restarted since, or the handle was forgotten): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.');
+      'XOS does not know this handle (XOS was restarted since, or the handle was changed): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.');
 
     let now = 0;
     const handles = new WorkflowHandles({ now: () => now });
     const old = request(handles).forCall(undefined).markSchemaLoaded();
     now += 9 * HOUR;
     assert.equal(unmetPrecondition(queryTool, noDeps, request(handles).forCall(undefined, XOS_TOOL_NAMES, { handle: old })),
-      'This handle expired (unused for too long): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.');
+      'This handle expired (it is older than XOS keeps handles): call xos_schema again and pass the handle it returns as `handle` to xos_query. Then call xos_query again.');
   });
 
   test('a request that names its conversation needs no handle once that conversation loaded the schema; another conversation does', () => {
