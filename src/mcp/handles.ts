@@ -35,8 +35,14 @@ export type HandleCheck =
   | { readonly status: 'foreign' };
 
 export interface WorkflowHandlesOptions {
-  /** Most conversations whose facts are kept; the least recently used goes first. Default 1,000. */
+  /**
+   * Most conversations whose facts are kept per credential; the least recently used of that
+   * credential goes first, so one credential naming many conversations never pushes out
+   * another's. Default 1,000.
+   */
   readonly maxEntries?: number;
+  /** Most credentials whose conversations are kept; the least recently used goes first. Default 256. */
+  readonly maxCredentials?: number;
   /** A handle is valid this long after it was minted, and a conversation unused this long is forgotten. Default 8 hours. */
   readonly idleMs?: number;
   /** The clock in milliseconds (tests turn it). */
@@ -47,6 +53,7 @@ export const HANDLE_PREFIX = 'xos_h_';
 /** Longer than any handle XOS mints (42 characters); the tools refuse a longer argument before it is checked. */
 export const HANDLE_MAX_LENGTH = 64;
 const DEFAULT_MAX_ENTRIES = 1_000;
+const DEFAULT_MAX_CREDENTIALS = 256;
 const DEFAULT_IDLE_MS = 8 * 60 * 60 * 1000;
 
 /** A handle's bytes: facts (1), expiry in seconds since the epoch (4), scope tag (6), then the seal (16) over those 11. */
@@ -68,17 +75,22 @@ interface Entry {
 /** One serving entry's handle key and the conversations it knows the facts of (bounded, in memory). */
 export class WorkflowHandles {
   private readonly key = randomBytes(32);
-  private readonly conversations: BoundedEntries;
+  /** The conversations of each credential, apart (credentials in least-recently-used order). */
+  private readonly credentials = new Map<string, BoundedEntries>();
+  private readonly maxEntries: number;
+  private readonly maxCredentials: number;
   private readonly lifetimeMs: number;
   private readonly now: () => number;
 
   constructor(options: WorkflowHandlesOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    const maxCredentials = options.maxCredentials ?? DEFAULT_MAX_CREDENTIALS;
     const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-    if (!(maxEntries >= 1) || !(idleMs > 0)) throw new Error('workflow handles need room for one and a lifetime');
+    if (!(maxEntries >= 1) || !(maxCredentials >= 1) || !(idleMs > 0)) throw new Error('workflow handles need room for one and a lifetime');
     this.now = options.now ?? Date.now;
     this.lifetimeMs = idleMs;
-    this.conversations = new BoundedEntries(maxEntries, idleMs);
+    this.maxEntries = maxEntries;
+    this.maxCredentials = maxCredentials;
   }
 
   /** A new handle for `scope` that shows `facts`, valid for the lifetime from now. */
@@ -108,9 +120,10 @@ export class WorkflowHandles {
     if (!scope.conversation) return;
     const key = conversationKey(scope);
     const now = this.now();
-    const found = this.conversations.read(key, now);
+    const conversations = this.conversationsOf(scope, true);
+    const found = conversations.read(key, now);
     const known = typeof found === 'string' ? {} : found.facts;
-    this.conversations.put(key, { scope: { ...scope }, facts: { ...known, ...facts }, created: now, lastUsed: now }, now);
+    conversations.put(key, { scope: { ...scope }, facts: { ...known, ...facts }, created: now, lastUsed: now }, now);
   }
 
   /** The facts known of the conversation `scope` names; none without one, or once it expired. */
@@ -118,15 +131,32 @@ export class WorkflowHandles {
     if (!scope.conversation) return {};
     const key = conversationKey(scope);
     const now = this.now();
-    const found = this.conversations.read(key, now);
+    const conversations = this.conversationsOf(scope, false);
+    const found = conversations?.read(key, now) ?? 'unknown';
     if (typeof found === 'string') return {};
-    this.conversations.touch(key, found, now);
+    conversations!.touch(key, found, now);
     return found.facts;
   }
 
   /** Conversations whose facts are kept now (handles take no room: they are not kept). */
   get size(): number {
-    return this.conversations.size;
+    let size = 0;
+    for (const conversations of this.credentials.values()) size += conversations.size;
+    return size;
+  }
+
+  /** The conversations of the scope's credential (made when `make`), moved to the most recently used end. */
+  private conversationsOf(scope: HandleScope, make: true): BoundedEntries;
+  private conversationsOf(scope: HandleScope, make: false): BoundedEntries | undefined;
+  private conversationsOf(scope: HandleScope, make: boolean): BoundedEntries | undefined {
+    const credential = scope.credential ?? '';
+    let conversations = this.credentials.get(credential);
+    if (!conversations && !make) return undefined;
+    conversations ??= new BoundedEntries(this.maxEntries, this.lifetimeMs);
+    this.credentials.delete(credential);
+    this.credentials.set(credential, conversations);
+    while (this.credentials.size > this.maxCredentials) this.credentials.delete(this.credentials.keys().next().value!);
+    return conversations;
   }
 
   private seal(sealed: Buffer): Buffer {

@@ -101,6 +101,28 @@ describe('bounds', () => {
     assert.deepEqual(handles.check(mine, CHAT_A), { status: 'ok', facts: { schema: true } });
   });
 
+  test('a credential naming many conversations pushes out only its own, never another credential\'s', () => {
+    const handles = new WorkflowHandles({ maxEntries: 3 });
+    const mine = { client: 'claude-ai via http', conversation: 'mine', credential: 'bearer token sha256:mine' };
+    handles.markConversation(mine);
+    for (let i = 0; i < 1_001; i += 1) handles.markConversation({ client: 'claude-ai via http', conversation: `c${i}`, credential: 'bearer token sha256:flood' });
+    assert.deepEqual(handles.conversationFacts(mine), { schema: true });
+    assert.equal(handles.size, 4, 'the flood keeps only its own last 3');
+    assert.deepEqual(handles.conversationFacts({ client: 'claude-ai via http', conversation: 'c0', credential: 'bearer token sha256:flood' }), {});
+  });
+
+  test('the credentials kept are bounded too: the least recently used goes first', () => {
+    const handles = new WorkflowHandles({ maxEntries: 3, maxCredentials: 2 });
+    const scope = (credential: string) => ({ client: 'c via http', conversation: 'x', credential });
+    handles.markConversation(scope('one'));
+    handles.markConversation(scope('two'));
+    assert.deepEqual(handles.conversationFacts(scope('one')), { schema: true }, 'a read counts as a use');
+    handles.markConversation(scope('three'));
+    assert.deepEqual(handles.conversationFacts(scope('two')), {});
+    assert.deepEqual(handles.conversationFacts(scope('one')), { schema: true });
+    assert.deepEqual(handles.conversationFacts(scope('three')), { schema: true });
+  });
+
   test('a handle is valid for the lifetime after it was minted, then expired', () => {
     const time = clock();
     const handles = new WorkflowHandles({ idleMs: 8 * HOUR, now: time.now });
@@ -124,6 +146,7 @@ describe('bounds', () => {
 
   test('options without room or lifetime are refused', () => {
     assert.throws(() => new WorkflowHandles({ maxEntries: 0 }));
+    assert.throws(() => new WorkflowHandles({ maxCredentials: 0 }));
     assert.throws(() => new WorkflowHandles({ idleMs: 0 }));
   });
 });
