@@ -11,7 +11,7 @@ import { readPostgresCatalog } from './postgresCatalog.ts';
 import { readSqliteCatalog } from './sqliteCatalog.ts';
 import { formatJson } from './json.ts';
 import { catalogToAst, type CleanedLabel, type LeftOut } from './toAst.ts';
-import { displayText } from '../../text/personText.ts';
+import { displayText, shorten } from '../../text/personText.ts';
 
 export interface InitOptions {
   /** sqlite:<path> or postgres://… */
@@ -24,6 +24,8 @@ export interface InitOptions {
 
 /** Lines listed in full before "and N more". */
 const SHOWN = 8;
+/** Longest name of the database a line of the report shows. */
+const NAME_SHOWN = 80;
 
 /** The catalog of the database `dsn` names; the database is only read. */
 export async function readCatalog(dsn: string, schema?: string): Promise<Catalog> {
@@ -69,15 +71,20 @@ export async function runInit(options: InitOptions, print: (...lines: string[]) 
 /** `customer.notes: description cut to 500 characters (of 1,048,576); removed 2 control characters`. */
 function cleanedLine(c: CleanedLabel): string {
   const where = c.column === undefined ? c.table : `${c.table}.${c.column}`;
-  return `${displayText(where)}: ${c.changes.join('; ')}`;
+  return `${shown(where)}: ${c.changes.join('; ')}`;
+}
+
+/** A database's name as the report prints it: invisible characters shown, at most NAME_SHOWN characters. */
+function shown(name: string): string {
+  return shorten(displayText(name), NAME_SHOWN);
 }
 
 function tableLine(t: LeftOut): string {
-  return `"${displayText(t.table)}": ${t.reason}`;
+  return `"${shown(t.table)}": ${t.reason}`;
 }
 
 function columnLine(c: LeftOut): string {
-  return `"${displayText(c.table)}"."${displayText(c.column ?? '')}" ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
+  return `"${shown(c.table)}"."${shown(c.column ?? '')}" ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
 }
 
 function limited(lines: readonly string[], indent: string): string[] {

@@ -251,16 +251,27 @@ export function detailContextName(entity: string): string {
   return `${entity}_detail`;
 }
 
+/**
+ * Longest entity or field name made from a database's name (PostgreSQL's own names stop at 63;
+ * SQLite's have no bound): the model reads every one, and `_2` and the like still fit after it.
+ */
+const NAME_MAX = 48;
+
+/** `snakeAscii` of a database's name, at most NAME_MAX characters. */
+function boundedName(identifier: string): string {
+  return snakeAscii(identifier).slice(0, NAME_MAX).replace(/_+$/, '');
+}
+
 /** `Order` -> `order`, `2019_sales` -> `t_2019_sales`, `xos_log` -> `db_xos_log`. */
 function entityBaseName(table: string): string {
-  const name = snakeAscii(table) || 'table';
+  const name = boundedName(table) || 'table';
   if (/^[0-9]/.test(name)) return `t_${name}`;
   return /^xos/.test(name) ? `db_${name}` : name;
 }
 
 /** `CustomerName` -> `customer_name`, `2nd_phone` -> `c_2nd_phone`. */
 function fieldBaseName(column: string): string {
-  const name = snakeAscii(column) || 'column';
+  const name = boundedName(column) || 'column';
   return /^[0-9]/.test(name) ? `c_${name}` : name;
 }
 
@@ -639,7 +650,7 @@ export function catalogToAst(catalog: Catalog): Introspection {
   }
   const ast: Ast = {
     xos: '1',
-    app: snakeAscii(catalog.database) || 'app',
+    app: boundedName(catalog.database) || 'app',
     label: nameLabel(readable(catalog.database), 'app'),
     locales: ['en'],
     audit: false,
