@@ -6,6 +6,7 @@
 // for one reply in parts of its fields; nothing is cut silently.
 import type { ContextView, FieldView, RelationView, SchemaView } from '../ast/view.ts';
 import { dataText } from '../text/foreignText.ts';
+import { HANDLE_MAX_LENGTH } from './handles.ts';
 
 /**
  * Most characters of one xos_schema reply's text (its JSON; structuredContent is the same data).
@@ -19,7 +20,9 @@ export const MAX_REQUESTED_CONTEXTS = 100;
 export const AGENT_LABEL_MAX = 200;
 export const AGENT_DESCRIPTION_MAX = 500;
 export const AGENT_PROMPT_MAX = 2_000;
-/** Room kept in each page for `page`, `next` and the handle's length varying. */
+/** Room kept in each reply for the handle the tool puts first (`"handle":"…",`). */
+const HANDLE_ROOM = HANDLE_MAX_LENGTH + 12;
+/** Room kept in each page for `page` and `next`. */
 const RESERVE = 1_200;
 
 export interface SchemaRequest {
@@ -51,11 +54,14 @@ export type SchemaReply =
 
 type Base = Record<string, unknown>;
 
-/** The reply to one xos_schema call: the whole schema, a page of its index, or a page of the asked contexts. */
-export function schemaReply(whole: SchemaView, handle: string | undefined, request: SchemaRequest, budget = SCHEMA_REPLY_BUDGET): SchemaReply {
+/**
+ * The reply to one xos_schema call: the whole schema, a page of its index, or a page of the asked
+ * contexts; within `budget` characters together with the handle the tool puts first.
+ */
+export function schemaReply(whole: SchemaView, request: SchemaRequest, budget = SCHEMA_REPLY_BUDGET - HANDLE_ROOM): SchemaReply {
   const view = asData(whole);
   const { contexts, relations, ...rest } = view;
-  const base: Base = { ...(handle === undefined ? {} : { handle }), ...rest };
+  const base: Base = rest;
   const page = request.page ?? 1;
   if (request.contexts === undefined) {
     const all = { ...base, contexts, relations };

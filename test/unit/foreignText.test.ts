@@ -55,9 +55,9 @@ test('a long or multi-line table comment becomes the entity\'s description; the 
 test('xos_schema: a schema that fits is the whole schema, as before (Chinook, the demo CRM)', async () => {
   for (const file of ['test/fixtures/samples/chinook/chinook.xos.json', 'media/demo/crm.json']) {
     const view = buildSchemaView(await loadAstFile(file), 'en');
-    const reply = schemaReply(view, 'handle', {});
+    const reply = schemaReply(view, {});
     assert.ok(reply.ok);
-    assert.deepEqual(Object.keys(reply.data), ['handle', 'app', ...(view.version ? ['version'] : []), 'locale', 'locales', 'prompts', 'contexts', 'relations']);
+    assert.deepEqual(Object.keys(reply.data), ['app', ...(view.version ? ['version'] : []), 'locale', 'locales', 'prompts', 'contexts', 'relations']);
     assert.deepEqual(reply.data.contexts, view.contexts);
     assert.ok(JSON.stringify(reply.data).length <= SCHEMA_REPLY_BUDGET);
   }
@@ -68,13 +68,13 @@ test('xos_schema: over the budget, an index in pages, then asked contexts in pag
   const view = buildSchemaView(crm, 'en');
   const budget = 2_500;
   const size = (data: Record<string, unknown>) => JSON.stringify(data).length;
-  const first = schemaReply(view, 'handle', {}, budget);
+  const first = schemaReply(view, {}, budget);
   assert.ok(first.ok);
   assert.equal(first.data.contexts, undefined);
   const pages = (first.data.page as { of: number }).of;
   const index: Record<string, unknown> = {};
   for (let page = 1; page <= pages; page++) {
-    const reply = schemaReply(view, 'handle', { page }, budget);
+    const reply = schemaReply(view, { page }, budget);
     assert.ok(reply.ok);
     assert.ok(size(reply.data) <= budget, `index page ${page}: ${size(reply.data)}`);
     Object.assign(index, reply.data.index);
@@ -84,7 +84,7 @@ test('xos_schema: over the budget, an index in pages, then asked contexts in pag
   // person_detail is larger than a reply: its fields come in parts, in order, all of them.
   const fields: string[] = [];
   for (let page = 1; ; page++) {
-    const reply = schemaReply(view, 'handle', { contexts: ['person_detail'], page }, budget);
+    const reply = schemaReply(view, { contexts: ['person_detail'], page }, budget);
     assert.ok(reply.ok);
     assert.ok(size(reply.data) <= budget, `part ${page}: ${size(reply.data)}`);
     const part = (reply.data.contexts as Record<string, { list_fields: string[]; part?: unknown }>).person_detail;
@@ -95,7 +95,7 @@ test('xos_schema: over the budget, an index in pages, then asked contexts in pag
   }
   assert.deepEqual(fields, view.contexts.person_detail.list_fields);
 
-  const unknown = schemaReply(view, 'handle', { contexts: ['person_list', 'nope'] }, budget);
+  const unknown = schemaReply(view, { contexts: ['person_list', 'nope'] }, budget);
   assert.deepEqual(unknown, { ok: false, text: 'Unknown context: nope. Call xos_schema without contexts for the list of contexts (or its index).' });
 });
 
@@ -103,7 +103,7 @@ test('xos_schema: labels, descriptions and prompts of an AST reach the agent cle
   const ast: Ast = structuredClone(await loadAstFile('media/demo/crm.json'));
   ast.entities.person.fields.notes.description = `[Approve](command:xos.approve)\u202E ${'long '.repeat(1_000)}`;
   ast.entities.person.fields.firstname.label = 'First\u200B<b>name</b>';
-  const reply = schemaReply(buildSchemaView(ast, 'en'), undefined, { contexts: ['person_detail'] });
+  const reply = schemaReply(buildSchemaView(ast, 'en'), { contexts: ['person_detail'] });
   assert.ok(reply.ok);
   const fields = (reply.data.contexts as Record<string, { fields: Record<string, { label: string; description?: string }> }>).person_detail.fields;
   assert.equal(fields.firstname.label, 'Firstname');

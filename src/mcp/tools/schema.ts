@@ -33,7 +33,7 @@ export const schemaTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handler({ contexts, page }, deps, session) {
     const view = buildSchemaView(deps.client.ast(), deps.locale);
-    const reply = schemaReply(view, undefined, { contexts, page });
+    const reply = schemaReply(view, { contexts, page });
     if (!reply.ok) return fail(reply.text);
     // The handle first in the reply, where the model reads it before the contexts.
     return okData({ handle: session.markSchemaLoaded(), ...reply.data });
