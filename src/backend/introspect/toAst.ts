@@ -334,7 +334,7 @@ function labelled(identifier: string, comment: string | undefined, source: TextS
     changes.push(...cleaned.changes);
     return cleaned.text;
   };
-  const fromName = () => take(cleanForeignText(readable(identifier), { max: FOREIGN_LABEL_MAX, kind: 'label' })) || snakeAscii(identifier) || 'unnamed';
+  const fromName = () => take(cleanForeignText(readable(identifier), { max: FOREIGN_LABEL_MAX, kind: 'label' })) || boundedName(identifier) || 'unnamed';
   let text: { label: string; description?: string };
   const raw = comment?.trim() ?? '';
   const oneLine = cleanForeignText(raw, { max: Number.MAX_SAFE_INTEGER, kind: 'label' });
