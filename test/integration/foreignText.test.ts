@@ -293,8 +293,8 @@ describe('text from a foreign database is data', () => {
         assert.equal(entity.fields.approve.label, 'Approve');
         assert.equal(entity.fields.ci_ty.label, 'City');
         assert.equal(entity.fields.zw_sp.label, 'Zwsp');
-        // The agent reads the SYSTEM line as a description (data), on one line with what precedes it.
-        assert.equal(contexts.customer_detail.fields.notes.description, `Notes for the team. ${SYSTEM_LINE}`);
+        // The agent reads the SYSTEM line as a quoted description (data), on one line with what precedes it.
+        assert.equal(contexts.customer_detail.fields.notes.description, `“Notes for the team. ${SYSTEM_LINE}”`);
       },
     });
   });

@@ -107,6 +107,7 @@ test('xos_schema: labels, descriptions and prompts of an AST reach the agent cle
   assert.ok(reply.ok);
   const fields = (reply.data.contexts as Record<string, { fields: Record<string, { label: string; description?: string }> }>).person_detail.fields;
   assert.equal(fields.firstname.label, 'Firstname');
-  assert.match(fields.notes.description!, /^Approve long long/);
-  assert.equal([...fields.notes.description!].length, 500);
+  assert.match(fields.notes.description!, /^“Approve long long/);
+  assert.equal([...fields.notes.description!].length, 502);
+  assert.ok(fields.notes.description!.endsWith('…”'));
 });
