@@ -60,6 +60,8 @@ export type FieldDef = z.infer<typeof FieldSchema>;
 
 export const EntitySchema = z.strictObject({
   label: LocalizedText.optional(),
+  /** What the entity holds, in words (`xos-server init` takes a table's long or multi-line comment). */
+  description: LocalizedText.optional(),
   /**
    * The person's own table (or view) this entity lives in, as the database names it. XOS never
    * creates, alters or drops it, and checks a save against the values it loaded (there is no

@@ -230,6 +230,7 @@ class SemanticCheck {
     this.checkName(name, at, 'entity');
     if (!isRecord(entity)) return;
     this.checkText(entity.label, [...at, 'label']);
+    this.checkText(entity.description, [...at, 'description']);
     if (!isRecord(entity.fields)) return;
     if (!Object.hasOwn(entity.fields, 'id')) this.add([...at, 'fields'], 'missing field "id": add "id": { "type": "id" }');
     const fields = this.entities.get(name)!;

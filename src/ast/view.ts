@@ -1,9 +1,11 @@
 // The processed AST the model reads (xos_schema): per context only what it
-// shows, with texts resolved to one locale and an example query to copy.
+// shows, with texts resolved to one locale and an example query to copy. The MCP
+// reply cleans and bounds its texts (src/mcp/schemaReply.ts).
 import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schema.ts';
 import { pickLocale, resolveText } from './locale.ts';
 import { agentEditable, agentListFields, agentPolicy } from './agentPolicy.ts';
 import { displayField, findInverse } from './lookup.ts';
+
 
 export interface FieldView {
   /** The field type, or `list` for an inverse list. */
@@ -31,8 +33,10 @@ export interface ContextView {
   list_fields: string[];
   /** detail contexts only. */
   editable?: string[];
-  prompts: string[];
-  navigate: Record<string, NavigateDef>;
+  /** Absent: the context has none. */
+  prompts?: string[];
+  /** Absent: nothing to follow. */
+  navigate?: Record<string, NavigateDef>;
   query: string;
 }
 
@@ -57,11 +61,13 @@ export interface SchemaView {
 export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
   const chosen = pickLocale(locale, ast.locales);
   const text = (value: Parameters<typeof resolveText>[0]) => resolveText(value, chosen, ast.locales);
+  const prompts = (list: FieldDef['label'][] | undefined) => (list ?? []).map((p) => text(p) ?? '');
   const contexts: Record<string, ContextView> = {};
   for (const [name, context] of Object.entries(ast.contexts)) {
     const fields: Record<string, FieldView> = {};
     const listFields = agentListFields(ast, name);
     for (const field of listFields) fields[field] = fieldView(ast, context.entity, field, text);
+    const navigate = agentNavigate(ast, context.entity, context.navigate ?? {});
     contexts[name] = {
       kind: context.kind,
       entity: context.entity,
@@ -69,8 +75,8 @@ export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
       fields,
       list_fields: listFields,
       ...(context.kind === 'detail' ? { editable: agentEditable(ast, context) } : {}),
-      prompts: (context.prompts ?? []).map((p) => text(p) ?? ''),
-      navigate: agentNavigate(ast, context.entity, context.navigate ?? {}),
+      ...(context.prompts?.length ? { prompts: prompts(context.prompts) } : {}),
+      ...(Object.keys(navigate).length ? { navigate } : {}),
       query: exampleQuery(ast, name),
     };
   }
@@ -79,7 +85,7 @@ export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
     ...(ast.version === undefined ? {} : { version: ast.version }),
     locale: chosen,
     locales: [...ast.locales],
-    prompts: (ast.prompts ?? []).map((p) => text(p) ?? ''),
+    prompts: prompts(ast.prompts),
     contexts,
     relations: relations(ast),
   };

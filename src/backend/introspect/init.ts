@@ -10,7 +10,8 @@ import { compareAst } from './compare.ts';
 import { readPostgresCatalog } from './postgresCatalog.ts';
 import { readSqliteCatalog } from './sqliteCatalog.ts';
 import { formatJson } from './json.ts';
-import { catalogToAst, type LeftOut } from './toAst.ts';
+import { catalogToAst, type CleanedLabel, type LeftOut } from './toAst.ts';
+import { displayText, shorten } from '../../text/personText.ts';
 
 export interface InitOptions {
   /** sqlite:<path> or postgres://… */
@@ -23,6 +24,8 @@ export interface InitOptions {
 
 /** Lines listed in full before "and N more". */
 const SHOWN = 8;
+/** Longest name of the database a line of the report shows. */
+const NAME_SHOWN = 80;
 
 /** The catalog of the database `dsn` names; the database is only read. */
 export async function readCatalog(dsn: string, schema?: string): Promise<Catalog> {
@@ -39,7 +42,7 @@ export async function readCatalog(dsn: string, schema?: string): Promise<Catalog
 /** Runs init; `print` gets the lines of the report. */
 export async function runInit(options: InitOptions, print: (...lines: string[]) => void): Promise<void> {
   const catalog = await readCatalog(options.from, options.schema);
-  const { ast, leftOutTables, leftOutColumns } = catalogToAst(catalog);
+  const { ast, leftOutTables, leftOutColumns, cleaned } = catalogToAst(catalog);
   const out = resolve(options.out);
   const where = `${redactDsn(options.from)}${catalog.schema ? ` (schema ${catalog.schema})` : ''}`;
   if (existsSync(out)) {
@@ -60,16 +63,28 @@ export async function runInit(options: InitOptions, print: (...lines: string[]) 
   print(`Wrote ${options.out}: app "${ast.app}" with ${count(entities, 'entity', 'entities')} and ${count(contexts, 'context', 'contexts')}`);
   if (leftOutTables.length) print(`  left out ${count(leftOutTables.length, 'table', 'tables')} (see "notes"):`, ...limited(leftOutTables.map(tableLine), '    '));
   if (leftOutColumns.length) print(`  left out ${count(leftOutColumns.length, 'column', 'columns')} (see each entity's "notes"):`, ...limited(leftOutColumns.map(columnLine), '    '));
+  if (cleaned.length) print(`  cleaned ${count(cleaned.length, 'label or description', 'labels and descriptions')} taken from the database (they are data, not markup):`, ...limited(cleaned.map(cleanedLine), '    '));
   print('  audit is off ("audit": false); set it to true for History and Undo (XOS then creates its one audit table)');
   print(`Next: xos-server --ast ${options.out} --dsn ${redactDsn(options.from)}`);
 }
 
+/** `customer.notes: description cut to 500 characters (of 1,048,576); removed 2 control characters`. */
+function cleanedLine(c: CleanedLabel): string {
+  const where = c.column === undefined ? c.table : `${c.table}.${c.column}`;
+  return `${shown(where)}: ${c.changes.join('; ')}`;
+}
+
+/** A database's name as the report prints it: invisible characters shown, at most NAME_SHOWN characters. */
+function shown(name: string): string {
+  return shorten(displayText(name), NAME_SHOWN);
+}
+
 function tableLine(t: LeftOut): string {
-  return `"${t.table}": ${t.reason}`;
+  return `"${shown(t.table)}": ${t.reason}`;
 }
 
 function columnLine(c: LeftOut): string {
-  return `"${c.table}"."${c.column}" ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
+  return `"${shown(c.table)}"."${shown(c.column ?? '')}" ${c.reason.replace(/^left out column "[^"]*" /, '')}`;
 }
 
 function limited(lines: readonly string[], indent: string): string[] {

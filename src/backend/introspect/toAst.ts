@@ -6,6 +6,7 @@ import type { Ast, ContextDef, EntityDef, FieldDef, NavigateDef } from '../../as
 import { checkAst, formatPath } from '../../ast/validate.ts';
 import type { Catalog, CatalogColumn, CatalogDialect, CatalogForeignKey, CatalogTable } from './catalog.ts';
 import { plural, readable, readablePlural, snakeAscii } from './names.ts';
+import { FOREIGN_DESCRIPTION_MAX, FOREIGN_LABEL_MAX, cleanForeignText, type CleanedText } from '../../text/foreignText.ts';
 
 export interface LeftOut {
   readonly table: string;
@@ -19,6 +20,8 @@ export interface Introspection {
   readonly leftOutTables: readonly LeftOut[];
   /** Columns of served tables without a field, and why. */
   readonly leftOutColumns: readonly LeftOut[];
+  /** Labels and descriptions init cleaned or cut, and how. */
+  readonly cleaned: readonly CleanedLabel[];
 }
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -28,8 +31,6 @@ const RESERVED_FIELDS = new Set(['id', 'version', '_and', '_or', '_not']);
 const RESERVED_SUFFIX = '_no';
 /** How many fields besides `id` a list context shows. */
 const LIST_COLUMNS = 5;
-/** A comment longer than this (or of several lines) is a description; the label is made from the name. */
-const LABEL_LENGTH = 60;
 
 // ---------------------------------------------------------------- which tables are served
 
@@ -250,16 +251,27 @@ export function detailContextName(entity: string): string {
   return `${entity}_detail`;
 }
 
+/**
+ * Longest entity or field name made from a database's name (PostgreSQL's own names stop at 63;
+ * SQLite's have no bound): the model reads every one, and `_2` and the like still fit after it.
+ */
+const NAME_MAX = 48;
+
+/** `snakeAscii` of a database's name, at most NAME_MAX characters. */
+function boundedName(identifier: string): string {
+  return snakeAscii(identifier).slice(0, NAME_MAX).replace(/_+$/, '');
+}
+
 /** `Order` -> `order`, `2019_sales` -> `t_2019_sales`, `xos_log` -> `db_xos_log`. */
 function entityBaseName(table: string): string {
-  const name = snakeAscii(table) || 'table';
+  const name = boundedName(table) || 'table';
   if (/^[0-9]/.test(name)) return `t_${name}`;
   return /^xos/.test(name) ? `db_${name}` : name;
 }
 
 /** `CustomerName` -> `customer_name`, `2nd_phone` -> `c_2nd_phone`. */
 function fieldBaseName(column: string): string {
-  const name = snakeAscii(column) || 'column';
+  const name = boundedName(column) || 'column';
   return /^[0-9]/.test(name) ? `c_${name}` : name;
 }
 
@@ -298,11 +310,47 @@ class FieldNames {
 
 // ---------------------------------------------------------------- labels
 
-function labelled(identifier: string, comment: string | undefined): { label: string; description?: string } {
-  const text = comment?.trim();
-  if (!text) return { label: readable(identifier) };
-  if (text.length <= LABEL_LENGTH && !text.includes('\n')) return { label: text };
-  return { label: readable(identifier), description: text };
+/** What init changed in a text it took from the database (docs/own-database.md): said in its report. */
+export interface CleanedLabel {
+  readonly table: string;
+  readonly column?: string;
+  readonly changes: readonly string[];
+}
+
+/** Where a label or description comes from, and where init notes what it cleaned. */
+interface TextSource {
+  readonly table: string;
+  readonly column?: string;
+  readonly cleaned: CleanedLabel[];
+}
+
+/**
+ * A label from the comment when it is one short line, else from the name, with the comment as
+ * description; both cleaned as data (foreignText.ts), and what was cut or removed noted.
+ */
+function labelled(identifier: string, comment: string | undefined, source: TextSource): { label: string; description?: string } {
+  const changes: string[] = [];
+  const take = (cleaned: CleanedText) => {
+    changes.push(...cleaned.changes);
+    return cleaned.text;
+  };
+  const fromName = () => take(cleanForeignText(readable(identifier), { max: FOREIGN_LABEL_MAX, kind: 'label' })) || boundedName(identifier) || 'unnamed';
+  let text: { label: string; description?: string };
+  const raw = comment?.trim() ?? '';
+  const oneLine = cleanForeignText(raw, { max: Number.MAX_SAFE_INTEGER, kind: 'label' });
+  if (raw === '') text = { label: fromName() };
+  else if (!/[\r\n\u2028\u2029\u0085]/.test(raw) && oneLine.text !== '' && [...oneLine.text].length <= FOREIGN_LABEL_MAX) text = { label: take(oneLine) };
+  else {
+    const description = take(cleanForeignText(raw, { max: FOREIGN_DESCRIPTION_MAX, lines: true, kind: 'description' }));
+    text = { label: fromName(), ...(description !== '' ? { description } : {}) };
+  }
+  if (changes.length) source.cleaned.push({ table: source.table, ...(source.column !== undefined ? { column: source.column } : {}), changes: [...new Set(changes)] });
+  return text;
+}
+
+/** A label made from a name alone (a list's plural, the app's): cleaned the same way; its changes are the entity's. */
+function nameLabel(label: string, fallback: string): string {
+  return cleanForeignText(label, { max: FOREIGN_LABEL_MAX, kind: 'label' }).text || fallback;
 }
 
 // ---------------------------------------------------------------- entities
@@ -331,12 +379,13 @@ interface Served {
 
 function planEntity(
   table: CatalogTable, name: string, catalog: Catalog, served: readonly Served[], graphql: GraphqlNames, leftOut: LeftOut[],
+  cleaned: CleanedLabel[],
 ): EntityPlan {
   const dialect = catalog.dialect;
   const names = new FieldNames();
   const keyed = keyPlan(table, dialect) as KeyPlan;
   const key = keyed.kind === 'column' ? keyed.column : undefined;
-  const fields: Record<string, FieldDef> = { id: idField(keyed, dialect) };
+  const fields: Record<string, FieldDef> = { id: idField(keyed, dialect, { table: table.name, ...(key ? { column: key.name } : {}), cleaned }) };
   const entityReadOnly = keyed.readOnly;
   const plan: EntityPlan = { table, name, fields, notes: [], refs: [], noCreate: [], ...(entityReadOnly !== undefined ? { readOnly: entityReadOnly } : {}) };
   if (key && isBigint(key, dialect)) plan.notes.push(bigintNote(key));
@@ -355,7 +404,7 @@ function planEntity(
     if (column === key) continue;
     const target = refs.get(column.name);
     if (target !== undefined) {
-      addRef(plan, names, column, target, keyOfEntity(served, target, dialect));
+      addRef(plan, names, column, target, keyOfEntity(served, target, dialect), cleaned);
       continue;
     }
     const mapped = mapColumn(column, dialect);
@@ -375,7 +424,7 @@ function planEntity(
     if (isEnum) graphql.takeEnum(name, field);
     fields[field] = withColumn({
       type: mapped.def.type,
-      ...labelled(column.name, column.comment),
+      ...labelled(column.name, column.comment, { table: table.name, column: column.name, cleaned }),
       ...(blocks && !readOnly ? { required: true } : {}),
       ...withoutType(mapped.def),
       ...(readOnly ? { read_only: true } : {}),
@@ -392,10 +441,10 @@ function keyOfEntity(served: readonly Served[], entity: string, dialect: Catalog
 }
 
 /** The id field of a table keyed as `keyed` says. */
-function idField(keyed: KeyPlan, dialect: CatalogDialect): FieldDef {
+function idField(keyed: KeyPlan, dialect: CatalogDialect, source: TextSource): FieldDef {
   switch (keyed.kind) {
     case 'column':
-      return withColumn({ type: 'id', ...labelled(keyed.column.name, keyed.column.comment), ...keyField(keyOf(keyed.column, dialect)) }, keyed.column.name, 'id');
+      return withColumn({ type: 'id', ...labelled(keyed.column.name, keyed.column.comment, source), ...keyField(keyOf(keyed.column, dialect)) }, keyed.column.name, 'id');
     case 'composite':
       return { type: 'id', label: 'Key', key: 'text', columns: [...keyed.columns] };
     case 'row':
@@ -403,11 +452,13 @@ function idField(keyed: KeyPlan, dialect: CatalogDialect): FieldDef {
   }
 }
 
-function addRef(plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string, kind: 'int' | 'text' | 'uuid' | undefined): void {
+function addRef(
+  plan: EntityPlan, names: FieldNames, column: CatalogColumn, target: string, kind: 'int' | 'text' | 'uuid' | undefined, cleaned: CleanedLabel[],
+): void {
   const field = names.take(refBaseName(column.name), true);
   const def: FieldDef = {
     type: 'ref',
-    ...labelled(refLabelSource(column.name), column.comment),
+    ...labelled(refLabelSource(column.name), column.comment, { table: plan.table.name, column: column.name, cleaned }),
     ...(column.notNull && !filledByDatabase(column) ? { required: true } : {}),
     entity: target,
     ...keyField(kind),
@@ -547,7 +598,7 @@ function contextsOf(plan: EntityPlan, label: string): Record<string, ContextDef>
   const editable = plan.readOnly !== undefined ? [] : others.filter((f) => fields[f].read_only !== true);
   return {
     [listContextName(name)]: {
-      kind: 'list', entity: name, label: readablePlural(plan.table.name),
+      kind: 'list', entity: name, label: nameLabel(readablePlural(plan.table.name), name),
       list_fields: listFieldsOf(name, fields),
       navigate: { row: { context: detail, params: { id: 'id' } } },
     },
@@ -576,14 +627,15 @@ export function catalogToAst(catalog: Catalog): Introspection {
     if (reason) leftOutTables.push({ table: table.name, reason });
     else served.push({ table, entity: graphql.takeEntity(entityBaseName(table.name)) });
   }
-  const plans = served.map((s) => planEntity(s.table, s.entity, catalog, served, graphql, leftOutColumns));
+  const cleaned: CleanedLabel[] = [];
+  const plans = served.map((s) => planEntity(s.table, s.entity, catalog, served, graphql, leftOutColumns, cleaned));
   addInverses(plans);
 
   const entities: Record<string, EntityDef> = {};
   const contexts: Record<string, ContextDef> = {};
   for (const plan of plans) {
     const { table, name } = plan;
-    const text = labelled(table.name, table.comment);
+    const text = labelled(table.name, table.comment, { table: table.name, cleaned });
     const notes = [...plan.notes];
     if (plan.noCreate.length) notes.push(`new records cannot be created here: ${plan.noCreate.join('; ')}`);
     entities[name] = {
@@ -598,8 +650,8 @@ export function catalogToAst(catalog: Catalog): Introspection {
   }
   const ast: Ast = {
     xos: '1',
-    app: snakeAscii(catalog.database) || 'app',
-    label: readable(catalog.database),
+    app: boundedName(catalog.database) || 'app',
+    label: nameLabel(readable(catalog.database), 'app'),
     locales: ['en'],
     audit: false,
     notes: [...leftOutTables.map((t) => `table "${t.table}": ${t.reason}`), auditNote(catalog.dialect)],
@@ -610,7 +662,7 @@ export function catalogToAst(catalog: Catalog): Introspection {
   if (problems.length) {
     throw new Error(`the AST made from the database does not validate (a bug in xos-server init):\n${problems.map((p) => `  ${formatPath(p.segments)}: ${p.message}`).join('\n')}`);
   }
-  return { ast, leftOutTables, leftOutColumns };
+  return { ast, leftOutTables, leftOutColumns, cleaned };
 }
 
 function auditNote(dialect: CatalogDialect): string {
