@@ -85,8 +85,8 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     const text = await runCommandUntil(page, 'XOS: Show Output', async () => {
       // Monaco renders only the lines in view, and start-up logs enough to scroll the first
       // line away: the activation line is read from the top of the log, not from wherever it ends.
-      if (!await output.first().isVisible().catch(() => false)) return undefined;
-      await output.first().click();
+      if (await output.count() === 0) return undefined;
+      await output.first().click({ timeout: 5_000 }).catch(() => undefined);
       await page.keyboard.press('Control+Home');
       // Monaco renders spaces as non-breaking spaces.
       const shown = (await output.allInnerTexts()).join('\n').replaceAll('\u00a0', ' ');
