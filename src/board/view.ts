@@ -10,7 +10,7 @@ import type { BoardRecord, BoardSnapshot, ListQuery, ListView, MailDraft } from 
 import { createDraft } from '../mail/draft.ts';
 import type { FormState } from './protocol.ts';
 import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
-import { refId } from '../ast/lookup.ts';
+import { ownValue, refId } from '../ast/lookup.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
 import { boardTexts, translator } from './texts.ts';
 import type { Review, ReviewRowState } from '../core/review.ts';
@@ -243,7 +243,7 @@ export function reviewRows(ast: Ast, locale: string, review: Review, rows: reado
     const problem = review.rowProblem(row);
     return {
       key: row.id,
-      values: ['id', ...review.shown].map((f) => (f === 'id' ? row.id : row.record[f] ?? null)),
+      values: ['id', ...review.shown].map((f) => (f === 'id' ? row.id : ownValue(row.record, f) ?? null)),
       cells: review.fields.map((field): ReviewCell | null => {
         const cell = row.cells.get(field);
         if (!cell) return null;

@@ -48,10 +48,24 @@ export const sqliteDialect: Dialect = {
     const item = column.type === 'decimal' ? 'CAST(value AS REAL)' : 'value';
     return `${expression} ${negate ? 'NOT IN' : 'IN'} (SELECT ${item} FROM json_each(${params.add(JSON.stringify(values))}))`;
   },
-  rowVersion: (columns) => `xos_row_version(${columns.join(', ')})`,
+  rowVersion: (columns) => rowVersionSql(columns),
   // SQLite's own form (its datetime() function's), which text comparison orders like the rest.
   foreignDatetime: (iso) => iso.replace('T', ' ').replace(/(\.000)?Z$/, ''),
 };
+
+/**
+ * SQLite passes a function at most SQLITE_MAX_FUNCTION_ARG arguments (127 in older builds, 1,000 in
+ * newer ones), and a table may have 2,000 columns: a wide row is digested in parts, then the parts.
+ * A row of up to one part's columns keeps the version it always had.
+ */
+const ROW_VERSION_PART = 100;
+
+function rowVersionSql(columns: readonly string[]): string {
+  if (columns.length <= ROW_VERSION_PART) return `xos_row_version(${columns.join(', ')})`;
+  const parts: string[] = [];
+  for (let i = 0; i < columns.length; i += ROW_VERSION_PART) parts.push(rowVersionSql(columns.slice(i, i + ROW_VERSION_PART)));
+  return rowVersionSql(parts);
+}
 
 /**
  * The version of a row of the person's own table: a 31-bit FNV-1a digest of its values, so any
