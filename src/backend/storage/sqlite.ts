@@ -9,7 +9,8 @@ import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
-import { translateSqliteError } from './errors.ts';
+import { StorageError, translateSqliteError } from './errors.ts';
+import { explainRefusal, sqliteCheckRule, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
@@ -227,7 +228,7 @@ export class SqliteStorage implements Storage {
       const row = sql.decodeRow(table, this.#all(statement)[0]);
       this.#writeAudit(writeEntry(sql.table(table), 'create', null, row, audit), audit);
       return row;
-    });
+    }, { table, written: Object.keys(values) });
   }
 
   async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
@@ -254,7 +255,7 @@ export class SqliteStorage implements Storage {
       const row = sql.decodeRow(table, raw);
       this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit), audit);
       return { status: 'ok', row };
-    });
+    }, { table, written: Object.keys(set) });
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
@@ -280,7 +281,7 @@ export class SqliteStorage implements Storage {
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
         return { status: 'ok', rows };
-      });
+      }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;
       throw error;
@@ -402,7 +403,8 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  #transaction<T>(work: () => T): T {
+  /** `write`: the table a write changes and the row names it sets, to say which rule of the person's table refused it. */
+  #transaction<T>(work: () => T, write?: { readonly table: string; readonly written: readonly string[] }): T {
     try {
       this.#db.exec('BEGIN IMMEDIATE');
     } catch (error) {
@@ -419,8 +421,19 @@ export class SqliteStorage implements Storage {
     } catch (error) {
       this.#written = { changes: [], auditIds: [] };
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      throw translateSqliteError(error);
+      const translated = translateSqliteError(error);
+      throw write && translated instanceof StorageError ? this.#explained(translated, write.table, write.written) : translated;
     }
+  }
+
+  #explained(error: StorageError, tableName: string, written: readonly string[]): StorageError {
+    const table = this.#sql().table(tableName);
+    let rule: CheckRule | undefined;
+    if (error.code === 'check' && error.constraint !== undefined) {
+      const [created] = this.#all({ text: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", params: [table.sql.name] });
+      if (typeof created?.sql === 'string') rule = sqliteCheckRule(created.sql, error.constraint);
+    }
+    return explainRefusal(error, table, written, rule);
   }
 }
 
