@@ -27,7 +27,9 @@ export function sqliteCheckRule(createSql: string, named: string): CheckRule | u
     const [clause] = checkClauses(createSql.slice(match.index));
     if (clause !== undefined) return { expression: clause };
   }
-  return undefined;
+  // A column's own CHECK SQLite may name after the column ("CHECK constraint failed: price").
+  const byColumn = checkClauses(createSql).find((clause) => identifiers(clause).includes(named));
+  return byColumn === undefined ? undefined : { expression: byColumn, columns: [named] };
 }
 
 /**
@@ -50,7 +52,9 @@ export function explainRefusal(error: StorageError, table: Table, written: reado
   const columns = rule ? ruleColumns(rule, bySql) : [];
   const column = columns.find((c) => written.includes(c.name)) ?? columns[0];
   const where = column ? `${table.name}.${column.name}` : table.name;
-  const name = error.constraint !== undefined && (rule === undefined || squeeze(error.constraint) !== squeeze(rule.expression)) ? ` (its rule ${JSON.stringify(clean(error.constraint))})` : '';
+  // The rule's own name; not SQLite's text of an unnamed rule, nor the column it names one after.
+  const named = error.constraint !== undefined && squeeze(error.constraint) !== squeeze(rule?.expression ?? '') && !bySql.has(error.constraint);
+  const name = named ? ` (its rule ${JSON.stringify(clean(error.constraint!))})` : '';
   const allowed = rule ? allowedText(rule, bySql, column) : undefined;
   const message = allowed === undefined
     ? `${where}: the database refuses this value by one of its rules${name}; give a value the database accepts`
@@ -68,7 +72,9 @@ function ruleColumns(rule: CheckRule, bySql: ReadonlyMap<string, Column>): Colum
 function allowedText(rule: CheckRule, bySql: ReadonlyMap<string, Column>, column: Column | undefined): string {
   const listed = parseCheckIn(rule.expression);
   if (listed) return `one of ${listed.values.map((v) => JSON.stringify(clean(v))).join(', ')}`;
-  const condition = stripCheck(rule.expression).replace(/::\s*(?:"[^"]+"|[A-Za-z_][\w ]*?)(?:\(\d+(?:,\s*\d+)?\))?(?:\[\])*(?=[\s),=<>!+*/-]|$)/g, '');
+  const condition = stripCheck(rule.expression).replace(/::\s*(?:"[^"]+"|[A-Za-z_][\w ]*?)(?:\(\d+(?:,\s*\d+)?\))?(?:\[\])*(?=[\s),=<>!+*/-]|$)/g, '')
+    // `(0)::numeric` less its cast is `(0)`: a bare literal needs no parentheses.
+    .replace(/\((-?\d+(?:\.\d+)?|'(?:[^']|'')*')\)/g, '$1');
   const named = condition.replace(TOKEN, (token, quoted?: string, backticked?: string, bracketed?: string, bare?: string) => {
     const name = quoted?.replace(/""/g, '"') ?? backticked ?? bracketed ?? bare;
     if (name === undefined) return token;
