@@ -116,12 +116,10 @@ async function robust(dsn: string, outside: Outside, t: TestContext): Promise<vo
   const { ast } = catalogToAst(await readCatalog(dsn));
 
   assert.deepEqual(Object.keys(ast.entities.thing.fields).slice(0, 7), ['id', 'name', 'constructor', 'proto', 'to_string', 'has_own_property', 'value_of']);
-  renameField(ast, 'thing', 'to_string', 'toString');
-  renameField(ast, 'thing', 'has_own_property', 'hasOwnProperty');
-  renameField(ast, 'thing', 'value_of', 'valueOf');
-  ast.entities.thing.fields.toString.column = 'toString';
-  ast.entities.thing.fields.hasOwnProperty.column = 'hasOwnProperty';
-  ast.entities.thing.fields.valueOf.column = 'valueOf';
+  for (const [generated, member] of [['to_string', 'toString'], ['has_own_property', 'hasOwnProperty'], ['value_of', 'valueOf']]) {
+    renameField(ast, 'thing', generated, member);
+    assert.equal(ast.entities.thing.fields[member].column, member);
+  }
 
   const backend = await startBackend({ ast, dsn });
   try {
