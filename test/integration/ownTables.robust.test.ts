@@ -237,6 +237,10 @@ async function robust(dsn: string, outside: Outside, t: TestContext): Promise<vo
       assert.equal((await call('xos_ui_change_required', { context: 'thing_detail', changes: { rating: 'PG_13' } })).isError, false);
       assert.match((await call('xos_ui_save')).text, /^Saved thing 1/);
       assert.equal(await outside.cell(1, 'rating'), 'PG-13');
+      // Many records in one statement (PostgreSQL casts each value to the enum type) in the same spelling.
+      const updates = [{ id: '1', version: await version(backend, 'thing', '1'), set: { rating: 'NC_17' } }, { id: '2', version: await version(backend, 'thing', '2'), set: { rating: 'PG_13' } }];
+      await ok(backend, 'mutation ($u: [thing_many_update_input!]!) { update_thing_many(updates: $u) { id } }', { u: updates });
+      assert.deepEqual([await outside.cell(1, 'rating'), await outside.cell(2, 'rating')], ['NC-17', 'PG-13']);
     });
   } finally {
     await backend.close();
