@@ -273,6 +273,22 @@ describe('the person\'s own tables as they really are', () => {
       for (const statement of [...POSTGRES_DDL, ...ROWS]) await outside.run(statement);
       await outside.run(`SELECT setval(pg_get_serial_sequence('"thing"', 'id'), 2)`);
       await robust(dsn, outside, t);
+
+      await t.test('an enum column an older init made a string: a value outside the enum is a field problem naming the choices', async () => {
+        const { ast } = catalogToAst(await readCatalog(dsn));
+        ast.entities.thing.fields.rating = { type: 'string', label: 'Rating' };
+        const backend = await startBackend({ ast, dsn });
+        try {
+          const before = await outside.cell(1, 'rating');
+          const refused = await gql(backend, 'mutation ($v: Int!) { update_thing(id: "1", version: $v, set: { rating: "XX", name: "never" }) { id } }', { v: await version(backend, 'thing', '1') });
+          assert.equal(refused.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(refused.errors));
+          assert.equal(refused.errors?.[0]?.extensions?.field, 'rating');
+          assert.equal(refused.errors?.[0]?.message, 'thing.rating: the database accepts only one of "G", "PG", "PG-13", "R", "NC-17"; give such a value');
+          assert.equal(await outside.cell(1, 'rating'), before);
+        } finally {
+          await backend.close();
+        }
+      });
     } finally {
       await outside.close();
     }

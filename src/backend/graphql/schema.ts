@@ -512,6 +512,7 @@ async function guard<T>(run: () => Promise<T>): Promise<T> {
           throw badInput(`a record with this value already exists${e.column ? ` (${e.column})` : ''}`, e.column);
         case 'check':
         case 'not_null':
+        case 'choice':
           // The storage names the field and what the database's rule allows.
           throw badInput(e.message, e.column);
         case 'timeout':

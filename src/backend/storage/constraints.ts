@@ -11,6 +11,8 @@ export interface CheckRule {
   readonly expression: string;
   /** The columns it concerns, where the database says (PostgreSQL); otherwise found in the condition. */
   readonly columns?: readonly string[];
+  /** The values it allows, where the database lists them (an enum type's). */
+  readonly values?: readonly string[];
 }
 
 /** How much of a rule's text a refusal quotes: it is the database's text, not XOS's. */
@@ -45,7 +47,7 @@ export function explainRefusal(error: StorageError, table: Table, written: reado
     if (!column) return error;
     return new StorageError('not_null', `${table.name}.${column.name} is required: the database keeps no ${table.name} without it`, { ...options, column: column.name });
   }
-  if (error.code !== 'check') {
+  if (error.code !== 'check' && error.code !== 'choice') {
     const column = error.column === undefined ? undefined : bySql.get(error.column);
     return column && column.name !== error.column ? new StorageError(error.code, error.message, { ...options, column: column.name }) : error;
   }
@@ -59,7 +61,7 @@ export function explainRefusal(error: StorageError, table: Table, written: reado
   const message = allowed === undefined
     ? `${where}: the database refuses this value by one of its rules${name}; give a value the database accepts`
     : `${where}: the database accepts only ${allowed}${name}; give such a value`;
-  return new StorageError('check', message, { ...options, ...(column ? { column: column.name } : {}) });
+  return new StorageError(error.code, message, { ...options, ...(column ? { column: column.name } : {}) });
 }
 
 /** The columns a rule concerns, in the table's order. */
@@ -70,8 +72,8 @@ function ruleColumns(rule: CheckRule, bySql: ReadonlyMap<string, Column>): Colum
 
 /** What a rule allows, in the fields' names: `one of "G", "PG"` or `values for which price >= 0`. */
 function allowedText(rule: CheckRule, bySql: ReadonlyMap<string, Column>, column: Column | undefined): string {
-  const listed = parseCheckIn(rule.expression);
-  if (listed) return `one of ${listed.values.map((v) => JSON.stringify(clean(v))).join(', ')}`;
+  const listed = rule.values ?? parseCheckIn(rule.expression)?.values;
+  if (listed) return `one of ${listed.map((v) => JSON.stringify(clean(v))).join(', ')}`;
   const condition = stripCheck(rule.expression).replace(/::\s*(?:"[^"]+"|[A-Za-z_][\w ]*?)(?:\(\d+(?:,\s*\d+)?\))?(?:\[\])*(?=[\s),=<>!+*/-]|$)/g, '')
     // `(0)::numeric` less its cast is `(0)`: a bare literal needs no parentheses.
     .replace(/\((-?\d+(?:\.\d+)?|'(?:[^']|'')*')\)/g, '$1');

@@ -2,20 +2,23 @@
 // "database unavailable"), translated from SQLite and PostgreSQL errors.
 // Everything else is rethrown unchanged: it is a bug, not a user mistake.
 
-export type StorageErrorCode = 'foreign_key' | 'unique' | 'check' | 'not_null' | 'timeout' | 'unavailable';
+export type StorageErrorCode = 'foreign_key' | 'unique' | 'check' | 'not_null' | 'choice' | 'timeout' | 'unavailable';
 
 export class StorageError extends Error {
   readonly code: StorageErrorCode;
   readonly column?: string;
   /** The database's name of the rule that refused the write (a CHECK constraint): its name, or SQLite's text of it. */
   readonly constraint?: string;
+  /** `choice`: the enum type whose values the written value is not one of (PostgreSQL). */
+  readonly enumType?: string;
 
-  constructor(code: StorageErrorCode, message: string, options: { column?: string; constraint?: string; cause?: unknown } = {}) {
+  constructor(code: StorageErrorCode, message: string, options: { column?: string; constraint?: string; enumType?: string; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'StorageError';
     this.code = code;
     if (options.column !== undefined) this.column = options.column;
     if (options.constraint !== undefined) this.constraint = options.constraint;
+    if (options.enumType !== undefined) this.enumType = options.enumType;
   }
 }
 
@@ -93,6 +96,9 @@ export function translatePostgresError(error: unknown): unknown {
   if (code === '23502') {
     return new StorageError('not_null', 'the database keeps no record without this value', { column: typeof e.column === 'string' ? e.column : undefined, cause: error });
   }
+  // A value an enum type does not have, given as text (a field an older init made a string): 'invalid input value for enum mpaa_rating: "X"'.
+  const enumType = code === '22P02' ? /^invalid input value for enum (.+): "/.exec(e.message)?.[1] : undefined;
+  if (enumType !== undefined) return new StorageError('choice', 'the value is none of the choices the database allows', { enumType, cause: error });
   if (code === '57014') return new StorageError('timeout', 'the statement took too long and was cancelled', { cause: error });
   // 08xxx connection exceptions, 57P01..57P03 shutdown / cannot connect now
   if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || NETWORK_CODES.has(code)) {

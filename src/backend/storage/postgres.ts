@@ -519,6 +519,15 @@ export class PostgresStorage implements Storage {
       }).catch(() => []);
       if (found) rule = { expression: String(found.definition), columns: found.columns as string[] };
     }
+    if (error.code === 'choice' && error.enumType !== undefined) {
+      // The columns of that enum type, and its values.
+      const found = await query(this.#pool, {
+        text: `SELECT a.attname, ARRAY(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = a.atttypid ORDER BY e.enumsortorder)::text[] AS labels
+               FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped AND format_type(a.atttypid, NULL) = $2`,
+        params: [tableSql(table), error.enumType],
+      }).catch(() => []);
+      if (found.length) rule = { expression: '', columns: found.map((row) => String(row.attname)), values: found[0].labels as string[] };
+    }
     return explainRefusal(error, table, written, rule);
   }
 
