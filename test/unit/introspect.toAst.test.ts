@@ -153,6 +153,15 @@ describe('column types', () => {
     ]);
   });
 
+  test('a SQLite table of 2,000 columns keeps 1,999 fields: a row read with its version fits SQLite\'s 2,000 columns', () => {
+    const columns = Array.from({ length: 1999 }, (_, i) => col(`c${i}`, 'text'));
+    const wide = entity(sqlite(table('wide', [col('id', 'integer', { autoincrement: true }), ...columns])), 'wide');
+    assert.equal(Object.keys(wide.fields).length, 1999);
+    assert.equal(wide.fields.c1998, undefined);
+    assert.deepEqual(wide.notes, ['left out column "c1998": SQLite returns at most 2,000 columns of a row, and XOS reads the row\'s version besides its 1999 fields']);
+    assert.equal(Object.keys(entity(pg(table('wide', [serial(), ...columns])), 'wide').fields).length, 2000, 'PostgreSQL has no such bound below its own');
+  });
+
   test('enum values that are no GraphQL names get names as PostGraphile gives them, each its own', () => {
     assert.deepEqual(['PG-13', 'NC-17', '3D', '', 'true', '__x', '>=', 'in progress', 'Größe'].map(enumValueName),
       ['PG_13', 'NC_17', '_3D', '_EMPTY_', 'true_', '_x', 'GREATER_THAN_OR_EQUAL', 'in_progress', 'Gro_e']);

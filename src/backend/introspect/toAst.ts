@@ -26,6 +26,8 @@ const RESERVED_ENUM_VALUES = new Set(['true', 'false', 'null']);
 /** Field names XOS gives a meaning of its own; a column of that name becomes `<name>_no`. */
 const RESERVED_FIELDS = new Set(['id', 'version', '_and', '_or', '_not']);
 const RESERVED_SUFFIX = '_no';
+/** The most fields (the id included) of an entity over a SQLite table: a row read with its version is then SQLite's most columns, 2,000. */
+const SQLITE_MAX_FIELDS = 1999;
 /** How many fields besides `id` a list context shows. */
 const LIST_COLUMNS = 5;
 /** A comment longer than this (or of several lines) is a description; the label is made from the name. */
@@ -388,15 +390,18 @@ function planEntity(
   const refs = refColumns(table, catalog, served, plan.notes);
   for (const column of table.columns) {
     if (column === key) continue;
-    const target = refs.get(column.name);
+    const tooWide = dialect === 'sqlite' && Object.keys(fields).length >= SQLITE_MAX_FIELDS;
+    const target = tooWide ? undefined : refs.get(column.name);
     if (target !== undefined) {
       addRef(plan, names, column, target, keyOfEntity(served, target, dialect));
       continue;
     }
-    const mapped = mapColumn(column, dialect);
+    const mapped = tooWide ? undefined : mapColumn(column, dialect);
     const blocks = column.notNull && !filledByDatabase(column) && entityReadOnly === undefined;
     if (!mapped) {
-      const reason = `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
+      const reason = tooWide
+        ? `left out column "${column.name}": SQLite returns at most 2,000 columns of a row, and XOS reads the row's version besides its ${SQLITE_MAX_FIELDS} fields`
+        : `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
       plan.notes.push(reason);
       leftOut.push({ table: table.name, column: column.name, reason });
       if (blocks) plan.noCreate.push(`the column "${column.name}" needs a value and is left out`);
