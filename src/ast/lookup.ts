@@ -17,6 +17,14 @@ export function keepsAudit(ast: Ast): boolean {
   return ast.audit ?? Object.values(ast.entities).every((entity) => entity.table === undefined);
 }
 
+/**
+ * A record's value of a field, only when the record has one: the person's columns may be named
+ * `constructor`, `toString` or `hasOwnProperty`, which a plain object would answer from its prototype.
+ */
+export function ownValue(record: Readonly<Record<string, unknown>>, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
+}
+
 export function fieldDef(ast: Ast, entity: string, field: string): FieldDef | undefined {
   const fields = ast.entities[entity].fields;
   return Object.hasOwn(fields, field) ? fields[field] : undefined;

@@ -27,6 +27,12 @@ export const FieldSchema = z.strictObject({
   values: z.array(z.string()).optional(),
   /** enum: labels of the values. */
   value_labels: z.record(z.string(), LocalizedText).optional(),
+  /**
+   * enum of the person's own table: what the column holds for each value that is no GraphQL name
+   * as the database spells it (`"PG_13": "PG-13"`, written by `xos-server init`). XOS reads and
+   * writes the database's spelling; a value not named here is stored as it is.
+   */
+  column_values: z.record(z.string(), z.string()).optional(),
   /** ref: the entity this field points at (many-to-one). */
   entity: z.string().optional(),
   /** ref: name of the one-to-many list on the other entity. */

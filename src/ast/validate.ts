@@ -258,6 +258,11 @@ class SemanticCheck {
     if (!mapped && Object.hasOwn(entity, 'schema')) this.add([...at, 'schema'], '"schema" goes with "table": add the table\'s name or remove "schema"');
     const columns = new Map<string, string>();
     for (const [fieldName, def] of entries(entity.fields)) {
+      if (!mapped && isRecord(def) && Object.hasOwn(def, 'column_values')) {
+        this.add([...at, 'fields', fieldName, 'column_values'], '"column_values" spells values as the entity\'s own table holds them: add "table" to the entity or remove "column_values"');
+      }
+    }
+    for (const [fieldName, def] of entries(entity.fields)) {
       if (!isRecord(def) || typeof def.column !== 'string') continue;
       const fieldAt = [...at, 'fields', fieldName, 'column'];
       if (!mapped) {
@@ -335,7 +340,7 @@ class SemanticCheck {
 
   private checkEnumField(type: FieldType, def: Raw, at: readonly PathSegment[]): void {
     if (type !== 'enum') {
-      for (const key of ['values', 'value_labels']) {
+      for (const key of ['values', 'value_labels', 'column_values']) {
         if (Object.hasOwn(def, key)) this.add([...at, key], `"${key}" is only allowed on enum fields`);
       }
       return;
@@ -355,6 +360,18 @@ class SemanticCheck {
       const labelAt = [...at, 'value_labels', key];
       if (Array.isArray(def.values) && !seen.has(key)) this.add(labelAt, `"${key}" is not one of the values: use a value from "values" as the key`);
       this.checkText(label, labelAt);
+    }
+    // The database's spelling of each value: one value per spelling, both ways.
+    const stored = new Map(items(def.values).filter((v): v is string => typeof v === 'string').map((v) => [v, v]));
+    for (const [key, spelling] of entries(def.column_values)) {
+      if (Array.isArray(def.values) && !seen.has(key)) this.add([...at, 'column_values', key], `"${key}" is not one of the values: use a value from "values" as the key`);
+      else if (typeof spelling === 'string') stored.set(key, spelling);
+    }
+    const byStored = new Map<string, string>();
+    for (const [value, spelling] of stored) {
+      const other = byStored.get(spelling);
+      if (other !== undefined) this.add([...at, 'column_values'], `the values "${other}" and "${value}" would both be stored as "${spelling}": give each value its own spelling`);
+      byStored.set(spelling, value);
     }
   }
 

@@ -3,7 +3,7 @@
 // seeding, the use cases and the Board's form all go through here, so a value is
 // either valid everywhere or nowhere. Browser-safe: no Node imports.
 import type { FieldDef } from './schema.ts';
-import { refColumnName, refId } from './lookup.ts';
+import { ownValue, refColumnName, refId } from './lookup.ts';
 
 /** A value in its canonical storage form, as it crosses the storage interface. */
 export type Scalar = string | number | boolean | null;
@@ -377,7 +377,7 @@ export function checkRequired(entity: string, fields: Record<string, FieldDef>, 
   const errors: FieldValueError[] = [];
   for (const [name, def] of Object.entries(fields)) {
     if (!def.required || def.type === 'id') continue;
-    const value = def.type === 'ref' ? (record[name] ?? record[refColumnName(name)]) : record[name];
+    const value = def.type === 'ref' ? (ownValue(record, name) ?? ownValue(record, refColumnName(name))) : ownValue(record, name);
     if (value === undefined || value === null) errors.push(new FieldValueError(entity, name, 'is required'));
   }
   return errors;

@@ -29,6 +29,12 @@ export interface Column {
   readonly required: boolean;
   /** ref columns: the referenced table. */
   readonly references?: string;
+  /**
+   * enum columns of the person's table whose values the database spells otherwise (`column_values`
+   * in the AST): value -> the database's spelling, and back. Storage converts, so every floor above
+   * sees the AST's values only.
+   */
+  readonly spelling?: { readonly stored: ReadonlyMap<string, string>; readonly value: ReadonlyMap<string, string> };
   readonly def?: FieldDef;
 }
 
@@ -114,7 +120,11 @@ export function buildModel(ast: Ast): Model {
         }
         continue;
       }
-      columns.push({ name: fieldName, sql: def.column ?? fieldName, field: fieldName, type: def.type, required: def.required ?? false, readOnly, owned, def });
+      const spelled = def.type === 'enum' && !owned ? Object.entries(def.column_values ?? {}) : [];
+      columns.push({
+        name: fieldName, sql: def.column ?? fieldName, field: fieldName, type: def.type, required: def.required ?? false, readOnly, owned, def,
+        ...(spelled.length ? { spelling: { stored: new Map(spelled), value: new Map(spelled.map(([value, stored]) => [stored, value])) } } : {}),
+      });
     }
     // On the person's own tables the version is computed from the row (sql.ts), not stored.
     columns.push({ name: VERSION_COLUMN, sql: owned ? VERSION_COLUMN : '', field: VERSION_COLUMN, type: 'version', required: true, readOnly: true, owned });

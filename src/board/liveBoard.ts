@@ -6,6 +6,7 @@
 // Board has open. Changes are gathered for BATCH_MS, so a burst of writes reads once.
 import type { Ast } from '../ast/schema.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
+import { ownValue } from '../ast/lookup.ts';
 import { hasUnsavedForm, readStored } from '../core/base.ts';
 import { listWindow } from '../core/show.ts';
 import { reviewRowsChanged } from '../core/batch.ts';
@@ -339,7 +340,7 @@ export class LiveBoard {
 function storesTheForm(state: BoardState, snapshot: BoardSnapshot, record: BoardRecord): boolean {
   const form = state.formValues();
   const fields = [...(snapshot.edited ?? []), ...Object.keys(snapshot.pending)];
-  return fields.every((field) => isDeepStrictEqual(plain(form[field]), plain(record[field])));
+  return fields.every((field) => isDeepStrictEqual(plain(ownValue(form, field)), plain(ownValue(record, field))));
 }
 
 /** A ref as its id (the form may hold the related record, the read its id and name). */

@@ -3,6 +3,7 @@
 // changes, the person's own edits and the mail draft. The host renders it; the use
 // cases read and change it. It knows nothing of the AST: values are kept as shown.
 import { isDeepStrictEqual } from 'node:util';
+import { ownValue } from '../ast/lookup.ts';
 import type {
   Board, BoardChange, BoardRecord, BoardSnapshot, DetailView, ListQuery, ListView, MailDraft,
 } from '../core/domain.ts';
@@ -71,8 +72,8 @@ export class BoardState implements Board {
     this.detail = structuredClone(current);
     this.conflicts.clear();
     for (const field of this.form.keys()) {
-      const base = loaded.record[field] ?? null;
-      const theirs = current.record[field] ?? null;
+      const base = ownValue(loaded.record, field) ?? null;
+      const theirs = ownValue(current.record, field) ?? null;
       if (!isDeepStrictEqual(base, theirs)) this.conflicts.set(field, { base: structuredClone(base), theirs: structuredClone(theirs) });
     }
     this.emit('detail');

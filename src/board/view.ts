@@ -10,7 +10,7 @@ import type { BoardRecord, BoardSnapshot, ListQuery, ListView, MailDraft } from 
 import { createDraft } from '../mail/draft.ts';
 import type { FormState } from './protocol.ts';
 import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
-import { refId } from '../ast/lookup.ts';
+import { ownValue, refId } from '../ast/lookup.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
 import { boardTexts, translator } from './texts.ts';
 import type { Review, ReviewRowState } from '../core/review.ts';
@@ -74,7 +74,7 @@ export function columnsOf(context: ContextModel): Column[] {
 
 /** Records as grid rows: the key and the raw values of the columns; refs keep `{ id, name }`. */
 export function gridRows(fields: readonly Pick<FieldModel, 'field'>[], records: readonly BoardRecord[]): GridRow[] {
-  return records.map((record) => ({ key: String(record.id), values: fields.map((f) => record[f.field] ?? null) }));
+  return records.map((record) => ({ key: String(record.id), values: fields.map((f) => ownValue(record, f.field) ?? null) }));
 }
 
 export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardViewInput, 'ast' | 'locale' | 'list' | 'listId' | 'listQuery'>): ListBlock | undefined {
@@ -103,7 +103,7 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const fields = context.fields.map((f): FormField => {
     const kind = fieldKind(f.type);
     const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels, widget: f.widget };
-    const stored = detail.record[f.field];
+    const stored = ownValue(detail.record, f.field);
     const current = Object.hasOwn(form, f.field) ? form[f.field] : stored;
     const out: { -readonly [K in keyof FormField]: FormField[K] } = {
       field: f.field,
@@ -243,7 +243,7 @@ export function reviewRows(ast: Ast, locale: string, review: Review, rows: reado
     const problem = review.rowProblem(row);
     return {
       key: row.id,
-      values: ['id', ...review.shown].map((f) => (f === 'id' ? row.id : row.record[f] ?? null)),
+      values: ['id', ...review.shown].map((f) => (f === 'id' ? row.id : ownValue(row.record, f) ?? null)),
       cells: review.fields.map((field): ReviewCell | null => {
         const cell = row.cells.get(field);
         if (!cell) return null;

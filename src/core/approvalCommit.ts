@@ -1,7 +1,7 @@
 // Writing an approved approval: exactly its bound payload, version-checked, with an audit
 // approval text that names the approval — so that after a crash the audit trail tells whether the
 // write landed — and what it came to as data. Never touches a Board. No MCP, no VS Code.
-import { fieldDef } from '../ast/lookup.ts';
+import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { MAX_APPROVAL_LENGTH } from '../backend/storage/audit.ts';
 import { buildAuditQuery } from '../graphql/requests.ts';
@@ -82,7 +82,7 @@ async function writtenOutcome(deps: ApprovalDeps, approval: PendingApproval, pay
   const ast = deps.client.ast();
   const stored = (record: BoardRecord, fields: readonly string[]) => fields.map((field) => {
     const def = fieldDef(ast, payload.entity, field);
-    let value: unknown = record[field] ?? null;
+    let value: unknown = ownValue(record, field) ?? null;
     try {
       if (def) value = canonicalValue(payload.entity, field, def, value);
     } catch {

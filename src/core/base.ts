@@ -3,7 +3,7 @@
 // propose.ts (the agent's proposed changes), save.ts (the form); their results are data
 // (outcomes.ts), worded by the MCP tools and the Board. No MCP, no VS Code.
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { fieldDef } from '../ast/lookup.ts';
+import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
@@ -81,7 +81,7 @@ export function withoutUndefined<T extends Record<string, unknown>>(object: T): 
 }
 
 export function storedValue(ast: Ast, context: ContextDef, field: string, record: BoardRecord): unknown {
-  const value = record[field] ?? null;
+  const value = ownValue(record, field) ?? null;
   try {
     return canonicalValue(context.entity, field, fieldDef(ast, context.entity, field)!, value);
   } catch {

@@ -4,7 +4,7 @@
 // rules; the Board shows them for review and nothing is saved. The reply counts, it never lists rows.
 // No MCP, no VS Code.
 import type { Ast, ContextDef, FieldDef } from '../ast/schema.ts';
-import { fieldDef } from '../ast/lookup.ts';
+import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { agentEditable, agentListFields } from '../ast/agentPolicy.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { checkContextQuery } from '../graphql/queryRules.ts';
@@ -227,7 +227,7 @@ export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed:
     const row = review.row(id)!;
     if (now.version <= row.version) return [];
     const accepted = [...row.cells].filter(([, cell]) => cell.accepted);
-    const ours = accepted.length > 0 && accepted.every(([field, cell]) => JSON.stringify(cell.to) === JSON.stringify(now.record[field] ?? null));
+    const ours = accepted.length > 0 && accepted.every(([field, cell]) => JSON.stringify(cell.to) === JSON.stringify(ownValue(now.record, field) ?? null));
     return ours ? [] : [{ id, current: now }];
   });
 }

@@ -5,7 +5,7 @@
 // batch is a batch too. No MCP, no VS Code.
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast } from '../ast/schema.ts';
-import { fieldDef, fieldLabel } from '../ast/lookup.ts';
+import { fieldDef, fieldLabel, ownValue } from '../ast/lookup.ts';
 import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
 import { buildAuditQuery, buildReviewRowsQuery, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
 import { auditAction, writeRecords, type BatchPayload, type PreparedWrite } from './boundWrites.ts';
@@ -120,7 +120,7 @@ function currentRecord(ast: Ast, review: Review, current: Record<string, unknown
   const record: BoardRecord = {};
   for (const field of review.fields) {
     const def = fieldDef(ast, review.entity, field);
-    record[field] = def?.type === 'ref' ? current[`${field}_id`] ?? current[field] ?? null : current[field] ?? null;
+    record[field] = (def?.type === 'ref' ? ownValue(current, `${field}_id`) ?? ownValue(current, field) : ownValue(current, field)) ?? null;
   }
   return { record, version: Number(current.version) };
 }

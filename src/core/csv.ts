@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { openPrivateFile } from './privateFiles.ts';
 import { fieldKind } from '../ast/fieldKinds.ts';
+import { ownValue } from '../ast/lookup.ts';
 import type { FieldModel } from '../ast/appModel.ts';
 import type { ListQuery, ListSource } from './domain.ts';
 
@@ -31,7 +32,7 @@ export async function writeCsv(source: ListSource, fields: readonly FieldModel[]
     if (window.records.length === 0) break;
     let chunk = '';
     for (const record of window.records) {
-      chunk += csvLine(fields.map((f, i) => csvCell(kinds[i].csv(record[f.field]), kinds[i].numeric)));
+      chunk += csvLine(fields.map((f, i) => csvCell(kinds[i].csv(ownValue(record, f.field)), kinds[i].numeric)));
     }
     await write(chunk);
     offset += window.records.length;

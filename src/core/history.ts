@@ -4,7 +4,7 @@
 // Lives in the host with the Board state, so hiding the panel loses nothing; `saved()` and
 // `restore()` carry it over a window reload or a crash of the extension host.
 import type { Ast } from '../ast/schema.ts';
-import { displayField } from '../ast/lookup.ts';
+import { displayField, ownValue } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { Board, BoardRecord, Crumb, HistoryView, ListOrigin, ListQuery, ListView } from './domain.ts';
 import { QueryListSource } from './listSource.ts';
@@ -95,7 +95,7 @@ export class BoardHistory {
   private recordName(ast: Ast, step: Extract<Step, { kind: 'detail' }>): string {
     const entity = ast.contexts[step.context]?.entity;
     const field = entity ? displayField(ast, entity) : 'id';
-    const name = step.record[field];
+    const name = ownValue(step.record, field);
     return name === undefined || name === null || name === '' || field === 'id' || typeof name === 'object' ? `#${step.id}` : String(name);
   }
 

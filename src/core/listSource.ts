@@ -5,6 +5,7 @@
 // memory source serves records that are already complete (xos_render, or a query
 // the agent limited itself) with the same filter rules.
 import { fieldKind } from '../ast/fieldKinds.ts';
+import { ownValue } from '../ast/lookup.ts';
 import type { ContextModel, FieldModel } from '../ast/appModel.ts';
 import { buildListCursorsQuery, buildListWindowQuery } from '../graphql/requests.ts';
 import type { BoardRecord, GraphQLResult, ListOrigin, ListQuery, ListSource, ListWindow, XosClient } from './domain.ts';
@@ -347,7 +348,7 @@ function matches(record: Record<string, unknown> | null | undefined, where: Reco
   if (!record) return false;
   return Object.entries(where).every(([key, condition]) => {
     if (key === '_or') return (condition as Record<string, unknown>[]).some((c) => matches(record, c));
-    const value = record[key];
+    const value = ownValue(record, key);
     const ops = condition as Record<string, unknown>;
     if ('_is_null' in ops) return (value === null || value === undefined) === ops._is_null;
     if ('_eq' in ops) return value !== null && value !== undefined && String(value) === String(ops._eq);

@@ -4,6 +4,7 @@
 // checked (canonical) with their problems, from the use cases in batch.ts. The Board holds
 // one; Save writes exactly `accepted()` in one transaction. No MCP, no VS Code.
 import type { BoardRecord } from './domain.ts';
+import { ownValue } from '../ast/lookup.ts';
 import type { FieldProblem } from './outcomes.ts';
 
 /** One row of a proposal: the record as read and the values proposed for it (canonical, each different from the stored one). */
@@ -136,7 +137,7 @@ export class Review {
       record: structuredClone(row.record),
       cells: new Map(Object.entries(row.proposed).map(([field, to]) => {
         const problem = row.problems?.[field];
-        return [field, { from: row.record[field] ?? null, to: structuredClone(to), accepted: true, by: 'agent' as const, ...(problem ? { problem } : {}) }];
+        return [field, { from: ownValue(row.record, field) ?? null, to: structuredClone(to), accepted: true, by: 'agent' as const, ...(problem ? { problem } : {}) }];
       })),
       conflict: false,
       gone: false,
@@ -180,7 +181,7 @@ export class Review {
     const row = this.byId.get(id);
     if (!row || !this.fields.includes(field)) return false;
     const wasInvalid = this.invalid(row);
-    const cell = row.cells.get(field) ?? { from: row.record[field] ?? null, to: null, accepted: true, by: 'person' as const };
+    const cell = row.cells.get(field) ?? { from: ownValue(row.record, field) ?? null, to: null, accepted: true, by: 'person' as const };
     cell.to = structuredClone(value);
     cell.by = 'person';
     cell.accepted = true;
@@ -205,7 +206,7 @@ export class Review {
       row.record = { ...row.record, ...structuredClone(now.record) };
       // Undecided until the person says: its box is empty, one click (accept) settles it.
       for (const [field, cell] of row.cells) {
-        cell.from = row.record[field] ?? null;
+        cell.from = ownValue(row.record, field) ?? null;
         cell.accepted = false;
       }
       row.conflict = true;

@@ -174,6 +174,21 @@ const cases: Array<{ name: string; change: (ast: Json) => void; problems: string
     ],
   },
   {
+    name: 'enum values in the spelling of the person\'s table',
+    change: (ast) => {
+      ast.entities.company.table = 'Company';
+      ast.entities.company.fields.rating = { type: 'enum', values: ['G', 'PG_13', 'R'], column_values: { PG_13: 'PG-13', R: 'G', NC_17: 'NC-17' } };
+      ast.entities.company.fields.size = { type: 'string', column_values: { a: 'b' } };
+      person(ast).status.column_values = { lead: 'Lead' };
+    },
+    problems: [
+      'entities.company.fields.rating.column_values.NC_17: "NC_17" is not one of the values: use a value from "values" as the key',
+      'entities.company.fields.rating.column_values: the values "G" and "R" would both be stored as "G": give each value its own spelling',
+      'entities.company.fields.size.column_values: "column_values" is only allowed on enum fields',
+      'entities.person.fields.status.column_values: "column_values" spells values as the entity\'s own table holds them: add "table" to the entity or remove "column_values"',
+    ],
+  },
+  {
     name: 'min, max and scale',
     change: (ast) => {
       person(ast).name.min = 100;

@@ -234,3 +234,16 @@ test('a context\'s own layout: the form in its sections (the rest in a last one)
   const company = detailBlock({ ast, locale: 'en', snapshot: { ...board.snapshot(), context: 'company_detail', detail: { context: 'company_detail', record: { id: 1 }, version: 1 } }, form: {} })!;
   assert.deepEqual(company.sections, [{ fields: ast.contexts.company_detail.list_fields }]);
 });
+
+test('fields named like Object.prototype\'s members show what the record holds, never a built-in function', () => {
+  const ast = demoApp();
+  const fields = ast.entities.company.fields;
+  for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) fields[name] = { type: 'string' };
+  const detail = ast.contexts.company_detail;
+  detail.list_fields = [...detail.list_fields, 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+  const board = new BoardState();
+  board.showNew('company_detail');
+  const form = detailBlock({ ast, locale: 'en', snapshot: board.snapshot(), form: board.formValues() })!;
+  const shown = Object.fromEntries(form.fields.filter((f) => ['constructor', 'toString', 'hasOwnProperty', 'valueOf'].includes(f.field)).map((f) => [f.field, f.value]));
+  assert.deepEqual(shown, { constructor: '', toString: '', hasOwnProperty: '', valueOf: '' });
+});

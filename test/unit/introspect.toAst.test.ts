@@ -9,7 +9,7 @@ import type { Catalog, CatalogColumn, CatalogTable } from '../../src/backend/int
 import { compareAst } from '../../src/backend/introspect/compare.ts';
 import { formatJson } from '../../src/backend/introspect/json.ts';
 import { plural, readable, snakeAscii } from '../../src/backend/introspect/names.ts';
-import { catalogToAst, listFieldsOf, whyNotServed } from '../../src/backend/introspect/toAst.ts';
+import { catalogToAst, enumValueName, listFieldsOf, whyNotServed } from '../../src/backend/introspect/toAst.ts';
 
 function col(name: string, typeName: string, extra: Partial<CatalogColumn> = {}): CatalogColumn {
   return { name, type: typeName, typeName, notNull: false, ...extra };
@@ -139,7 +139,7 @@ describe('column types', () => {
       uid: { type: 'string', label: 'Uid' },
       doc: { type: 'text', label: 'Doc', read_only: true },
       mood: { type: 'enum', label: 'Mood', values: ['happy', 'sad'] },
-      rating: { type: 'string', label: 'Rating' },
+      rating: { type: 'enum', label: 'Rating', values: ['G', 'PG_13'], value_labels: { PG_13: 'PG-13' }, column_values: { PG_13: 'PG-13' } },
       status: { type: 'enum', label: 'Status', values: ['open', 'done'] },
       level: { type: 'int', label: 'Level' },
     });
@@ -149,8 +149,27 @@ describe('column types', () => {
       'left out column "blob" (type bytea): XOS has no field type for it',
       'left out column "search" (type tsvector): XOS has no field type for it',
       'left out column "shape" (type geometry): XOS has no field type for it',
-      'column "rating" is a string, not an enum: its values "PG-13" are no GraphQL names (the database still checks them)',
+      'column "rating": values that are no GraphQL names have names in the API ("PG-13" is PG_13); XOS reads and writes the database\'s spelling',
     ]);
+  });
+
+  test('a SQLite table of 2,000 columns keeps 1,999 fields: a row read with its version fits SQLite\'s 2,000 columns', () => {
+    const columns = Array.from({ length: 1999 }, (_, i) => col(`c${i}`, 'text'));
+    const wide = entity(sqlite(table('wide', [col('id', 'integer', { autoincrement: true }), ...columns])), 'wide');
+    assert.equal(Object.keys(wide.fields).length, 1999);
+    assert.equal(wide.fields.c1998, undefined);
+    assert.deepEqual(wide.notes, ['left out column "c1998": SQLite returns at most 2,000 columns of a row, and XOS reads the row\'s version besides its 1999 fields']);
+    assert.equal(Object.keys(entity(pg(table('wide', [serial(), ...columns])), 'wide').fields).length, 2000, 'PostgreSQL has no such bound below its own');
+  });
+
+  test('enum values that are no GraphQL names get names as PostGraphile gives them, each its own', () => {
+    assert.deepEqual(['PG-13', 'NC-17', '3D', '', 'true', '__x', '>=', 'in progress', 'Größe'].map(enumValueName),
+      ['PG_13', 'NC_17', '_3D', '_EMPTY_', 'true_', '_x', 'GREATER_THAN_OR_EQUAL', 'in_progress', 'Gro_e']);
+    const e = entity(pg(table('t', [serial(), col('r', 'mpaa', { enumValues: ['PG-13', 'PG_13', 'PG 13', '1', '_1'] })])), 't');
+    assert.deepEqual(e.fields.r, {
+      type: 'enum', label: 'R', values: ['PG_13_2', 'PG_13', 'PG_13_3', '_1_2', '_1'],
+      value_labels: { PG_13_2: 'PG-13', PG_13_3: 'PG 13', _1_2: '1' }, column_values: { PG_13_2: 'PG-13', PG_13_3: 'PG 13', _1_2: '1' },
+    });
   });
 
   test('SQLite declared types, with SQLite\'s affinity rules for the rest', () => {

@@ -1,8 +1,8 @@
 // The XOS API as a function: one GraphQL request in, one JSON-ready result out.
 // The HTTP server and the extension's embedded backend both go through here.
 import {
-  execute, GraphQLError, parse, specifiedRules, validate, visit,
-  type DocumentNode, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema,
+  defaultFieldResolver, execute, GraphQLError, parse, specifiedRules, validate, visit,
+  type DocumentNode, type FormattedExecutionResult, type GraphQLFieldResolver, type GraphQLFormattedError, type GraphQLSchema,
 } from 'graphql';
 import type { Ast } from '../../ast/schema.ts';
 import { buildModel, type Model } from '../model.ts';
@@ -154,18 +154,36 @@ function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOption
     } catch (error) {
       return requestError(error as GraphQLError);
     }
-    const variableValues = request.variables ?? undefined;
+    const variableValues = request.variables ? ownOnly(request.variables) as Record<string, unknown> : undefined;
     const operationName = request.operationName ?? undefined;
     if (options.fastPath !== false) {
       const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage, audit));
       if (fast) return fast.errors?.length ? { ...fast, errors: fast.errors.map((e) => (refine ? refine(e) : e)) } : fast;
     }
-    const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit) });
+    const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit), fieldResolver: ownFieldResolver });
     const data: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
     if (result.errors?.length) return { errors: result.errors.map(formatted), ...data };
     return data;
   };
 }
+
+/**
+ * A request's variables with no object inheriting anything. graphql-js reads an input object's
+ * fields as `value[name]`: a field the request leaves out whose name Object.prototype has
+ * (`constructor`, `toString`, `hasOwnProperty`: columns of the person's tables) would otherwise
+ * arrive as that function.
+ */
+export function ownOnly(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ownOnly);
+  if (value === null || typeof value !== 'object') return value;
+  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) own[key] = ownOnly(item);
+  return own;
+}
+
+/** graphql-js's default resolver, reading only a row's own properties (a column named `constructor` that is not loaded stays absent). */
+const ownFieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) =>
+  (source !== null && typeof source === 'object' && Object.hasOwn(source, info.fieldName) ? defaultFieldResolver(source, args, context, info) : undefined);
 
 /**
  * The audit meta with the request's person: proven over HTTP (their token), or named by an

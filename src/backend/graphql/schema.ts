@@ -510,6 +510,11 @@ async function guard<T>(run: () => Promise<T>): Promise<T> {
           throw badInput(`a referenced record does not exist, or this record is still referenced by others${e.column ? ` (${e.column})` : ''}`, e.column);
         case 'unique':
           throw badInput(`a record with this value already exists${e.column ? ` (${e.column})` : ''}`, e.column);
+        case 'check':
+        case 'not_null':
+        case 'choice':
+          // The storage names the field and what the database's rule allows.
+          throw badInput(e.message, e.column);
         case 'timeout':
           throw apiError('UNAVAILABLE', 'the database took too long to answer; narrow the query (where, limit) and try again');
         case 'unavailable':

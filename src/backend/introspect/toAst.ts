@@ -29,6 +29,8 @@ const RESERVED_ENUM_VALUES = new Set(['true', 'false', 'null']);
 /** Field names XOS gives a meaning of its own; a column of that name becomes `<name>_no`. */
 const RESERVED_FIELDS = new Set(['id', 'version', '_and', '_or', '_not']);
 const RESERVED_SUFFIX = '_no';
+/** The most fields (the id included) of an entity over a SQLite table: a row read with its version is then SQLite's most columns, 2,000. */
+const SQLITE_MAX_FIELDS = 1999;
 /** How many fields besides `id` a list context shows. */
 const LIST_COLUMNS = 5;
 
@@ -175,13 +177,48 @@ function mapColumn(column: CatalogColumn, dialect: CatalogDialect): MappedColumn
   return { def, notes };
 }
 
+/**
+ * An enum of the listed values. A value that is no GraphQL name gets one as PostGraphile names it
+ * (`PG-13` -> `PG_13`, `3D` -> `_3D`, `''` -> `_EMPTY_`), `_2`, `_3`… where that is taken; the
+ * database's spelling is kept in `column_values` and shown as the value's label.
+ */
 function enumOrString(column: CatalogColumn, listed: readonly string[], notes: string[]): FieldDef {
-  const values = [...new Set(listed)];
-  const bad = values.filter((v) => !GRAPHQL_NAME.test(v) || v.startsWith('__') || RESERVED_ENUM_VALUES.has(v));
-  if (bad.length === 0) return { type: 'enum', values };
-  const shown = bad.slice(0, 3).map((v) => JSON.stringify(v)).join(', ') + (bad.length > 3 ? ', …' : '');
-  notes.push(`column "${column.name}" is a string, not an enum: its values ${shown} are no GraphQL names (the database still checks them)`);
-  return { type: 'string', ...(column.maxLength ? { max: column.maxLength } : {}) };
+  const spellings = [...new Set(listed)];
+  const isName = (v: string) => GRAPHQL_NAME.test(v) && !v.startsWith('__') && !RESERVED_ENUM_VALUES.has(v);
+  const taken = new Set(spellings.filter(isName));
+  const columnValues: Record<string, string> = {};
+  const values = spellings.map((spelling) => {
+    if (isName(spelling)) return spelling;
+    const base = enumValueName(spelling);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    taken.add(name);
+    columnValues[name] = spelling;
+    return name;
+  });
+  const renamed = Object.entries(columnValues);
+  if (renamed.length === 0) return { type: 'enum', values };
+  const shown = renamed.slice(0, 3).map(([name, spelling]) => `${JSON.stringify(spelling)} is ${name}`).join(', ') + (renamed.length > 3 ? ', …' : '');
+  notes.push(`column "${column.name}": values that are no GraphQL names have names in the API (${shown}); XOS reads and writes the database's spelling`);
+  return { type: 'enum', values, value_labels: { ...columnValues }, column_values: columnValues };
+}
+
+/** Symbols PostGraphile names in words when they are a whole value. */
+const SYMBOL_NAMES: Readonly<Record<string, string>> = {
+  '>': 'GREATER_THAN', '>=': 'GREATER_THAN_OR_EQUAL', '=': 'EQUAL', '!=': 'NOT_EQUAL', '<>': 'DIFFERENT', '<=': 'LESS_THAN_OR_EQUAL', '<': 'LESS_THAN',
+  '%': 'PERCENT', '+': 'PLUS', '-': 'MINUS', '/': 'SLASH', '\\': 'BACKSLASH', _: 'UNDERSCORE', '#': 'POUND', '$': 'DOLLAR', '&': 'AMPERSAND',
+  '@': 'AT', '*': 'ASTERISK', '.': 'DOT', ',': 'COMMA', ':': 'COLON', ';': 'SEMICOLON', '!': 'EXCLAMATION_POINT', '?': 'QUESTION_MARK', '|': 'BAR',
+};
+
+/** A database's enum value as a GraphQL name, as PostGraphile's coerceToGraphQLName makes it; accents dropped first. */
+export function enumValueName(spelling: string): string {
+  if (spelling === '') return '_EMPTY_';
+  if (Object.hasOwn(SYMBOL_NAMES, spelling)) return SYMBOL_NAMES[spelling];
+  if (RESERVED_ENUM_VALUES.has(spelling)) return `${spelling}_`;
+  let name = spelling.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^_a-zA-Z0-9]/g, '_');
+  if (/^[0-9]/.test(name)) name = `_${name}`;
+  // Names beginning with two underscores belong to GraphQL itself.
+  return name.replace(/^__+/, '_');
 }
 
 function decimalScale(column: CatalogColumn, notes: string[]): { scale?: number } {
@@ -402,15 +439,18 @@ function planEntity(
   const refs = refColumns(table, catalog, served, plan.notes);
   for (const column of table.columns) {
     if (column === key) continue;
-    const target = refs.get(column.name);
+    const tooWide = dialect === 'sqlite' && Object.keys(fields).length >= SQLITE_MAX_FIELDS;
+    const target = tooWide ? undefined : refs.get(column.name);
     if (target !== undefined) {
       addRef(plan, names, column, target, keyOfEntity(served, target, dialect), cleaned);
       continue;
     }
-    const mapped = mapColumn(column, dialect);
+    const mapped = tooWide ? undefined : mapColumn(column, dialect);
     const blocks = column.notNull && !filledByDatabase(column) && entityReadOnly === undefined;
     if (!mapped) {
-      const reason = `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
+      const reason = tooWide
+        ? `left out column "${column.name}": SQLite returns at most 2,000 columns of a row, and XOS reads the row's version besides its ${SQLITE_MAX_FIELDS} fields`
+        : `left out column "${column.name}" (type ${column.type || 'none'}): XOS has no field type for it`;
       plan.notes.push(reason);
       leftOut.push({ table: table.name, column: column.name, reason });
       if (blocks) plan.noCreate.push(`the column "${column.name}" needs a value and is left out`);

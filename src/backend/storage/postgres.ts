@@ -9,7 +9,8 @@ import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
 import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
 import { redactDsn } from '../dsn.ts';
-import { translatePostgresError } from './errors.ts';
+import { StorageError, translatePostgresError } from './errors.ts';
+import { explainRefusal, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
@@ -287,7 +288,7 @@ export class PostgresStorage implements Storage {
       const row = sql.decodeRow(table, raw);
       await this.#writeAudit(client, writeEntry(sql.table(table), 'create', null, row, audit), audit);
       return row;
-    });
+    }, { table, written: Object.keys(values) });
   }
 
   async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
@@ -331,7 +332,7 @@ export class PostgresStorage implements Storage {
       const row = sql.decodeRow(table, raw);
       await this.#writeAudit(client, writeEntry(sql.table(table), 'update', before, row, audit), audit);
       return { status: 'ok', row };
-    });
+    }, { table, written: Object.keys(set) });
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
@@ -380,7 +381,7 @@ export class PostgresStorage implements Storage {
         }
         await this.#notify(client, entries.map((entry, i) => ({ change: changeOfWrite(entry, audit), ...(auditIds[i] !== undefined ? { auditId: auditIds[i] } : {}) })));
         return { status: 'ok', rows };
-      });
+      }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;
       throw error;
@@ -491,7 +492,46 @@ export class PostgresStorage implements Storage {
     return this.#builder;
   }
 
-  async #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  /** `write`: the table a write changes and the row names it sets, to say which rule of the person's table refused it. */
+  async #transaction<T>(work: (client: PoolClient) => Promise<T>, write?: { readonly table: string; readonly written: readonly string[] }): Promise<T> {
+    try {
+      return await this.#inTransaction(work);
+    } catch (error) {
+      if (!write || !(error instanceof StorageError)) throw error;
+      throw await this.#explained(error, write.table, write.written);
+    }
+  }
+
+  async #explained(error: StorageError, tableName: string, written: readonly string[]): Promise<StorageError> {
+    const table = this.#sql().table(tableName);
+    let rule: CheckRule | undefined;
+    if (error.code === 'check' && error.constraint !== undefined) {
+      // The table's own CHECK, or one of the domain a column has.
+      const [found] = await query(this.#pool, {
+        text: `SELECT pg_get_constraintdef(k.oid) AS definition,
+                      ARRAY(SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+                              AND (a.attnum = ANY(k.conkey) OR a.atttypid = k.contypid))::text[] AS columns
+               FROM pg_constraint k
+               WHERE k.conname = $2 AND k.contype = 'c'
+                 AND (k.conrelid = to_regclass($1) OR k.contypid IN (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = to_regclass($1)))
+               ORDER BY k.conrelid DESC LIMIT 1`,
+        params: [tableSql(table), error.constraint],
+      }).catch(() => []);
+      if (found) rule = { expression: String(found.definition), columns: found.columns as string[] };
+    }
+    if (error.code === 'choice' && error.enumType !== undefined) {
+      // The columns of that enum type, and its values.
+      const found = await query(this.#pool, {
+        text: `SELECT a.attname, ARRAY(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = a.atttypid ORDER BY e.enumsortorder)::text[] AS labels
+               FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped AND format_type(a.atttypid, NULL) = $2`,
+        params: [tableSql(table), error.enumType],
+      }).catch(() => []);
+      if (found.length) rule = { expression: '', columns: found.map((row) => String(row.attname)), values: found[0].labels as string[] };
+    }
+    return explainRefusal(error, table, written, rule);
+  }
+
+  async #inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.#pool.connect();

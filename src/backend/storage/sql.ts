@@ -453,7 +453,7 @@ export function encodeValue(column: Column, value: Scalar): SqlParam {
     }
     default:
       if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a string, got ${JSON.stringify(value)}`);
-      return value;
+      return column.spelling?.stored.get(value) ?? value;
   }
 }
 
@@ -487,9 +487,11 @@ export function decodeValue(column: Column, value: unknown): Scalar {
       // A whole number kept as an integer (NUMERIC affinity), read exactly.
       if (typeof value === 'bigint') return column.def.scale > 0 ? `${value}.${'0'.repeat(column.def.scale)}` : String(value);
       return String(value);
-    default:
+    default: {
       // A json column of the person's table (read-only text here) arrives parsed.
-      return typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
+      const text = typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
+      return column.spelling?.value.get(text) ?? text;
+    }
   }
 }
 

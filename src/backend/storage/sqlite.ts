@@ -9,7 +9,8 @@ import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import type { Column, Model, Table } from '../model.ts';
-import { translateSqliteError } from './errors.ts';
+import { StorageError, translateSqliteError } from './errors.ts';
+import { explainRefusal, sqliteCheckRule, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
@@ -48,10 +49,24 @@ export const sqliteDialect: Dialect = {
     const item = column.type === 'decimal' ? 'CAST(value AS REAL)' : 'value';
     return `${expression} ${negate ? 'NOT IN' : 'IN'} (SELECT ${item} FROM json_each(${params.add(JSON.stringify(values))}))`;
   },
-  rowVersion: (columns) => `xos_row_version(${columns.join(', ')})`,
+  rowVersion: (columns) => rowVersionSql(columns),
   // SQLite's own form (its datetime() function's), which text comparison orders like the rest.
   foreignDatetime: (iso) => iso.replace('T', ' ').replace(/(\.000)?Z$/, ''),
 };
+
+/**
+ * SQLite passes a function at most SQLITE_MAX_FUNCTION_ARG arguments (127 in older builds, 1,000 in
+ * newer ones), and a table may have 2,000 columns: a wide row is digested in parts, then the parts.
+ * A row of up to one part's columns keeps the version it always had.
+ */
+const ROW_VERSION_PART = 100;
+
+function rowVersionSql(columns: readonly string[]): string {
+  if (columns.length <= ROW_VERSION_PART) return `xos_row_version(${columns.join(', ')})`;
+  const parts: string[] = [];
+  for (let i = 0; i < columns.length; i += ROW_VERSION_PART) parts.push(rowVersionSql(columns.slice(i, i + ROW_VERSION_PART)));
+  return rowVersionSql(parts);
+}
 
 /**
  * The version of a row of the person's own table: a 31-bit FNV-1a digest of its values, so any
@@ -213,7 +228,7 @@ export class SqliteStorage implements Storage {
       const row = sql.decodeRow(table, this.#all(statement)[0]);
       this.#writeAudit(writeEntry(sql.table(table), 'create', null, row, audit), audit);
       return row;
-    });
+    }, { table, written: Object.keys(values) });
   }
 
   async insertMany(batches: readonly InsertBatch[], options: InsertManyOptions = {}): Promise<boolean> {
@@ -240,7 +255,7 @@ export class SqliteStorage implements Storage {
       const row = sql.decodeRow(table, raw);
       this.#writeAudit(writeEntry(sql.table(table), 'update', sql.decodeRow(table, before), row, audit), audit);
       return { status: 'ok', row };
-    });
+    }, { table, written: Object.keys(set) });
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
@@ -266,7 +281,7 @@ export class SqliteStorage implements Storage {
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
         return { status: 'ok', rows };
-      });
+      }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;
       throw error;
@@ -388,7 +403,8 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  #transaction<T>(work: () => T): T {
+  /** `write`: the table a write changes and the row names it sets, to say which rule of the person's table refused it. */
+  #transaction<T>(work: () => T, write?: { readonly table: string; readonly written: readonly string[] }): T {
     try {
       this.#db.exec('BEGIN IMMEDIATE');
     } catch (error) {
@@ -405,8 +421,19 @@ export class SqliteStorage implements Storage {
     } catch (error) {
       this.#written = { changes: [], auditIds: [] };
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      throw translateSqliteError(error);
+      const translated = translateSqliteError(error);
+      throw write && translated instanceof StorageError ? this.#explained(translated, write.table, write.written) : translated;
     }
+  }
+
+  #explained(error: StorageError, tableName: string, written: readonly string[]): StorageError {
+    const table = this.#sql().table(tableName);
+    let rule: CheckRule | undefined;
+    if (error.code === 'check' && error.constraint !== undefined) {
+      const [created] = this.#all({ text: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", params: [table.sql.name] });
+      if (typeof created?.sql === 'string') rule = sqliteCheckRule(created.sql, error.constraint);
+    }
+    return explainRefusal(error, table, written, rule);
   }
 }
 

@@ -9,7 +9,7 @@ import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel
 import { formatAddress } from '../../mail/address.ts';
 import type { XosDeps } from '../ports.ts';
 import type { BoardRecord, MailDraft } from '../../core/domain.ts';
-import { fieldLabel, findContext } from '../../ast/lookup.ts';
+import { fieldLabel, findContext, ownValue } from '../../ast/lookup.ts';
 import type { Review } from '../../core/review.ts';
 import { namedToAgent } from '../agentText.ts';
 import { CARD_META_KEY, type Card, type CardBody, type CardField, type CardOpen } from './cardTypes.ts';
@@ -78,7 +78,7 @@ export function changesCard(deps: XosDeps, tool: string, context: string): Card 
   const byName = new Map(model.fields.map((f) => [f.field, f]));
   const changes = Object.entries(snapshot.pending).filter(([field]) => namedToAgent(ast, model.entity, field)).map(([field, to]) => {
     const f = byName.get(field) ?? { field, label: field, type: 'text', required: false, def: undefined } as FieldModel;
-    return { ...labelOf(f), from: cellText(ast, model.entity, f, detail.record[field]), to: cellText(ast, model.entity, f, to) };
+    return { ...labelOf(f), from: cellText(ast, model.entity, f, ownValue(detail.record, field)), to: cellText(ast, model.entity, f, to) };
   });
   return fit({ kind: 'changes', tool, context, title: model.label, record: `${model.entityLabel} ${cut(String(detail.record.id ?? ''), CELL_LIMIT)}`, changes }, openWith(deps, { kind: 'none' }));
 }
