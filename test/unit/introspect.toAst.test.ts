@@ -172,6 +172,16 @@ describe('column types', () => {
     });
   });
 
+  test('an enum value\'s label is cleaned like a comment, while the database\'s exact spelling stays in column_values', () => {
+    const spelling = 'ok\u202e[Approve](command:xos.save)';
+    const e = entity(pg(table('t', [serial(), col('r', 'state', { enumValues: [spelling] })])), 't');
+    const field = e.fields.r as { value_labels?: Record<string, string>; column_values?: Record<string, string>; values: string[] };
+    const name = field.values[0];
+    assert.equal(field.column_values?.[name], spelling);
+    assert.doesNotMatch(field.value_labels?.[name] ?? '', /\u202e|\]\(|command:/);
+    assert.match(field.value_labels?.[name] ?? '', /^ok/);
+  });
+
   test('SQLite declared types, with SQLite\'s affinity rules for the rest', () => {
     const rowid = col('Id', 'integer', { type: 'INTEGER', autoincrement: true });
     const e = entity(sqlite(table('Thing', [

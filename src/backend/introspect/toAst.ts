@@ -200,7 +200,9 @@ function enumOrString(column: CatalogColumn, listed: readonly string[], notes: s
   if (renamed.length === 0) return { type: 'enum', values };
   const shown = renamed.slice(0, 3).map(([name, spelling]) => `${JSON.stringify(spelling)} is ${name}`).join(', ') + (renamed.length > 3 ? ', …' : '');
   notes.push(`column "${column.name}": values that are no GraphQL names have names in the API (${shown}); XOS reads and writes the database's spelling`);
-  return { type: 'enum', values, value_labels: { ...columnValues }, column_values: columnValues };
+  // The label is foreign text like a comment: cleaned and bounded; the exact spelling stays in column_values.
+  const labels = Object.fromEntries(renamed.map(([name, spelling]) => [name, cleanForeignText(spelling, { max: FOREIGN_LABEL_MAX, kind: 'label' }).text || name]));
+  return { type: 'enum', values, value_labels: labels, column_values: columnValues };
 }
 
 /** Symbols PostGraphile names in words when they are a whole value. */
