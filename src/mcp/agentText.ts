@@ -3,7 +3,7 @@
 // server errors reworded so they name nothing hidden, and the short replies every tool ends
 // with. The lookups these build on are the AST's (src/ast/lookup.ts).
 import type { Ast } from '../ast/schema.ts';
-import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE } from '../ast/agentPolicy.ts';
+import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE, type AgentPolicy } from '../ast/agentPolicy.ts';
 import { describeValue, type FieldValueError } from '../ast/values.ts';
 
 /** The reply to a context name the app does not have, with the names it has. */
@@ -23,6 +23,21 @@ export function quote(value: unknown): string {
 /** Whether a reply may name the field at all (hidden fields never reach the agent). */
 export function namedToAgent(ast: Ast, entity: string, field: string): boolean {
   return agentPolicy(ast, entity, field) !== 'hidden';
+}
+
+/**
+ * A field's policy for words built from data the person holds (their form, their review, their
+ * question): the AST the agent is served is the person's role's, so a name it does not know is a
+ * field the role keeps from the person, and is as hidden as one the AST keeps from the agent.
+ */
+export function personDataPolicy(ast: Ast, entity: string, field: string): AgentPolicy {
+  const fields = ast.entities[entity]?.fields;
+  return fields && Object.hasOwn(fields, field) ? agentPolicy(ast, entity, field) : 'hidden';
+}
+
+/** `and 2 fields only the person sees` ('' for none): hidden fields are counted, never named. */
+export function unnamedFields(count: number): string {
+  return count === 0 ? '' : `and ${count.toLocaleString('en-US')} ${count === 1 ? 'field' : 'fields'} only the person sees`;
 }
 
 /** A value as a reply quotes it to the agent: masked fields as •••. Hidden fields are left out by the caller. */

@@ -11,7 +11,7 @@ import type { AnyOutcome } from '../core/outcomes.ts';
 import type { ToolReply, XosDeps } from './ports.ts';
 import { fail, ok } from './result.ts';
 import type { CallRound, McpSession } from './session.ts';
-import { agentText, mailText } from './wording.ts';
+import { agentText, mailText, pendingApprovalText } from './wording.ts';
 
 /** Longest approval id accepted (ids are 22 characters). */
 export const APPROVAL_MAX_LENGTH = 64;
@@ -100,7 +100,8 @@ export async function requestStored(tool: string, stored: StoredRequest, prepare
     return fail(`Not asked: ${made.max} requests of this client already wait for the person's decision. Ask the person to decide them ${where}, or wait until they expire${first}; then call ${tool} again.`);
   }
   const { approval } = made;
-  const question = deps.approvalQuestion?.(approval) ?? `${approval.kind} (${approval.id})`;
+  // The agent's words of the request, never the person's question (it shows what the agent may not know).
+  const question = pendingApprovalText(deps.client.ast(), approval);
   if (round?.canAsk) return askToWait(tool, approval.id, where, question);
   return ok([
     `Nothing is written yet. Waiting for the person's decision on: ${question}`,

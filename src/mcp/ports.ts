@@ -6,7 +6,7 @@ import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { CoreDeps } from '../core/base.ts';
 import type { SendWindow } from '../core/mailSend.ts';
-import type { ApprovalDeps, PendingApproval } from '../core/approvals.ts';
+import type { ApprovalDeps } from '../core/approvals.ts';
 
 export interface XosDeps {
   readonly client: XosClient;
@@ -32,8 +32,6 @@ export interface XosDeps {
    * write there for the person to decide later (tools use only requestApproval and approvalStatus).
    */
   readonly approvals?: ApprovalDeps;
-  /** A stored approval's question in English, as the person is asked it (the agent is told what waits). */
-  readonly approvalQuestion?: (approval: Pick<PendingApproval, 'kind' | 'summary'>) => string;
   /** The person at this front end, whom the agent asks for (named with its stored approvals). */
   readonly person?: string;
 }
