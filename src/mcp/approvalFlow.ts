@@ -11,6 +11,7 @@ import type { AnyOutcome } from '../core/outcomes.ts';
 import type { ToolReply, XosDeps } from './ports.ts';
 import { fail, ok } from './result.ts';
 import type { CallRound, McpSession } from './session.ts';
+import { serverMessage } from './agentText.ts';
 import { agentText, mailText, pendingApprovalText } from './wording.ts';
 
 /** Longest approval id accepted (ids are 22 characters). */
@@ -123,7 +124,7 @@ export async function answerStored(tool: string, stored: StoredRequest, id: stri
     case 'approved':
       return ok(`The person approved (approval "${id}"). ${writtenText(deps, status.outcome)}`);
     case 'failed':
-      return fail(`The person approved, but it was not carried out (approval "${id}"): ${failedText(status.outcome)}`);
+      return fail(`The person approved, but it was not carried out (approval "${id}"): ${failedText(deps, status.outcome)}`);
     case 'declined':
       return fail(`The person declined (approval "${id}"); nothing was written. Do not ask again unless the person says so.`);
     case 'expired':
@@ -145,9 +146,10 @@ function writtenText(deps: XosDeps, outcome: ApprovalOutcome): string {
   return agentText(deps.client.ast(), outcome as AnyOutcome);
 }
 
-function failedText(outcome: ApprovalOutcome): string {
+function failedText(deps: XosDeps, outcome: ApprovalOutcome): string {
   switch (outcome.kind) {
-    case 'server_refused': return `the XOS server refused it: ${outcome.error.message}`;
+    // The server's words may name a field kept from the agent (a hidden ref's column, say).
+    case 'server_refused': return `the XOS server refused it: ${serverMessage(deps.client.ast(), outcome.entity, outcome.error)}`;
     case 'mail_refused': return `the mail server refused it (${outcome.reason}); nothing was sent.`;
     case 'transfer_broke': return `the connection to the mail server broke while sending (${outcome.reason}); it may have been delivered, so it is never sent again.`;
     case 'payload_altered': return 'the stored request was altered, so nothing was written.';

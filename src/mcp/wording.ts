@@ -179,7 +179,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
     case 'server_refused':
       if (outcome.action === 'save') return `Not saved: the XOS server refused the change: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
       if (outcome.action === 'create') return `Not created: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
-      return `Not deleted: the XOS server refused it: ${outcome.error.message}`;
+      return `Not deleted: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)}`;
     case 'batch_saved': {
       // The person may have edited fields on the review the agent may not name.
       const named = outcome.fields.filter((field) => personDataPolicy(app(), outcome.entity, field) !== 'hidden');

@@ -43,6 +43,9 @@ const ast = oracleApp();
 /** What starts every hidden note: a reply that carries it shows a hidden value. */
 const WORDS = ['alpha', 'beta'] as const;
 
+/** The names of the hidden fields (person.company's column too; deal.company is the agent's to know). */
+const HIDDEN_NAMES = /\bnotes\b|\brevenue\b|\bperson\.company|\bcompany_id\b(?![^"]*deal)/;
+
 type ClientName = 'legacy' | 'modern' | 'asking';
 const CLIENTS: readonly ClientName[] = ['legacy', 'modern', 'asking'];
 
@@ -213,7 +216,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 4, arbitrary: personId.map((id): Action => ({ kind: 'open', id })) },
   {
     weight: 4,
-    arbitrary: fc.constantFrom<[string, unknown]>(['net_worth', '987654.32'], ['notes', 'by the person'], ['phone', '+49 40 1234'], ['city', 'Emden'], ['age', 33])
+    arbitrary: fc.constantFrom<[string, unknown]>(['net_worth', '987654.32'], ['notes', 'by the person'], ['phone', '+49 40 1234'], ['city', 'Emden'], ['age', 33], ['company', '9999'])
       .map(([field, value]): Action => ({ kind: 'edit', field, value })),
   },
   { weight: 1, arbitrary: fc.constant<Action>({ kind: 'discard' }) },
@@ -302,6 +305,9 @@ describe('no channel to the agent is an oracle for withheld values', () => {
     if (action.kind === 'call' || action.kind === 'approval') calls++;
     if (left !== right) assert.fail(`the replies differ for ${JSON.stringify(action)}\nA: ${left.slice(0, 1500)}\nB: ${right.slice(0, 1500)}`);
     for (const word of WORDS) assert.doesNotMatch(left, new RegExp(`${word}-\\d`), `a hidden note reached the agent: ${JSON.stringify(action)}\n${left.slice(0, 1500)}`);
+    // A refusal may echo a name the agent sent itself (refused as unknown names are).
+    const echoes = action.kind === 'call' && HIDDEN_NAMES.test(JSON.stringify(action.args));
+    if (!echoes) assert.doesNotMatch(left, HIDDEN_NAMES, `a hidden field was named to the agent: ${JSON.stringify(action)}\n${left.slice(0, 1500)}`);
     return left;
   }
 
@@ -340,6 +346,19 @@ describe('no channel to the agent is an oracle for withheld values', () => {
       await both({ kind: 'decide', decision: 'decline' });
       await both({ kind: 'discard' });
     }
+  });
+
+  test('a stored write the server refuses is worded without the hidden field it concerns (regression)', async () => {
+    await both({ kind: 'call', client: 'modern', tool: 'xos_schema', args: {} });
+    await both({ kind: 'open', id: 3 });
+    await both({ kind: 'edit', field: 'company', value: '9999' });
+    const asked = await both({ kind: 'call', client: 'modern', tool: 'xos_ui_save', args: {} });
+    assert.match(asked, /and 1 field only the person sees/);
+    await both({ kind: 'decide', decision: 'approve' });
+    const told = await both({ kind: 'approval', client: 'modern', which: 'last' });
+    assert.match(told, /The person approved, but it was not carried out/);
+    assert.doesNotMatch(told, /company|9999|Did you mean/);
+    await both({ kind: 'discard' });
   });
 
   test(`${CALLS} generated calls over every tool, era and path get the same replies from both apps`, async () => {
