@@ -9,7 +9,7 @@ import { exampleQuery } from '../ast/view.ts';
 import type { PendingApproval } from '../core/approvals.ts';
 import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
 import { MASKED_VALUE } from '../ast/agentPolicy.ts';
-import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, personDataPolicy, quote, recordsText, serverMessage, storedText, unknownContextText, unnamedFields } from './agentText.ts';
+import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, agentFieldPolicy, quote, recordsText, serverMessage, storedText, unknownContextText, unnamedFields } from './agentText.ts';
 
 const stored = (ast: Ast, entity: string, values: readonly FieldValue[]) => storedText(ast, entity, values.map((v) => [v.field, v.value] as const));
 
@@ -182,7 +182,7 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
       return `Not deleted: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)}`;
     case 'batch_saved': {
       // The person may have edited fields on the review the agent may not name.
-      const named = outcome.fields.filter((field) => personDataPolicy(app(), outcome.entity, field) !== 'hidden');
+      const named = outcome.fields.filter((field) => agentFieldPolicy(app(), outcome.entity, field) !== 'hidden');
       const fields = [...named, unnamedFields(outcome.fields.length - named.length)].filter(Boolean).join(', ');
       const values = named.length === outcome.fields.length ? `${outcome.cells.toLocaleString('en-US')} values; ` : '';
       const head = `Saved ${outcome.records.toLocaleString('en-US')} ${outcome.entity} records in one transaction (${values}${fields}).`;
@@ -335,7 +335,7 @@ export function pendingApprovalText(ast: Ast, approval: Pick<PendingApproval, 'k
 
 function saveApprovalText(ast: Ast, summary: SaveSummary): string {
   const { entity } = summary;
-  const policy = (field: string) => personDataPolicy(ast, entity, field);
+  const policy = (field: string) => agentFieldPolicy(ast, entity, field);
   const shown = (field: string, value: unknown) => (policy(field) === 'visible' ? quote(value) : MASKED_VALUE);
   const join = (parts: string[], hidden: number) => [...parts, unnamedFields(hidden)].filter(Boolean).join('; ');
   const { batch } = summary;
