@@ -4,12 +4,12 @@
 // Board, and the agent learns the outcome by calling the tool again with `approval`. The agent's
 // side reaches only requestApproval and approvalStatus: nothing here lists or decides approvals.
 import { z } from 'zod';
-import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputResponse } from '@modelcontextprotocol/server';
 import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester } from '../core/approvals.ts';
 import type { PreparedWrite } from '../core/boundWrites.ts';
 import type { AnyOutcome } from '../core/outcomes.ts';
 import type { ToolReply, XosDeps } from './ports.ts';
-import { fail, ok } from './result.ts';
+import { askClient, fail, ok, type AgentResult } from './result.ts';
 import type { CallRound, McpSession } from './session.ts';
 import { serverMessage } from './agentText.ts';
 import { agentText, mailText, pendingApprovalText } from './wording.ts';
@@ -60,18 +60,11 @@ export function approvalOfRound(round: CallRound | undefined): string | undefine
 }
 
 /** `question`: absent on a later round (the person saw it already). */
-function askToWait(tool: string, id: string, where: string, question?: string): InputRequiredResult {
+function askToWait(tool: string, id: string, where: string, question?: string): ToolReply {
   const waits = question === undefined ? `Not decided yet: XOS waits for your decision ${where}.` : `XOS waits for your decision ${where} on: ${question}`;
-  return inputRequired({
-    inputRequests: {
-      [DECIDED_KEY]: inputRequired.elicit({
-        message: `${waits}\n`
-          + `Answer here once you have decided there; XOS then tells what became of it. Decline to stop waiting: the request stays, and ${tool} with approval: "${id}" tells its outcome later.`,
-        requestedSchema: { type: 'object', properties: {} },
-      }),
-    },
-    requestState: ROUND_STATE_PREFIX + id,
-  });
+  return askClient(DECIDED_KEY, `${waits}\n`
+    + `Answer here once you have decided there; XOS then tells what became of it. Decline to stop waiting: the request stays, and ${tool} with approval: "${id}" tells its outcome later.`,
+  ROUND_STATE_PREFIX + id);
 }
 
 /** A later round of a call that asked to wait: the outcome, or (still undecided, the person said wait on) another round. */
@@ -112,7 +105,7 @@ export async function requestStored(tool: string, stored: StoredRequest, prepare
 }
 
 /** What became of one of this caller's approvals, without waiting. */
-export async function answerStored(tool: string, stored: StoredRequest, id: string, deps: XosDeps): Promise<CallToolResult> {
+export async function answerStored(tool: string, stored: StoredRequest, id: string, deps: XosDeps): Promise<AgentResult> {
   const status = await approvalStatus(stored.approvals, id, stored.requester);
   switch (status.state) {
     case 'unknown':
@@ -137,7 +130,7 @@ export async function answerStored(tool: string, stored: StoredRequest, id: stri
 }
 
 /** A sessionful call passed `approval`: it has no stored approvals, its question is asked at once. */
-export function noStoredApprovals(tool: string): CallToolResult {
+export function noStoredApprovals(tool: string): AgentResult {
   return fail(`This client has an MCP session: ${tool} asks the person at once and keeps no approvals to look up. Call ${tool} without approval.`);
 }
 

@@ -224,11 +224,15 @@ function wordPorts(code: string, name: string): string[] {
   return found;
 }
 
-test('the agent\'s words are made in src/mcp from data: no person wording is imported there or handed in through XosDeps', () => {
+test('the agent\'s words are made in src/mcp from data and leave through one door: no person wording is imported there or handed in through XosDeps', () => {
   const problems = sources('src/mcp').flatMap((file) => agentImportsPersonWords(file, readFileSync(join(repoRoot, file), 'utf8')));
   assert.deepEqual(problems, []);
   // A port that returns text would bring words made elsewhere (the person's question, say) to the agent.
   assert.deepEqual(wordPorts(readFileSync(join(repoRoot, 'src/mcp/ports.ts'), 'utf8'), 'XosDeps'), DATA_TEXT_PORTS);
+  // A reply is made only by the door (src/mcp/result.ts, its type says so): nothing else casts one into being.
+  const casts = sources('src/mcp').filter((file) => file !== 'src/mcp/result.ts')
+    .filter((file) => /\bas (?:AgentResult|AgentReply|ToolReply|CallToolResult|InputRequiredResult)\b/.test(readFileSync(join(repoRoot, file), 'utf8')));
+  assert.deepEqual(casts, []);
   // The rules catch what they are meant to.
   assert.deepEqual(agentImportsPersonWords('src/mcp/tools/x.ts', "import { personText } from '../../text/personText.ts';\nimport type { Ast } from '../../ast/schema.ts';\n"), [
     'src/mcp/tools/x.ts imports src/text/personText.ts',
