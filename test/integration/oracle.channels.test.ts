@@ -9,7 +9,7 @@
 // details, filters, sort hints), xos_render, xos_ui_change_required (one record; many by
 // where/set or by ids: counts and examples), xos_ui_save (asked, stored, in rounds, by approval
 // id), conflicts (someone else writes), xos_system_status, xos_mail_compose and xos_mail_send;
-// the person opens records, edits fields (hidden and masked ones too), discards, and decides
+// the person opens records, starts new ones, edits fields (hidden and masked ones too), discards, and decides
 // stored approvals on the desk.
 //
 //   XOS_CHANNEL_CALLS=50000 XOS_CHANNEL_SEED=7 node --test test/integration/oracle.channels.test.ts   (default 10,000 calls, fixed seed)
@@ -153,6 +153,8 @@ type Action =
   | { readonly kind: 'call'; readonly client: ClientName; readonly tool: string; readonly args: Record<string, unknown>; readonly plan?: Plan }
   | { readonly kind: 'approval'; readonly client: ClientName; readonly which: 'last' | 'bogus' }
   | { readonly kind: 'open'; readonly id: number }
+  /** The person starts a new person on the Board and fills in its name (the agent's save then creates it). */
+  | { readonly kind: 'new' }
   | { readonly kind: 'edit'; readonly field: string; readonly value: unknown }
   | { readonly kind: 'discard' }
   | { readonly kind: 'decide'; readonly decision: 'approve' | 'decline' }
@@ -214,6 +216,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: call('xos_mail_compose', fc.constantFrom({ to: 'kim@example.org', subject: 'Your order', body: 'Hello Kim' })) },
   { weight: 1, arbitrary: call('xos_mail_send', fc.constant({})) },
   { weight: 4, arbitrary: personId.map((id): Action => ({ kind: 'open', id })) },
+  { weight: 1, arbitrary: fc.constant<Action>({ kind: 'new' }) },
   {
     weight: 4,
     arbitrary: fc.constantFrom<[string, unknown]>(['net_worth', '987654.32'], ['notes', 'by the person'], ['phone', '+49 40 1234'], ['city', 'Emden'], ['age', 33], ['company', '9999'])
@@ -252,6 +255,11 @@ async function perform(s: Side, a: Action): Promise<string> {
       const shown = await showRecord(app.deps(), 'person_detail', String(a.id));
       return shown.ok ? '' : shown.kind;
     }
+    case 'new':
+      app.state.showNew('person_detail');
+      app.state.edit('firstname', 'Nova');
+      app.state.edit('lastname', 'Neu');
+      return '';
     case 'edit':
       try {
         app.state.edit(a.field, a.value);
@@ -361,17 +369,38 @@ describe('no channel to the agent is an oracle for withheld values', () => {
     await both({ kind: 'discard' });
   });
 
+  /** Paths the generated calls must reach for the comparison to mean something. */
+  const PATHS: Readonly<Record<string, RegExp>> = {
+    'stored save': /Waiting for the person's decision on: save changes to person/,
+    'stored create': /Waiting for the person's decision on: create a new person/,
+    'stored bulk save': /decision on: save changes to [\d,]+ person records/,
+    'stored mail': /decision on: send the mail/,
+    'a round with the person': /XOS waits for your decision/,
+    'approved': /The person approved \(approval/,
+    'declined': /The person declined \(approval/,
+    'asked at once and saved': /"text":"Saved person \d+/,
+    'a bulk review': /Review on the Board, nothing saved yet: [\d,]+ person records/,
+    'a conflict': /changed by someone else|record was changed after your request/,
+    'a card': /"xos\/card"/,
+    'a hidden field only counted': /field only the person sees|fields only the person see/,
+  };
+
   test(`${CALLS} generated calls over every tool, era and path get the same replies from both apps`, async () => {
     const started = Date.now();
     const before = calls;
     const sequences = fc.array(action, { minLength: SEQUENCE, maxLength: SEQUENCE });
     let runs = 0;
+    const reached = new Set<string>();
     await fc.assert(fc.asyncProperty(sequences, async (actions) => {
       runs++;
-      for (const step of actions) await both(step);
+      for (const step of actions) {
+        const reply = await both(step);
+        for (const [path, pattern] of Object.entries(PATHS)) if (pattern.test(reply)) reached.add(path);
+      }
     }), { numRuns: Math.ceil(CALLS / (SEQUENCE * 0.6)), seed: SEED, endOnFailure: true });
     const made = calls - before;
     assert.ok(made >= CALLS, `only ${made} calls in ${runs} sequences`);
+    assert.deepEqual(Object.keys(PATHS).filter((path) => !reached.has(path)), [], 'paths the calls never reached');
     console.log(`oracle channels: ${made} calls in ${runs} sequences of ${SEQUENCE} actions, ${Date.now() - started} ms`);
   });
 });
