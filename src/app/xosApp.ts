@@ -5,9 +5,7 @@
 // the MCP transport.
 import { join } from 'node:path';
 import type { ApprovalDesk } from '../board/approvalDesk.ts';
-import { approvalQuestion } from '../board/questionText.ts';
 import { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';
-import { translator } from '../board/texts.ts';
 import { BoardController, type BoardSurface, type BoardUi } from '../board/controller.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
 import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
@@ -195,14 +193,13 @@ export class XosApp {
   }
 
   /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */
-  private agentApprovals(): Pick<XosDeps, 'approvals' | 'approvalQuestion' | 'person'> {
+  private agentApprovals(): Pick<XosDeps, 'approvals' | 'person'> {
     const approvals = this.approvalDeps();
     if (!approvals) return {};
     const person = this.options.storedApprovals?.person();
     return {
+      // The agent is told what waits in its own words (src/mcp/wording.ts), never in the person's question.
       approvals,
-      // The agent's words are English, whatever the Board's language.
-      approvalQuestion: (approval) => approvalQuestion(approval, { ast: this.options.client.ast(), locale: 'en', t: translator('en') }),
       ...(person === undefined ? {} : { person }),
     };
   }

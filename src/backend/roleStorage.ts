@@ -1,9 +1,10 @@
 // The storage as one person in one role reaches it: "own records" (the role's `rows`) are the
 // only rows of their table that are read, counted, keyed or written, wherever the table is
 // reached (lists, details, refs, inverse lists, filters through them); a write outside them is
-// refused before anything is written. The audit trail shows only what the role may read.
+// refused before anything is written. The audit trail shows only what the role may read (its
+// approval texts name only the fields the role reads).
 import type { Model, Table } from './model.ts';
-import type { AuditEntry, AuditFilter } from './storage/audit.ts';
+import { approvalShownTo, type AuditEntry, type AuditFilter } from './storage/audit.ts';
 import type { Condition, RecordId, Row, SelectSpec, Storage } from './storage/types.ts';
 import { apiError } from './graphql/errors.ts';
 import type { RowFilter } from './roles.ts';
@@ -78,7 +79,16 @@ export function roleStorage(storage: Storage, view: RoleView): Storage {
       if (!filter) return true;
       const change = e.changes[filter.field];
       return owned.get(e.entity!)?.has(String(e.recordId)) === true || change?.from === view.person || change?.to === view.person;
-    }).map((e) => ({ ...e, changes: Object.fromEntries(Object.entries(e.changes).filter(([field]) => view.reads(e.entity!, field))) }));
+    }).map((e) => {
+      const reads = (field: string) => view.reads(e.entity!, field);
+      // The approval text names the fields written: only those the role reads stay named.
+      const fields = view.model.table(e.entity!).columns.map((column) => column.field);
+      return {
+        ...e,
+        changes: Object.fromEntries(Object.entries(e.changes).filter(([field]) => reads(field))),
+        approval: e.approval === null ? null : approvalShownTo(e.approval, fields, reads),
+      };
+    });
   };
   // Entries the role may not see are left out before paging, so the trail is read in pages until enough are found.
   const scanAudit = async (filter: Omit<AuditFilter, 'limit' | 'offset'>, wanted: number): Promise<AuditEntry[]> => {

@@ -3,7 +3,7 @@
 // write landed — and what it came to as data. Never touches a Board. No MCP, no VS Code.
 import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
-import { MAX_APPROVAL_LENGTH } from '../backend/storage/audit.ts';
+import { approvalText } from '../backend/storage/audit.ts';
 import { buildAuditQuery } from '../graphql/requests.ts';
 import { MailSendError } from '../mail/errors.ts';
 import type { ApprovalDeps, ApprovalOutcome, PendingApproval } from './approvals.ts';
@@ -17,9 +17,7 @@ const AUDIT_LOOKUP = 500;
 
 /** The audit trail's approval text of an approved write: names the approval, so a restart can find the write. */
 export function approvedText(action: string, id: string, fields: readonly string[]): string {
-  const marker = approvalMarker(id);
-  const named = fields.length ? ` (${fields.join(', ')})` : '';
-  return `${action} approved by the person ${marker}${named}`.slice(0, MAX_APPROVAL_LENGTH);
+  return approvalText(`${action} approved by the person ${approvalMarker(id)}`, fields);
 }
 
 const approvalMarker = (id: string) => `[approval ${id}]`;

@@ -1,7 +1,7 @@
 // Saving the Board's form (the person's edits and the agent's preview) after the person
 // confirmed exactly that change set: xos_ui_save and the Board's Save take this path.
 // No MCP, no VS Code.
-import { MAX_APPROVAL_LENGTH, type AuditPath } from '../backend/storage/audit.ts';
+import { approvalText, type AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
@@ -171,8 +171,7 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
 
 /** The approval an audit entry records: what the person confirmed, for which fields. */
 export function confirmedText(action: string, changes: readonly { field: string }[]): string {
-  const fields = changes.map((c) => c.field).join(', ');
-  return `${action} confirmed by the person${fields ? ` (${fields})` : ''}`.slice(0, MAX_APPROVAL_LENGTH);
+  return approvalText(`${action} confirmed by the person`, changes.map((c) => c.field));
 }
 
 /** Asks the person; any change of the Board while the question is open voids the answer. */

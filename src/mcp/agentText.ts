@@ -3,7 +3,8 @@
 // server errors reworded so they name nothing hidden, and the short replies every tool ends
 // with. The lookups these build on are the AST's (src/ast/lookup.ts).
 import type { Ast } from '../ast/schema.ts';
-import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE } from '../ast/agentPolicy.ts';
+import { agentPolicy, fieldOfColumn, hiddenNames, MASKED_VALUE, type AgentPolicy } from '../ast/agentPolicy.ts';
+import { findInverse } from '../ast/lookup.ts';
 import { describeValue, type FieldValueError } from '../ast/values.ts';
 
 /** The reply to a context name the app does not have, with the names it has. */
@@ -22,12 +23,28 @@ export function quote(value: unknown): string {
 
 /** Whether a reply may name the field at all (hidden fields never reach the agent). */
 export function namedToAgent(ast: Ast, entity: string, field: string): boolean {
-  return agentPolicy(ast, entity, field) !== 'hidden';
+  return agentFieldPolicy(ast, entity, field) !== 'hidden';
+}
+
+/**
+ * The one policy the agent's words apply to a field of a record (or an inverse list): the AST's
+ * `agent` setting, and, since the AST the tools are served is the person's role's, a name it does
+ * not know is a field the role keeps from the person, as hidden as one the AST keeps from the agent.
+ */
+export function agentFieldPolicy(ast: Ast, entity: string, field: string): AgentPolicy {
+  const fields = ast.entities[entity]?.fields;
+  const known = (fields !== undefined && Object.hasOwn(fields, field)) || findInverse(ast, entity, field) !== undefined;
+  return known ? agentPolicy(ast, entity, field) : 'hidden';
+}
+
+/** `and 2 fields only the person sees` ('' for none): hidden fields are counted, never named. */
+export function unnamedFields(count: number): string {
+  return count === 0 ? '' : `and ${count.toLocaleString('en-US')} ${count === 1 ? 'field' : 'fields'} only the person sees`;
 }
 
 /** A value as a reply quotes it to the agent: masked fields as •••. Hidden fields are left out by the caller. */
 export function agentQuote(ast: Ast, entity: string, field: string, value: unknown): string {
-  return agentPolicy(ast, entity, field) === 'visible' ? quote(value) : MASKED_VALUE;
+  return agentFieldPolicy(ast, entity, field) === 'visible' ? quote(value) : MASKED_VALUE;
 }
 
 /** ` Stored: field: value; …` as the agent may read it: masked values as •••, hidden fields left out ('' when none is left). */
@@ -38,7 +55,7 @@ export function storedText(ast: Ast, entity: string, values: ReadonlyArray<reado
 
 /** A value problem as the agent may read it: without the value of a masked field, without a hidden field's name. */
 export function agentProblem(ast: Ast, error: Pick<FieldValueError, 'entity' | 'field'> & { message?: string }): string {
-  const policy = agentPolicy(ast, error.entity, error.field);
+  const policy = agentFieldPolicy(ast, error.entity, error.field);
   if (policy === 'hidden') return 'a field only the person sees on the Board has an invalid value';
   if (policy === 'masked') return `${error.entity}.${error.field} has an invalid value (only the person sees it, on the Board)`;
   return error.message ?? `${error.entity}.${error.field} is invalid`;

@@ -4,14 +4,15 @@
 // Board, and the agent learns the outcome by calling the tool again with `approval`. The agent's
 // side reaches only requestApproval and approvalStatus: nothing here lists or decides approvals.
 import { z } from 'zod';
-import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputResponse } from '@modelcontextprotocol/server';
 import { approvalStatus, requestApproval, type ApprovalDeps, type ApprovalOutcome, type Requester, type RequestOutcome } from '../core/approvals.ts';
 import type { PreparedWrite } from '../core/boundWrites.ts';
 import type { AnyOutcome } from '../core/outcomes.ts';
 import type { ToolReply, XosDeps } from './ports.ts';
-import { fail, ok } from './result.ts';
+import { askClient, fail, ok, type AgentResult } from './result.ts';
 import type { CallRound, McpSession } from './session.ts';
-import { agentText, mailText } from './wording.ts';
+import { serverMessage } from './agentText.ts';
+import { agentText, mailText, pendingApprovalText } from './wording.ts';
 
 /** Longest approval id accepted (ids are 22 characters). */
 export const APPROVAL_MAX_LENGTH = 64;
@@ -93,18 +94,11 @@ export function approvalOfRound(round: CallRound | undefined): string | undefine
 }
 
 /** `question`: absent on a later round (the person saw it already). */
-function askToWait(tool: string, id: string, where: string, question?: string): InputRequiredResult {
+function askToWait(tool: string, id: string, where: string, question?: string): ToolReply {
   const waits = question === undefined ? `Not decided yet: XOS waits for your decision ${where}.` : `XOS waits for your decision ${where} on: ${question}`;
-  return inputRequired({
-    inputRequests: {
-      [DECIDED_KEY]: inputRequired.elicit({
-        message: `${waits}\n`
-          + `Answer here once you have decided there; XOS then tells what became of it. Decline to stop waiting: the request stays, and ${tool} with approval: "${id}" tells its outcome later.`,
-        requestedSchema: { type: 'object', properties: {} },
-      }),
-    },
-    requestState: ROUND_STATE_PREFIX + id,
-  });
+  return askClient(DECIDED_KEY, `${waits}\n`
+    + `Answer here once you have decided there; XOS then tells what became of it. Decline to stop waiting: the request stays, and ${tool} with approval: "${id}" tells its outcome later.`,
+  ROUND_STATE_PREFIX + id);
 }
 
 /** A later round of a call that asked to wait: the outcome, or (still undecided, the person said wait on) another round. */
@@ -131,7 +125,8 @@ export async function requestStored(tool: string, stored: StoredRequest, prepare
   const where = whereToDecide(deps);
   if (!made.ok) return fail(notAsked(tool, made, where));
   const { approval } = made;
-  const question = deps.approvalQuestion?.(approval) ?? `${approval.kind} (${approval.id})`;
+  // The agent's words of the request, never the person's question (it shows what the agent may not know).
+  const question = pendingApprovalText(deps.client.ast(), approval);
   if (round?.canAsk) return askToWait(tool, approval.id, where, question);
   return ok([
     `Nothing is written yet. Waiting for the person's decision on: ${question}`,
@@ -141,7 +136,7 @@ export async function requestStored(tool: string, stored: StoredRequest, prepare
 }
 
 /** What became of one of this caller's approvals, without waiting. */
-export async function answerStored(tool: string, stored: StoredRequest, id: string, deps: XosDeps): Promise<CallToolResult> {
+export async function answerStored(tool: string, stored: StoredRequest, id: string, deps: XosDeps): Promise<AgentResult> {
   const status = await approvalStatus(stored.approvals, id, stored.requester);
   switch (status.state) {
     case 'unknown':
@@ -153,7 +148,7 @@ export async function answerStored(tool: string, stored: StoredRequest, id: stri
     case 'approved':
       return ok(`The person approved (approval "${id}"). ${writtenText(deps, status.outcome)}`);
     case 'failed':
-      return fail(`The person approved, but it was not carried out (approval "${id}"): ${failedText(status.outcome)}`);
+      return fail(`The person approved, but it was not carried out (approval "${id}"): ${failedText(deps, status.outcome)}`);
     case 'declined':
       return fail(`The person declined (approval "${id}"); nothing was written. Do not ask again unless the person says so.`);
     case 'expired':
@@ -166,7 +161,7 @@ export async function answerStored(tool: string, stored: StoredRequest, id: stri
 }
 
 /** A sessionful call passed `approval`: it has no stored approvals, its question is asked at once. */
-export function noStoredApprovals(tool: string): CallToolResult {
+export function noStoredApprovals(tool: string): AgentResult {
   return fail(`This client has an MCP session: ${tool} asks the person at once and keeps no approvals to look up. Call ${tool} without approval.`);
 }
 
@@ -175,9 +170,10 @@ function writtenText(deps: XosDeps, outcome: ApprovalOutcome): string {
   return agentText(deps.client.ast(), outcome as AnyOutcome);
 }
 
-function failedText(outcome: ApprovalOutcome): string {
+function failedText(deps: XosDeps, outcome: ApprovalOutcome): string {
   switch (outcome.kind) {
-    case 'server_refused': return `the XOS server refused it: ${outcome.error.message}`;
+    // The server's words may name a field kept from the agent (a hidden ref's column, say).
+    case 'server_refused': return `the XOS server refused it: ${serverMessage(deps.client.ast(), outcome.entity, outcome.error)}`;
     case 'mail_refused': return `the mail server refused it (${outcome.reason}); nothing was sent.`;
     case 'transfer_broke': return `the connection to the mail server broke while sending (${outcome.reason}); it may have been delivered, so it is never sent again.`;
     case 'payload_altered': return 'the stored request was altered, so nothing was written.';

@@ -1,12 +1,12 @@
 // The dependencies every XOS tool receives as one object, and the tool declaration.
 // The VS Code implementations live in src/host/; tests pass real or in-memory ones.
-import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { AgentReply } from './result.ts';
 import type { McpSession } from './session.ts';
 import type { Board, Confirmer, Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { CoreDeps } from '../core/base.ts';
 import type { SendWindow } from '../core/mailSend.ts';
-import type { ApprovalDeps, PendingApproval } from '../core/approvals.ts';
+import type { ApprovalDeps } from '../core/approvals.ts';
 
 export interface XosDeps {
   readonly client: XosClient;
@@ -32,8 +32,6 @@ export interface XosDeps {
    * write there for the person to decide later (tools use only requestApproval and approvalStatus).
    */
   readonly approvals?: ApprovalDeps;
-  /** A stored approval's question in English, as the person is asked it (the agent is told what waits). */
-  readonly approvalQuestion?: (approval: Pick<PendingApproval, 'kind' | 'summary'>) => string;
   /** The person at this front end, whom the agent asks for (named with its stored approvals). */
   readonly person?: string;
 }
@@ -56,8 +54,9 @@ export type Precondition = 'schema' | 'mailer' | 'contacts';
 /**
  * What a tool answers: its result, or (protocol 2026-07-28, a client that can be asked) a request
  * for input after which the client calls the tool again (an approval the person decides on the Board).
+ * Made only by the door in result.ts.
  */
-export type ToolReply = CallToolResult | InputRequiredResult;
+export type ToolReply = AgentReply;
 
 /** One MCP tool: its declaration and its handler. */
 export interface XosTool<Shape extends z.ZodRawShape = z.ZodRawShape> {

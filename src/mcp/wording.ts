@@ -6,7 +6,10 @@ import type { Ast } from '../ast/schema.ts';
 import type { Action, AnyOutcome, ConflictField, FieldValue, MailOutcome, RecordProblem } from '../core/outcomes.ts';
 import type { QueryPath, QueryRefusal } from '../graphql/queryRules.ts';
 import { exampleQuery } from '../ast/view.ts';
-import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, recordsText, serverMessage, storedText, unknownContextText } from './agentText.ts';
+import type { PendingApproval } from '../core/approvals.ts';
+import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
+import { MASKED_VALUE } from '../ast/agentPolicy.ts';
+import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, agentFieldPolicy, quote, recordsText, serverMessage, storedText, unknownContextText, unnamedFields } from './agentText.ts';
 
 const stored = (ast: Ast, entity: string, values: readonly FieldValue[]) => storedText(ast, entity, values.map((v) => [v.field, v.value] as const));
 
@@ -176,9 +179,13 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
     case 'server_refused':
       if (outcome.action === 'save') return `Not saved: the XOS server refused the change: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
       if (outcome.action === 'create') return `Not created: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)} Nothing was written.`;
-      return `Not deleted: the XOS server refused it: ${outcome.error.message}`;
+      return `Not deleted: the XOS server refused it: ${serverMessage(app(), outcome.entity, outcome.error)}`;
     case 'batch_saved': {
-      const head = `Saved ${outcome.records.toLocaleString('en-US')} ${outcome.entity} records in one transaction (${outcome.cells.toLocaleString('en-US')} values; ${outcome.fields.join(', ')}).`;
+      // The person may have edited fields on the review the agent may not name.
+      const named = outcome.fields.filter((field) => agentFieldPolicy(app(), outcome.entity, field) !== 'hidden');
+      const fields = [...named, unnamedFields(outcome.fields.length - named.length)].filter(Boolean).join(', ');
+      const values = named.length === outcome.fields.length ? `${outcome.cells.toLocaleString('en-US')} values; ` : '';
+      const head = `Saved ${outcome.records.toLocaleString('en-US')} ${outcome.entity} records in one transaction (${values}${fields}).`;
       const lost = outcome.lostAnswer === undefined ? '' : ` The answer was lost (${outcome.lostAnswer}), but reading the records back shows the change stored.`;
       return `${head}${lost}${outcome.batch ? ` Audit batch ${outcome.batch}; the person can undo it as a whole on the Board.` : ''}`;
     }
@@ -301,6 +308,53 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
 
 function unreachable(outcome: never): never {
   throw new Error(`an outcome without words: ${JSON.stringify(outcome)}`);
+}
+
+/**
+ * What a stored approval asks the person, as the agent may read it: the person's question carries
+ * the person's own edits and the values of every field they see, so the agent is told the same
+ * request in its own words instead — values of masked fields as •••, fields hidden from the agent
+ * (or from the person's role) only counted, a bulk change as counts and its visible fields.
+ */
+export function pendingApprovalText(ast: Ast, approval: Pick<PendingApproval, 'kind' | 'summary'>): string {
+  switch (approval.kind) {
+    case 'send': {
+      const draft = approval.summary as MailDraft;
+      return `send the mail to ${quote(draft.to.email)} (subject ${quote(draft.subject)}).`;
+    }
+    case 'delete': {
+      // The record's name is a field's value, which may be withheld: the id says which record.
+      const summary = approval.summary as DeleteSummary;
+      return `delete ${summary.entity} ${quote(summary.id)}.`;
+    }
+    case 'save':
+    case 'create':
+    case 'batch':
+      return saveApprovalText(ast, approval.summary as SaveSummary);
+  }
+}
+
+function saveApprovalText(ast: Ast, summary: SaveSummary): string {
+  const { entity } = summary;
+  const policy = (field: string) => agentFieldPolicy(ast, entity, field);
+  const shown = (field: string, value: unknown) => (policy(field) === 'visible' ? quote(value) : MASKED_VALUE);
+  const join = (parts: string[], hidden: number) => [...parts, unnamedFields(hidden)].filter(Boolean).join('; ');
+  const { batch } = summary;
+  if (batch) {
+    const named = batch.fields.filter((f) => policy(f.field) !== 'hidden');
+    const parts = named.map((f) => {
+      if (policy(f.field) === 'masked') return `${f.field}: ${MASKED_VALUE}`;
+      if (f.numeric) return `${f.field}: change ${f.numeric.min} to ${f.numeric.max}, total ${f.numeric.total}`;
+      const values = (f.values ?? []).map((v) => `${v.count.toLocaleString('en-US')}× ${quote(v.value)}`);
+      return `${f.field}: ${[...values, ...(f.moreValues ? [`+${f.moreValues.toLocaleString('en-US')} more values`] : [])].join(', ')}`;
+    });
+    const what = batch.undo ? 'undo the change to' : 'save changes to';
+    return `${what} ${batch.records.toLocaleString('en-US')} ${entity} records (${join(parts, batch.fields.length - named.length)}). The Board shows every row.`;
+  }
+  const named = summary.changes.filter((c) => policy(c.field) !== 'hidden');
+  const parts = named.map((c) => (summary.action === 'create' ? `${c.field}: ${shown(c.field, c.to)}` : `${c.field}: ${shown(c.field, c.from)} -> ${shown(c.field, c.to)}`));
+  const changes = join(parts, summary.changes.length - named.length);
+  return summary.action === 'create' ? `create a new ${entity} (${changes}).` : `save changes to ${entity} ${quote(summary.id)} (${changes}).`;
 }
 
 /** The agent's reply when it tries to replace a confirmed mail that waits out its undo window. */

@@ -109,7 +109,7 @@ async function requestSave(xosMcp: StartedXosMcp, conversation: string, handle: 
   assert.equal(proposed.isError, false, proposed.text);
   const asked = await call(xosMcp, conversation, 'xos_ui_save', { handle });
   assert.equal(asked.isError, false, asked.text);
-  assert.match(asked.text, new RegExp(`^Nothing is written yet\\. Waiting for the person's decision on: Save changes to Person ${record}\\? `));
+  assert.match(asked.text, new RegExp(`^Nothing is written yet\\. Waiting for the person's decision on: save changes to person "${record}" \\(`));
   const approval = /Approval id: "([^"]+)"/.exec(asked.text)?.[1];
   const expiresAt = Date.parse(/the request expires at (\S+), and nothing is written then/.exec(asked.text)?.[1] ?? '');
   assert.ok(approval && expiresAt > Date.now(), asked.text);

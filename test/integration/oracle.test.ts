@@ -10,44 +10,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startBackend, type Backend } from '../../src/backend/backend.ts';
-import { demoApp } from '../../src/backend/demo.ts';
+import type { Backend } from '../../src/backend/backend.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { listFieldSelections } from '../../src/ast/view.ts';
 import { agentListFields, agentPolicy } from '../../src/ast/agentPolicy.ts';
 import { agentServerText, serverMessage } from '../../src/mcp/agentText.ts';
-import type { Ast } from '../../src/ast/schema.ts';
 import type { XosDeps } from '../../src/mcp/ports.ts';
 import { SayingSave } from '../support/sayingSave.ts';
 import { connectInMemory, type InMemoryMcp } from '../support/mcpClient.ts';
+import { oracleApp, withheldBackend } from '../support/withheld.ts';
 
 const RUNS = Number(process.env.XOS_ORACLE_RUNS ?? 10_000);
 const SEED = Number(process.env.XOS_ORACLE_SEED ?? 20261204);
 
-/** The demo CRM with hidden fields, a hidden ref (and so a hidden inverse list) and masked fields. */
-function oracleApp(): Ast {
-  const ast = demoApp();
-  ast.entities.person.fields.notes.agent = 'hidden';
-  ast.entities.person.fields.company.agent = 'hidden';
-  ast.entities.company.fields.revenue.agent = 'hidden';
-  ast.entities.person.fields.net_worth.agent = 'masked';
-  ast.entities.person.fields.phone.agent = 'masked';
-  ast.entities.deal.fields.amount.agent = 'masked';
-  return ast;
-}
 const ast = oracleApp();
-
-/** A small seeded PRNG, so both setups and every run hold the same data. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Setup {
   readonly backend: Backend;
@@ -55,30 +32,9 @@ interface Setup {
   readonly mcp: InMemoryMcp;
 }
 
-/** Rows per entity of the demo data. */
-const ROWS = { person: 240, company: 40, deal: 320 };
-
-/**
- * One setup: the demo data, then one update per record that writes its withheld values, drawn from
- * `seed`. Both setups write every record once, so versions and all visible values are the same.
- */
+/** One setup: the demo data with the withheld values drawn from `seed`, and an MCP client that loaded the schema. */
 async function setup(seed: number, word: string): Promise<Setup> {
-  const backend = await startBackend({ ast, dsn: 'sqlite::memory:', seed: true });
-  const next = random(seed);
-  const money = () => (Math.floor(next() * 100_000_000) / 100).toFixed(2);
-  const write = async (entity: string, id: number, set: Record<string, unknown>) => {
-    const result = await backend.api.run({
-      query: `mutation($id: ID!, $set: ${entity}_set_input!) { update_${entity}(id: $id, version: 1, set: $set) { id } }`,
-      variables: { id: String(id), set },
-    });
-    assert.equal(result.errors, undefined, JSON.stringify(result.errors));
-  };
-  for (let id = 1; id <= ROWS.company; id++) await write('company', id, { revenue: money() });
-  for (let id = 1; id <= ROWS.person; id++) {
-    const company = next() < 0.2 ? null : String(1 + Math.floor(next() * ROWS.company));
-    await write('person', id, { notes: `${word}-${id} ${money()}`, net_worth: money(), phone: `+49 30 ${Math.floor(next() * 1e7)}`, company_id: company });
-  }
-  for (let id = 1; id <= ROWS.deal; id++) await write('deal', id, { amount: money() });
+  const backend = await withheldBackend(ast, seed, word);
   const board = new BoardState();
   const deps: XosDeps = { client: embeddedClient(backend), board, confirmer: new SayingSave() };
   const mcp = await connectInMemory(deps, `oracle-${word}`);

@@ -140,7 +140,7 @@ test('a save without a session waits on the Board; approved there, the agent\'s 
   const before = await city('2');
   const { id, reply } = await requestSave('2', 'Kiel', handle);
   assert.deepEqual(asked, [], 'nobody is asked at once');
-  assert.match(reply.text, new RegExp(`^Nothing is written yet\\. Waiting for the person's decision on: Save changes to Person 2\\? City: .* → Kiel\\n`));
+  assert.match(reply.text, /^Nothing is written yet\. Waiting for the person's decision on: save changes to person "2" \(city: "[^"]*" -> "Kiel"\)\.\n/);
   assert.match(reply.text, /The person decides on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\); the request expires at \d{4}-\d\d-\d\dT/);
   assert.ok(reply.text.endsWith(`Call xos_ui_save again with approval: "${id}" to learn the outcome.`), reply.text);
   assert.deepEqual(await city('2'), before, 'nothing is written before the decision');
@@ -149,8 +149,8 @@ test('a save without a session waits on the Board; approved there, the agent\'s 
   const [view] = await desk.pending();
   assert.equal(view.id, id);
   assert.equal(view.requester, 'The agent (agent via http) for anna');
-  assert.equal(view.question, reply.text.split('\n')[0].replace('Nothing is written yet. Waiting for the person\'s decision on: ', ''),
-    'the Board asks what the agent was told waits');
+  // The person is asked in their words; the agent was told the same request in its own (src/mcp/wording.ts).
+  assert.match(view.question, /^Save changes to Person 2\? City: .* → Kiel/);
 
   const waiting = await call('xos_ui_save', { handle, approval: id });
   assert.equal(waiting.isError, false);
@@ -216,7 +216,7 @@ test('a mail without a session waits on the Board; approved there, it is sent on
   app.controller.board.showMail({ to: { name: 'Kim Example', email: 'kim@example.org' }, subject: 'Your order', body: 'It ships today.' });
   const reply = await call('xos_mail_send');
   assert.equal(reply.isError, false, reply.text);
-  assert.match(reply.text, /^Nothing is written yet\. Waiting for the person's decision on: Send this mail to .*kim@example\.org.*Your order/);
+  assert.match(reply.text, /^Nothing is written yet\. Waiting for the person's decision on: send the mail to "kim@example\.org" \(subject "Your order"\)\./);
   const id = /approval: "([^"]+)"/.exec(reply.text)![1];
   assert.equal(smtp.received.length, 0, 'nothing is sent before the decision');
   const [view] = await app.approvalDesk!.pending();
@@ -292,7 +292,7 @@ test('protocol 2026-07-28, a client that can be asked: the call waits in rounds,
     assert.equal(result.isError, undefined, text(result));
     assert.match(text(result), /^The person approved \(approval "[^"]+"\)\. .*Rounds/);
     assert.equal(asks.length, 1, 'one round: the person decided');
-    assert.match(asks[0], /^XOS waits for your decision on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\) on: Save changes to Person 6\? City: .* → Rounds\n/);
+    assert.match(asks[0], /^XOS waits for your decision on the XOS Board page \(http:\/\/127\.0\.0\.1:4711\/\) on: save changes to person "6" \(city: "[^"]*" -> "Rounds"\)\.\n/);
     assert.deepEqual(await city('6'), { city: 'Rounds', version: before.version + 1 });
     assert.equal(asked.length, 0, 'nobody was asked by a blocking question');
 

@@ -173,7 +173,7 @@ describe('xos-mcp over HTTP with the Board page', () => {
       assert.equal((await agent.call('xos_ui_change_required', { context: 'person_detail', changes: { city: 'Approved over HTTP' }, handle })).isError, false);
       const asked = await agent.call('xos_ui_save', { handle });
       assert.equal(asked.isError, false, asked.text);
-      assert.match(asked.text, /^Nothing is written yet\. Waiting for the person's decision on: Save changes to Person 8\? City: .* → Approved over HTTP\n/);
+      assert.match(asked.text, /^Nothing is written yet\. Waiting for the person's decision on: save changes to person "8" \(city: "[^"]*" -> "Approved over HTTP"\)\.\n/);
       const id = /approval: "([^"]+)"/.exec(asked.text)![1];
       assert.deepEqual(page.notified('board/ask'), [], 'no question is held open for a request without a session');
       const item = await until('the approval on the page', () => page.notified('board/approvals').at(-1)?.params.approvals.find((a: { id: string }) => a.id === id));

@@ -75,13 +75,17 @@ export async function connectCommand(command: string, args: readonly string[], e
 
 /**
  * A client of an MCP stdio server running in this process: `serve` gets the server's ends of
- * two pipes (what would be xos-mcp's stdin and stdout) and returns how to stop it.
+ * two pipes (what would be xos-mcp's stdin and stdout) and returns how to stop it; `prepare` sets the
+ * client up before it connects.
  */
-export async function connectStdio(serve: (streams: StdioStreams) => { close(): Promise<void> }, era: Negotiation, name = 'test'): Promise<McpConnection> {
+export async function connectStdio(serve: (streams: StdioStreams) => { close(): Promise<void> }, era: Negotiation, name = 'test',
+  prepare?: (client: Client) => void): Promise<McpConnection> {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const served = serve({ stdin: toServer, stdout: toClient });
   const client = eraClient(name, era);
+  // Capabilities and handlers (elicitation, say) are set before the opening exchange.
+  prepare?.(client);
   await client.connect(new PipeClientTransport(toClient, toServer));
   return connection(client, async () => {
     await client.close();

@@ -184,3 +184,66 @@ test('no agent credential can list or decide approvals: nothing under src/mcp/ r
     'src/mcp/x.ts names pendingApprovals',
   ]);
 });
+
+// ---- the agent's words ---------------------------------------------------------------------
+
+/** The modules that word things for the person: their texts show what the AST keeps from the agent. */
+const PERSON_WORDING = ['src/text/personText.ts', 'src/board/questionText.ts', 'src/board/confirmText.ts', 'src/board/outcomeText.ts', 'src/board/personFacing.ts', 'src/board/texts.ts'];
+/** XosDeps members that are functions returning text and are data, not words: the Board page's address. */
+const DATA_TEXT_PORTS = ['boardUrl'];
+
+/** Where the file `path` of src/mcp/ imports the person's wording. */
+function agentImportsPersonWords(path: string, code: string): string[] {
+  return ts.preProcessFile(code, true, true).importedFiles.map((file) => file.fileName)
+    .filter((specifier) => specifier.startsWith('.') && PERSON_WORDING.includes(resolved(path, specifier)))
+    .map((specifier) => `${path} imports ${resolved(path, specifier)}`);
+}
+
+/** The members of the interface `name` in `code` whose type is a function returning text (`string`, possibly with `undefined`). */
+function wordPorts(code: string, name: string): string[] {
+  const source = ts.createSourceFile('ports.ts', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const returnsText = (type: ts.TypeNode | undefined): boolean => {
+    if (!type) return false;
+    if (ts.isParenthesizedTypeNode(type)) return returnsText(type.type);
+    if (ts.isFunctionTypeNode(type)) {
+      const result = type.type;
+      const parts = ts.isUnionTypeNode(result) ? result.types : [result];
+      return parts.some((part) => part.kind === ts.SyntaxKind.StringKeyword);
+    }
+    return ts.isUnionTypeNode(type) && type.types.some(returnsText);
+  };
+  source.forEachChild((node) => {
+    if (!ts.isInterfaceDeclaration(node) || node.name.text !== name) return;
+    for (const member of node.members) {
+      if (!member.name || !ts.isIdentifier(member.name)) continue;
+      const type = ts.isPropertySignature(member) ? member.type : undefined;
+      if (ts.isMethodSignature(member) ? member.type?.kind === ts.SyntaxKind.StringKeyword : returnsText(type)) found.push(member.name.text);
+    }
+  });
+  return found;
+}
+
+test('the agent\'s words are made in src/mcp from data and leave through one door: no person wording is imported there or handed in through XosDeps', () => {
+  const problems = sources('src/mcp').flatMap((file) => agentImportsPersonWords(file, readFileSync(join(repoRoot, file), 'utf8')));
+  assert.deepEqual(problems, []);
+  // A port that returns text would bring words made elsewhere (the person's question, say) to the agent.
+  assert.deepEqual(wordPorts(readFileSync(join(repoRoot, 'src/mcp/ports.ts'), 'utf8'), 'XosDeps'), DATA_TEXT_PORTS);
+  // A reply is made only by the door (src/mcp/result.ts, its type says so): nothing else casts one into being.
+  const casts = sources('src/mcp').filter((file) => file !== 'src/mcp/result.ts')
+    .filter((file) => /\bas (?:AgentResult|AgentReply|ToolReply|CallToolResult|InputRequiredResult)\b/.test(readFileSync(join(repoRoot, file), 'utf8')));
+  assert.deepEqual(casts, []);
+  // The rules catch what they are meant to.
+  assert.deepEqual(agentImportsPersonWords('src/mcp/tools/x.ts', "import { personText } from '../../text/personText.ts';\nimport type { Ast } from '../../ast/schema.ts';\n"), [
+    'src/mcp/tools/x.ts imports src/text/personText.ts',
+  ]);
+  assert.deepEqual(wordPorts([
+    'export interface XosDeps {',
+    '  readonly client: XosClient;',
+    '  readonly approvalQuestion?: (approval: Pick<PendingApproval, "kind" | "summary">) => string;',
+    '  readonly note?: ((id: string) => string | undefined);',
+    '  words(): string;',
+    '  readonly count?: () => number;',
+    '}',
+  ].join('\n'), 'XosDeps'), ['approvalQuestion', 'note', 'words']);
+});

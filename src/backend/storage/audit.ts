@@ -60,6 +60,38 @@ export interface AuditFilter {
 
 export const MAX_APPROVAL_LENGTH = 500;
 
+/**
+ * The approval text XOS's front ends record: what the person confirmed (`Save confirmed by the
+ * person`, `Save approved by the person [approval …]`) and, in parentheses, the fields written.
+ * One format, so a reader who may not see every field can be shown the text without them.
+ */
+export function approvalText(head: string, fields: readonly string[]): string {
+  return `${head}${fields.length ? ` (${fields.join(', ')})` : ''}`.slice(0, MAX_APPROVAL_LENGTH);
+}
+
+/** `<head> (<fields>)` as approvalText writes it; the closing parenthesis is missing where the text was cut. */
+const APPROVAL_FIELDS = /^(.*? by the person(?: \[approval [^\]]*\])?) \(([^()]*?)(\))?$/s;
+
+/**
+ * An approval text as someone sees it who may read only the fields `reads` allows of the entry's
+ * entity (a role): the fields they may not read are left out of its list (a name the cut may have
+ * shortened too). A text of another form is shown only when it names none of those fields.
+ */
+export function approvalShownTo(text: string, fields: readonly string[], reads: (field: string) => boolean): string | null {
+  const unread = fields.filter((field) => !reads(field));
+  if (unread.length === 0) return text;
+  const listed = APPROVAL_FIELDS.exec(text);
+  if (listed) {
+    const names = listed[2].split(', ');
+    // Cut short, the last name may be the start of a field's name: never shown.
+    if (listed[3] === undefined) names.pop();
+    const kept = names.filter((name) => fields.includes(name) && reads(name));
+    return `${listed[1]}${kept.length ? ` (${kept.join(', ')})` : ''}`;
+  }
+  const words = new Set(text.split(/[^A-Za-z0-9_]+/));
+  return unread.some((field) => words.has(field)) ? null : text;
+}
+
 /** Why there is no audit trail over the person's own tables unless they allow it. */
 export const AUDIT_OFF = 'the app works on the database\'s own tables and does not allow XOS to create its audit table ("audit": true in the AST allows it)';
 

@@ -2,7 +2,7 @@
 // the result's `_meta` (never in the text or structuredContent, which reach the model)
 // and follows the AST's agent policy like every reply: hidden fields never appear,
 // masked ones as •••. Small by construction: ten rows, cut texts, about 8 KB at most.
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { AgentResult } from '../result.ts';
 import type { Ast } from '../../ast/schema.ts';
 import { agentListFields, agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
 import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel.ts';
@@ -29,7 +29,7 @@ export const CARD_MAX_BYTES = 8 * 1024;
  * The result with its card in `_meta`; the result itself (text, isError, structuredContent) is
  * unchanged. A card is an extra: when it cannot be made, the reply goes out without it.
  */
-export function withCard(result: CallToolResult, card: () => Card | undefined): CallToolResult {
+export function withCard(result: AgentResult, card: () => Card | undefined): AgentResult {
   if (result.isError) return result;
   let made: Card | undefined;
   try {
