@@ -243,9 +243,11 @@ export class BoardStore {
 
   /** The person's decision of a listed approval; nothing while one of it is under way (no double submit). True when it was sent. */
   decideApproval(id: string, decision: 'approve' | 'decline'): boolean {
-    if (this.approvalDeciding(id) || !this.approvals.some((a) => a.id === id)) return false;
+    const shown = this.approvals.find((a) => a.id === id);
+    if (this.approvalDeciding(id) || !shown) return false;
     this.decidingHere.add(id);
-    this.host.notify(protocol.decideApproval, { id, decision });
+    // The hash of the write this list shows: Approve writes that, or nothing when it changed since.
+    this.host.notify(protocol.decideApproval, { id, decision, ...(shown.hash === undefined ? {} : { hash: shown.hash }) });
     this.emit('approvals');
     return true;
   }

@@ -5,6 +5,7 @@
 // the MCP transport.
 import { join } from 'node:path';
 import type { ApprovalDesk } from '../board/approvalDesk.ts';
+import { BoardDecisions } from '../board/boardDecisions.ts';
 import { approvalQuestion } from '../board/questionText.ts';
 import { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';
 import { translator } from '../board/texts.ts';
@@ -14,7 +15,6 @@ import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from 
 import { BoardState } from '../board/state.ts';
 import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
 import { sentByApproval } from '../core/mailSend.ts';
-import { showApprovedSave } from '../core/save.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 
@@ -87,6 +87,8 @@ export class XosApp {
   private closed = false;
   /** Stored approvals, where the front end keeps them: the store as the desk watches it, and the desk. */
   private readonly stored: { readonly store: ApprovalStore; readonly desk: StoredApprovalDesk } | undefined;
+  /** A pending approval and the Board's review or form it was asked from, as one decision. */
+  private readonly decisions = new BoardDecisions(() => this.deps());
 
   constructor(options: XosAppOptions) {
     this.options = options;
@@ -131,8 +133,13 @@ export class XosApp {
       person: () => options.person() ?? 'the person',
       ...(store.dataVersion ? { changedElsewhere: () => store.dataVersion!() } : {}),
       onDecided: (outcome) => this.approvedOnBoard(outcome),
+      board: this.decisions,
     });
     const watched = desk.watched(store);
+    // The list follows what the person does on a review or form an approval was asked from.
+    const following = this.state.onChange(() => {
+      if (this.decisions.linked) desk.changed();
+    });
     const sweep = () => {
       const deps = this.approvalDeps();
       if (deps && !this.closed) sweepApprovals(deps).catch((error: unknown) => options.warn(`could not housekeep the pending approvals: ${String(error)}`));
@@ -146,6 +153,7 @@ export class XosApp {
     });
     // Disposed after the controller (which listens to the desk); the store is closed last.
     this.closing.push(() => {
+      following.dispose();
       clearInterval(sweeping);
       unsubscribe?.();
       desk.dispose();
@@ -177,18 +185,16 @@ export class XosApp {
   }
 
   /**
-   * What an approved write means for the Board, so it is not offered again: a mail that went out
-   * (or may have) is sent for the Board too; a saved form change shows the stored record.
+   * What an approved mail means for the Board, so it is not offered again: a mail that went out
+   * (or may have) is sent for the Board too. (An approved review or form change is shown as
+   * stored by the desk's BoardDecisions.)
    */
   private approvedOnBoard(outcome: DecideOutcome): void {
     if (outcome.kind !== 'decided') return;
     const { payload, outcome: result } = outcome.approval;
-    if (payload.kind === 'send') {
-      if (result?.kind === 'sent') sentByApproval(this.controller.board, payload.draft, { messageId: result.messageId, uncertain: false });
-      else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, payload.draft, { uncertain: true });
-    } else if (payload.kind === 'save' && result?.kind === 'saved') {
-      showApprovedSave(this.deps(), payload).catch((error: unknown) => this.options.storedApprovals?.warn(`could not show the approved save on the Board: ${String(error)}`));
-    }
+    if (payload.kind !== 'send') return;
+    if (result?.kind === 'sent') sentByApproval(this.controller.board, payload.draft, { messageId: result.messageId, uncertain: false });
+    else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, payload.draft, { uncertain: true });
   }
 
   /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */

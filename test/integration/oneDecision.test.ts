@@ -1,0 +1,156 @@
+// A pending approval and the review or form the person sees are one decision. The agent proposes
+// a bulk change (xos_ui_change_required with where/set) and asks to save it without an MCP
+// session, so it waits on the desk; the person unchecks a row in the review grid, types their own
+// value, edits the form: the desk's question shows the result before the click, Approve writes
+// exactly that (approve-with-changes), bound to the hash the desk showed, once; and when the
+// person's changes leave nothing to write, Approve says so and writes nothing.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
+import { demoApp } from '../../src/backend/demo.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import type { XosClient } from '../../src/core/domain.ts';
+import { showRecord } from '../../src/core/show.ts';
+import { embeddedClient } from '../../src/graphql/client.ts';
+import { buildAuditQuery } from '../../src/graphql/requests.ts';
+import { startDecisionApp, type DecisionApp } from '../support/decisionApp.ts';
+import { tempDir, type TempDir } from '../support/tmp.ts';
+
+let backend: Backend;
+let client: XosClient;
+let dir: TempDir;
+let decisions: DecisionApp;
+
+before(async () => {
+  backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+  client = embeddedClient(backend);
+  dir = await tempDir('one-decision');
+  decisions = await startDecisionApp(client, new SqliteApprovalStore(join(dir.path, APPROVALS_FILE)));
+});
+after(async () => {
+  await decisions?.close();
+  await backend?.close();
+  await dir?.remove();
+});
+
+interface Person { readonly id: string; readonly city: string | null; readonly version: number }
+
+async function people(ids: readonly string[]): Promise<Person[]> {
+  const result = await client.run('query ($where: person_bool_exp) { person_list(where: $where, order_by: [{ id: asc }]) { id city version } }', { where: { id: { _in: ids } } });
+  return (result.data!.person_list as Person[]).map((p) => ({ id: String(p.id), city: p.city, version: p.version }));
+}
+
+/** Audit entries of writes made through a stored approval, per record. */
+async function approvedWrites(id: string): Promise<number> {
+  const request = buildAuditQuery({ entity: 'person', id }, 500);
+  const result = await client.run(request.query, request.variables);
+  return (result.data![request.root] as Array<{ approval: string | null }>).filter((e) => e.approval?.includes('[approval ')).length;
+}
+
+const approvalOf = (text: string) => {
+  const id = /approval: "([^"]+)"/.exec(text)?.[1];
+  assert.ok(id, text);
+  return id;
+};
+
+const EIGHT = ['7', '8', '9', '10', '11', '12', '13', '14'];
+
+test('finding 2: a row unchecked in the review grid is not written when the person approves on the desk', async () => {
+  const { app, sessionless } = decisions;
+  const before = await people(EIGHT);
+  const proposed = await sessionless('xos_ui_change_required', { context: 'person_list', changes: { where: { id: { _in: EIGHT } }, set: { city: 'Bulkhausen' } } });
+  assert.equal(proposed.isError, false, proposed.text);
+  assert.equal(app.state.review()?.size, 8);
+  const reply = await sessionless('xos_ui_save');
+  assert.equal(reply.isError, false, reply.text);
+  const id = approvalOf(reply.text);
+  const desk = app.approvalDesk!;
+  const [asked] = await desk.pending();
+  assert.match(asked.question, /^Save changes to 8 records of Person\?/);
+
+  // The person unchecks row 14 in the grid: the desk's question follows before any click.
+  app.state.reviewDecide(false, '14');
+  const [view] = await desk.pending();
+  assert.equal(view.id, id);
+  assert.match(view.question, /^With your changes on the Board: Save changes to 7 records of Person\?/);
+  assert.ok(view.hash && view.hash !== asked.hash, 'the desk binds the question it shows by its own hash');
+
+  const outcome = await desk.decide(id, 'approve', view.hash);
+  assert.equal(outcome.kind, 'approved', JSON.stringify(outcome));
+  const after = await people(EIGHT);
+  for (const [i, person] of after.entries()) {
+    if (person.id === '14') assert.deepEqual(person, before[i], 'the unchecked row is untouched');
+    else assert.deepEqual(person, { id: person.id, city: 'Bulkhausen', version: before[i].version + 1 });
+  }
+  assert.equal(await approvedWrites('14'), 0);
+  assert.equal(await approvedWrites('13'), 1);
+  assert.equal(app.state.review(), undefined, 'the written review is done: no row of it is "changed meanwhile"');
+  assert.deepEqual(await desk.pending(), []);
+  assert.deepEqual(await desk.decide(id, 'approve', view.hash), { kind: 'gone' }, 'written at most once');
+  const told = await sessionless('xos_ui_save', { approval: id });
+  assert.match(told.text, /^The person approved .*7 person records/, told.text);
+});
+
+test('a value typed into the grid after the desk showed the request: Approve with the old hash writes nothing; with the new one, exactly the typed value', async () => {
+  const { app, sessionless } = decisions;
+  const ids = ['20', '21', '22'];
+  const before = await people(ids);
+  await sessionless('xos_ui_change_required', { context: 'person_list', changes: { where: { id: { _in: ids } }, set: { city: 'Agentstadt' } } });
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  const desk = app.approvalDesk!;
+  const [shown] = await desk.pending();
+  app.state.reviewEdit('21', 'city', 'Personenhausen');
+  const stale = await desk.decide(id, 'approve', shown.hash);
+  assert.equal(stale.kind, 'failed');
+  assert.match((stale as { text: string }).text, /changed after the list showed it/);
+  assert.deepEqual(await people(ids), before, 'nothing written on a hash the person did not see');
+
+  const [now] = await desk.pending();
+  assert.notEqual(now.hash, shown.hash);
+  assert.match(now.question, /Personenhausen/);
+  assert.equal((await desk.decide(id, 'approve', now.hash)).kind, 'approved');
+  assert.deepEqual((await people(ids)).map((p) => p.city), ['Agentstadt', 'Personenhausen', 'Agentstadt']);
+});
+
+test('every row unchecked: Approve says nothing is left to write and writes nothing; the request still waits', async () => {
+  const { app, sessionless } = decisions;
+  const ids = ['30', '31'];
+  const before = await people(ids);
+  await sessionless('xos_ui_change_required', { context: 'person_list', changes: { where: { id: { _in: ids } }, set: { city: 'Nirgendwo' } } });
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  app.state.reviewDecide(false);
+  const desk = app.approvalDesk!;
+  const [view] = await desk.pending();
+  assert.match(view.question, /^Nothing left to write/);
+  assert.equal(view.hash, undefined);
+  const outcome = await desk.decide(id, 'approve');
+  assert.equal(outcome.kind, 'failed');
+  assert.match((outcome as { text: string }).text, /leave nothing to write/);
+  assert.deepEqual(await people(ids), before);
+  assert.deepEqual((await desk.pending()).map((p) => p.id), [id]);
+  assert.deepEqual(await desk.decide(id, 'decline'), { kind: 'declined' });
+});
+
+test('the form: a field the person edits after the request is part of what Approve writes; once the Board shows another record, the request stands as asked', async () => {
+  const { app, sessionless } = decisions;
+  await showRecord(app.deps(), 'person_detail', '40');
+  app.controller.board.edit('city', 'Formstadt');
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  app.controller.board.edit('zip', '24103');
+  const desk = app.approvalDesk!;
+  const [view] = await desk.pending();
+  assert.match(view.question, /^With your changes on the Board: Save changes to Person 40\? ZIP code: .* → 24103; City: .* → Formstadt$/);
+  assert.equal((await desk.decide(id, 'approve', view.hash)).kind, 'approved');
+  const stored = (await client.run('{ person_detail(id: "40") { city zip } }')).data!.person_detail;
+  assert.deepEqual(stored, { city: 'Formstadt', zip: '24103' });
+
+  await showRecord(app.deps(), 'person_detail', '41');
+  app.controller.board.edit('city', 'Asked');
+  const second = approvalOf((await sessionless('xos_ui_save')).text);
+  await showRecord(app.deps(), 'person_detail', '42');
+  const [asRequested] = await desk.pending();
+  assert.match(asRequested.question, /^Save changes to Person 41\? City: .* → Asked/);
+  assert.equal((await desk.decide(second, 'approve', asRequested.hash)).kind, 'approved');
+  assert.equal(((await client.run('{ person_detail(id: "41") { city } }')).data!.person_detail as { city: string }).city, 'Asked');
+});
