@@ -19,7 +19,9 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import { payloadHash, type BatchPayload, type SavePayload } from '../../src/core/boundWrites.ts';
 import type { XosClient } from '../../src/core/domain.ts';
+import { undoBatch } from '../../src/core/batchSave.ts';
 import { showRecord } from '../../src/core/show.ts';
+import { buildAuditQuery } from '../../src/graphql/requests.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startDecisionApp, type DecisionApp } from '../support/decisionApp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
@@ -51,6 +53,8 @@ interface Model {
   readonly approvals: ModelApproval[];
   /** Every write the backend should have received, in order. */
   readonly writes: Write[];
+  /** The batches written: per record the version it produced and each changed field's value before and after (the audit trail's). */
+  readonly batches: Array<Array<{ id: string; versionTo: number; changes: Array<{ field: Field; from: string | null; to: string | null }> }>>;
   /** The desk's last listing: approval id → the payload it showed (undefined: nothing to write). */
   listing: Map<string, { hash?: string; payload?: Write }>;
 }
@@ -98,11 +102,15 @@ const rowsOf = (write: Write) => (write.kind === 'batch' ? write.rows : [{ id: w
 function commit(m: Model, write: Write): 'written' | 'conflict' {
   const rows = rowsOf(write);
   if (rows.some((r) => m.db.get(r.id)!.version !== r.version)) return 'conflict';
+  const batch: Model['batches'][number] = [];
   for (const row of rows) {
     const stored = m.db.get(row.id)!;
+    const before = valuesOf(stored);
     for (const [field, value] of Object.entries(row.set)) stored[field as Field] = value as string;
     stored.version++;
+    batch.push({ id: row.id, versionTo: stored.version, changes: FIELDS.filter((f) => before[f] !== stored[f]).map((f) => ({ field: f, from: before[f], to: stored[f] })) });
   }
+  if (write.kind === 'batch') m.batches.push(batch);
   m.writes.push(write);
   return 'written';
 }
@@ -190,6 +198,9 @@ async function checkInvariants(m: Model, r: Real, client: XosClient): Promise<vo
 
 type Command = fc.AsyncCommand<Model, Real>;
 let client: XosClient;
+/** How often each kind of decision happened over all runs: the generator must reach every one. */
+const seen = new Map<string, number>();
+const saw = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
 
 class ProposeBulk implements Command {
   readonly ids: readonly string[];
@@ -286,7 +297,9 @@ class SaveWithSession implements Command {
     const effective = boardEffective(m);
     assert.equal(questions.asked.length - asked, effective.kind === 'write' ? 1 : 0, `asked once exactly when there is something to write: ${reply.text}`);
     if (effective.kind === 'write' && this.answer === 'save') {
-      if (commit(m, effective.payload) === 'written') {
+      const result = commit(m, effective.payload);
+      saw(`blocking question: ${effective.payload.kind} ${result}`);
+      if (result === 'written') {
         assert.equal(reply.isError, false, reply.text);
         shownAsStored(m);
       } else {
@@ -303,22 +316,25 @@ class SaveWithSession implements Command {
 
 class DecideRow implements Command {
   readonly accept: boolean;
-  readonly id: string;
+  readonly id: string | undefined;
   readonly field?: Field;
-  constructor(accept: boolean, id: string, field?: Field) {
+  constructor(accept: boolean, id: string | undefined, field?: Field) {
     this.accept = accept;
     this.id = id;
     this.field = field;
   }
-  check = (m: Readonly<Model>) => m.review?.rows.has(this.id) === true;
+  check = (m: Readonly<Model>) => m.review !== undefined && (this.id === undefined || m.review.rows.has(this.id));
   async run(m: Model, r: Real) {
     r.decisions.app.state.reviewDecide(this.accept, this.id, this.field);
-    const row = m.review!.rows.get(this.id)!;
-    for (const [field, cell] of row.cells) if (this.field === undefined || field === this.field) cell.accepted = this.accept;
-    row.conflict = false;
+    // One row, or (no id) every row.
+    for (const [rowId, row] of m.review!.rows) {
+      if (this.id !== undefined && rowId !== this.id) continue;
+      for (const [field, cell] of row.cells) if (this.field === undefined || field === this.field) cell.accepted = this.accept;
+      row.conflict = false;
+    }
     await checkInvariants(m, r, client);
   }
-  toString = () => `${this.accept ? 'Accept' : 'Reject'}(${this.id}${this.field ? `.${this.field}` : ''})`;
+  toString = () => `${this.accept ? 'Accept' : 'Reject'}(${this.id ?? 'every row'}${this.field ? `.${this.field}` : ''})`;
 }
 
 class TypeCell implements Command {
@@ -396,18 +412,22 @@ class DecideOnDesk implements Command {
     const pendingStill = () => m.approvals;
     if (this.decision === 'decline') {
       assert.equal(outcome.kind, 'declined');
+      saw('desk decline');
       m.approvals.splice(m.approvals.indexOf(approval), 1);
     } else {
       const effective = approvalEffective(m, approval);
       const linked = approval.link !== undefined && approval.link === currentToken(m);
       if (effective.kind !== 'write') {
         assert.equal(outcome.kind, 'failed', `nothing to write: nothing written (${JSON.stringify(outcome)})`);
+        saw(`desk approve: ${effective.kind}, nothing written`);
       } else if (hash !== undefined && hash !== canonical(effective.payload)) {
         assert.equal(outcome.kind, 'failed', `a hash the approval no longer has: nothing written (${JSON.stringify(outcome)})`);
+        saw('desk approve: changed since shown, nothing written');
       } else {
         m.approvals.splice(m.approvals.indexOf(approval), 1);
         if (commit(m, effective.payload) === 'written') {
           assert.equal(outcome.kind, 'approved', JSON.stringify(outcome));
+          saw(`desk approve: ${effective.payload.kind} written ${linked ? 'with the Board\'s decisions' : 'as requested'}`);
           if (linked) shownAsStored(m);
           else if (effective.payload.kind === 'save' && m.form && !m.review) {
             // An approved change the form still shows exactly is shown as stored (not offered again).
@@ -419,6 +439,7 @@ class DecideOnDesk implements Command {
           }
         } else {
           assert.equal(outcome.kind, 'void', JSON.stringify(outcome));
+          saw('desk approve: void');
         }
       }
     }
@@ -428,22 +449,78 @@ class DecideOnDesk implements Command {
   toString = () => `${this.decision}OnDesk(#${this.pick}${this.earlier ? ', as listed earlier' : ''})`;
 }
 
+/** History's Undo of the last batch written: its old values as a review, one blocking question (Save or Discard), one transaction. */
+class UndoLastBatch implements Command {
+  readonly answer: 'save' | 'discard';
+  constructor(answer: 'save' | 'discard') {
+    this.answer = answer;
+  }
+  check = (m: Readonly<Model>) => m.batches.length > 0;
+  async run(m: Model, r: Real) {
+    const written = m.batches.at(-1)!;
+    const first = written[0];
+    const request = buildAuditQuery({ entity: 'person', id: first.id }, 50);
+    const trail = await client.run(request.query, request.variables);
+    const entry = (trail.data!.xos_audit as Array<{ version_to: number | null; batch: string | null }>).find((e) => e.version_to === first.versionTo);
+    assert.ok(entry?.batch, 'the batch is in the audit trail');
+    const { questions } = r.decisions;
+    const asked = questions.asked.length;
+    questions.answers = [this.answer];
+    const outcome = await undoBatch(r.decisions.app.deps(), entry.batch, AbortSignal.timeout(10_000));
+    questions.answers = [];
+    if (unsavedForm(m)) {
+      assert.equal(outcome.kind, 'unsaved_form');
+      await checkInvariants(m, r, client);
+      return;
+    }
+    const fields = FIELDS.filter((f) => written.some((row) => row.changes.some((c) => c.field === f)));
+    const rows = new Map(written.map((row) => [row.id, {
+      version: row.versionTo,
+      record: { city: null, zip: null, ...Object.fromEntries(row.changes.map((c) => [c.field, c.to])) } as Values,
+      cells: new Map(row.changes.map((c) => [c.field, { to: c.from as string, accepted: true }])),
+      conflict: false,
+    }]));
+    m.form = undefined;
+    m.review = { token: ++m.tokens, fields, rows };
+    const effective = boardEffective(m);
+    assert.equal(questions.asked.length - asked, effective.kind === 'write' ? 1 : 0, `asked once exactly when there is something to undo: ${outcome.kind}`);
+    if (effective.kind === 'write' && this.answer === 'save') {
+      const result = commit(m, effective.payload);
+      saw(`undo: ${result}`);
+      if (result === 'written') {
+        assert.equal(outcome.kind, 'batch_saved', JSON.stringify(outcome));
+        shownAsStored(m);
+      } else {
+        assert.equal(outcome.kind, 'batch_conflict', JSON.stringify(outcome));
+        conflicted(m, effective.payload);
+      }
+    } else {
+      assert.equal(outcome.ok, false, JSON.stringify(outcome));
+    }
+    await checkInvariants(m, r, client);
+  }
+  toString = () => `UndoLastBatch(${this.answer})`;
+}
+
 const id = fc.constantFrom(...IDS);
 const field = fc.constantFrom(...FIELDS);
 const valueOf = (f: Field) => fc.constantFrom(...VALUES[f]);
+const bulk = fc.tuple(fc.uniqueArray(id, { minLength: 1, maxLength: IDS.length }), valueOf('city'), valueOf('zip')).map(([ids, city, zip]) => new ProposeBulk(ids, city, zip));
+const decideRow = fc.tuple(fc.boolean(), fc.option(id, { nil: undefined, freq: 4 }), fc.option(field, { nil: undefined })).map(([accept, i, f]) => new DecideRow(accept, i, f));
+const onDesk = fc.tuple(fc.nat(), fc.constantFrom('approve' as const, 'approve' as const, 'decline' as const), fc.boolean()).map(([pick, decision, earlier]) => new DecideOnDesk(pick, decision, earlier));
+/** Weighted towards the steps that make decisions meet: proposals, requests, the grid, the desk. */
 const commands = [
-  fc.tuple(fc.uniqueArray(id, { minLength: 1, maxLength: IDS.length }), valueOf('city'), valueOf('zip')).map(([ids, city, zip]) => new ProposeBulk(ids, city, zip)),
+  bulk, bulk, bulk,
   id.map((i) => new OpenRecord(i)),
   field.chain((f) => valueOf(f).map((v) => new ProposeForm(f, v))),
-  fc.constant(new SaveWithoutSession()),
-  fc.constant(new SaveWithoutSession()),
+  fc.constant(new SaveWithoutSession()), fc.constant(new SaveWithoutSession()), fc.constant(new SaveWithoutSession()),
   fc.constantFrom('save' as const, 'discard' as const).map((a) => new SaveWithSession(a)),
-  fc.tuple(fc.boolean(), id, fc.option(field, { nil: undefined })).map(([accept, i, f]) => new DecideRow(accept, i, f)),
+  decideRow, decideRow, decideRow,
   fc.tuple(id, field).chain(([i, f]) => valueOf(f).map((v) => new TypeCell(i, f, v))),
-  field.chain((f) => valueOf(f).map((v) => new TypeForm(f, v))),
-  fc.constant(new LookAtDesk()),
-  fc.tuple(fc.nat(), fc.constantFrom('approve' as const, 'decline' as const), fc.boolean()).map(([pick, decision, earlier]) => new DecideOnDesk(pick, decision, earlier)),
-  fc.tuple(fc.nat(), fc.boolean()).map(([pick, earlier]) => new DecideOnDesk(pick, 'approve', earlier)),
+  field.chain((f) => valueOf(f).map((v) => new TypeForm(f, v))), field.chain((f) => valueOf(f).map((v) => new TypeForm(f, v))),
+  fc.constant(new LookAtDesk()), fc.constant(new LookAtDesk()),
+  onDesk, onDesk, onDesk,
+  fc.constantFrom('save' as const, 'discard' as const).map((a) => new UndoLastBatch(a)),
 ];
 
 let backend: Backend;
@@ -465,24 +542,55 @@ after(async () => {
   await dir?.remove();
 });
 
+let run = 0;
+
+/** One run: a fresh app over the shared backend and approvals file (its own backend name and caller, so its approvals are its own), the model read from the records. */
+async function runModel(cmds: Iterable<Command>): Promise<void> {
+  run++;
+  const writes: Write[] = [];
+  const decisions = await startDecisionApp(recording(client, writes), { ...storeOf(store), close: () => {} }, { caller: `agent ${run}`, backend: `run ${run}` });
+  const model: Model = { db: await stored(client), tokens: 0, approvals: [], writes: [], batches: [], listing: new Map() };
+  try {
+    await fc.asyncModelRun(() => ({ model, real: { decisions, writes } }), cmds);
+  } finally {
+    // What is left waiting is declined, so the next run starts with an empty desk.
+    for (const waiting of await decisions.app.approvalDesk!.pending()) await decisions.app.approvalDesk!.decide(waiting.id, 'decline');
+    await decisions.close();
+  }
+}
+
+test('the rare meetings of two decisions, each once, through the same model', async () => {
+  const scenarios: Command[][] = [
+    // A form change asked for, then the Board shows another record: Approve writes it as requested.
+    [new OpenRecord('1'), new TypeForm('city', 'Kiel'), new SaveWithoutSession(), new OpenRecord('2'), new LookAtDesk(), new DecideOnDesk(0, 'approve', false)],
+    // A row unchecked after the desk showed the request: the click in the old listing writes nothing, a fresh one the rest.
+    [new ProposeBulk(['1', '2'], 'Bonn', '50667'), new SaveWithoutSession(), new LookAtDesk(), new DecideRow(false, '1'), new DecideOnDesk(0, 'approve', true),
+      new DecideOnDesk(0, 'approve', false)],
+    // Every row rejected: nothing to write.
+    [new ProposeBulk(['3', '4'], 'Ulm', '10115'), new SaveWithoutSession(), new DecideRow(false, undefined), new LookAtDesk(), new DecideOnDesk(0, 'approve', false)],
+    // An earlier request written as requested makes a row of the shown review stale: its Save meets a conflict, the linked approval is not ready.
+    [new ProposeBulk(['1'], 'Kiel', '80331'), new SaveWithoutSession(), new ProposeBulk(['1', '2'], 'Ulm', '10115'), new SaveWithoutSession(),
+      new DecideOnDesk(0, 'approve', false), new SaveWithSession('save'), new LookAtDesk(), new DecideOnDesk(0, 'approve', false), new DecideRow(true, '1'),
+      new DecideOnDesk(0, 'approve', false)],
+    // A record of a batch changed since: its Undo meets a conflict.
+    [new ProposeBulk(['1', '2'], 'Bonn', '80331'), new SaveWithSession('save'), new OpenRecord('1'), new TypeForm('city', 'Kiel'), new SaveWithSession('save'),
+      new UndoLastBatch('save')],
+  ];
+  for (const scenario of scenarios) await runModel(scenario);
+});
+
 test(`the person's decisions are what is written, on every surface: ${RUNS} generated runs (seed ${SEED})`, async () => {
-  let run = 0;
   const started = Date.now();
-  await fc.assert(fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (cmds) => {
-    run++;
-    const writes: Write[] = [];
-    // One app per run over one approvals file; each run's approvals are its own (its own backend name and caller).
-    const decisions = await startDecisionApp(recording(client, writes), { ...storeOf(store), close: () => {} }, { caller: `agent ${run}`, backend: `run ${run}` });
-    const model: Model = { db: await stored(client), tokens: 0, approvals: [], writes: [], listing: new Map() };
-    try {
-      await fc.asyncModelRun(() => ({ model, real: { decisions, writes } }), cmds);
-    } finally {
-      // What is left waiting is declined, so the next run starts with an empty desk.
-      for (const waiting of await decisions.app.approvalDesk!.pending()) await decisions.app.approvalDesk!.decide(waiting.id, 'decline');
-      await decisions.close();
+  const before = run;
+  await fc.assert(fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), (cmds) => runModel(cmds)), { numRuns: RUNS, seed: SEED, endOnFailure: true });
+  console.log(`consent model: ${run - before} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${JSON.stringify(Object.fromEntries([...seen].sort()))}`);
+  if (RUNS >= 1_000) {
+    for (const what of ['desk approve: batch written with the Board\'s decisions', 'desk approve: save written with the Board\'s decisions', 'desk approve: batch written as requested',
+      'desk approve: save written as requested', 'desk approve: changed since shown, nothing written', 'desk approve: nothing, nothing written', 'desk approve: not_ready, nothing written',
+      'desk approve: void', 'desk decline', 'blocking question: batch written', 'blocking question: save written', 'blocking question: batch conflict', 'undo: written', 'undo: conflict']) {
+      assert.ok((seen.get(what) ?? 0) > 0, `the runs reach "${what}"`);
     }
-  }), { numRuns: RUNS, seed: SEED, endOnFailure: true });
-  console.log(`consent model: ${run} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
 });
 
 /** The store's methods (the app closes its store when it stops; this one outlives the runs). */
