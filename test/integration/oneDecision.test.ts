@@ -16,6 +16,7 @@ import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
 import { startDecisionApp, type DecisionApp } from '../support/decisionApp.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
+import { until } from '../support/until.ts';
 
 let backend: Backend;
 let client: XosClient;
@@ -142,8 +143,12 @@ test('the form: a field the person edits after the request is part of what Appro
   const [view] = await desk.pending();
   assert.match(view.question, /^With your changes on the Board: Save changes to Person 40\? ZIP code: .* → 24103; City: .* → Formstadt$/);
   assert.equal((await desk.decide(id, 'approve', view.hash)).kind, 'approved');
-  const stored = (await client.run('{ person_detail(id: "40") { city zip } }')).data!.person_detail;
-  assert.deepEqual(stored, { city: 'Formstadt', zip: '24103' });
+  const stored = (await client.run('{ person_detail(id: "40") { city zip version } }')).data!.person_detail as { city: string; zip: string; version: number };
+  assert.deepEqual({ city: stored.city, zip: stored.zip }, { city: 'Formstadt', zip: '24103' });
+  // The form shows the stored record: nothing unsaved, no conflict with its own write (also once the change feed told it).
+  await until('the form shows the stored record', () => app.state.snapshot().detail?.version === stored.version);
+  const shown = app.state.snapshot();
+  assert.deepEqual([shown.edited, shown.pending, shown.conflicts, shown.detail?.version], [[], {}, {}, stored.version]);
 
   await showRecord(app.deps(), 'person_detail', '41');
   app.controller.board.edit('city', 'Asked');
