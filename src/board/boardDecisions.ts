@@ -2,9 +2,11 @@
 // Board still shows that review (the same one, not a new proposal) or that loaded record's form,
 // what the person does there — rejected rows and cells, values typed into the grid or the form —
 // is what Approve writes (approve-with-changes), and the desk words its question from it. Once the
-// Board shows something else, the approval stands as it was requested and stored. Every front end
+// Board shows something else, or the agent proposes on that form again (only the person shapes
+// what waits for them), the approval stands as it was requested and stored. Every front end
 // (the VS Code Board, the browser Board) decides through this one object; see
 // core/approvals.ts `effectiveWrite` for how the commit and the desk use it.
+import { isDeepStrictEqual } from 'node:util';
 import type { PendingApproval, ShapedWrite } from '../core/approvals.ts';
 import { payloadHash } from '../core/boundWrites.ts';
 import type { CoreDeps } from '../core/base.ts';
@@ -16,8 +18,12 @@ const SHAPEABLE = new Set(['save', 'create', 'batch']);
 
 export class BoardDecisions {
   private readonly deps: () => CoreDeps;
-  /** Approval id → the Board's review, or its loaded record, the approval was asked from. */
-  private readonly links = new Map<string, object>();
+  /**
+   * Approval id → the Board's review, or its loaded record, the approval was asked from, and the
+   * agent's proposals the form showed then (the person can only take or drop those; a new or
+   * changed one is the agent's, and the agent does not change what waits for the person).
+   */
+  private readonly links = new Map<string, { readonly source: object; readonly proposals: Readonly<Record<string, unknown>> }>();
 
   constructor(deps: () => CoreDeps) {
     this.deps = deps;
@@ -41,14 +47,20 @@ export class BoardDecisions {
     if (!source) return false;
     const now = await prepareSave(this.deps(), actionOf(approval)).catch(() => undefined);
     if (!now || !('payload' in now) || payloadHash(now.payload) !== approval.hash || this.source() !== source) return false;
-    this.links.set(approval.id, source);
+    this.links.set(approval.id, { source, proposals: structuredClone(this.deps().board.snapshot().pending) });
     return true;
+  }
+
+  /** Whether the Board still shows what the approval was asked from, shaped by the person alone. */
+  private holds(link: { readonly source: object; readonly proposals: Readonly<Record<string, unknown>> } | undefined): boolean {
+    if (!link || link.source !== this.source()) return false;
+    const proposals = this.deps().board.snapshot().pending;
+    return Object.entries(proposals).every(([field, value]) => Object.hasOwn(link.proposals, field) && isDeepStrictEqual(link.proposals[field], value));
   }
 
   /** Whether any approval is one decision with what the Board shows (the desk then follows the Board's changes). */
   get linked(): boolean {
-    const source = this.source();
-    return [...this.links.values()].some((linked) => linked === source);
+    return [...this.links.values()].some((link) => this.holds(link));
   }
 
   /** Only these approvals still wait: the others' links end (decided elsewhere, expired, void). */
@@ -59,8 +71,7 @@ export class BoardDecisions {
 
   /** The approval as the person shaped it on the Board; as requested when the Board no longer shows its review or form. */
   readonly shape = async (approval: PendingApproval): Promise<ShapedWrite> => {
-    const source = this.links.get(approval.id);
-    if (!source || source !== this.source()) return { kind: 'as_requested' };
+    if (!this.holds(this.links.get(approval.id))) return { kind: 'as_requested' };
     const now = await prepareSave(this.deps(), actionOf(approval));
     if ('payload' in now) return { kind: 'shaped', prepared: now };
     if (now.kind === 'nothing_to_save') return { kind: 'nothing' };
@@ -69,7 +80,7 @@ export class BoardDecisions {
 
   /** The review or loaded record the approval is one decision with (taken before deciding it: its link ends then). */
   linkOf(id: string): object | undefined {
-    return this.links.get(id);
+    return this.links.get(id)?.source;
   }
 
   /**

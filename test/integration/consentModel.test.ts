@@ -40,10 +40,18 @@ interface StoredRow extends Values { version: number }
 interface Cell { to: string; accepted: boolean }
 interface ReviewRow { version: number; record: Values; cells: Map<Field, Cell>; conflict: boolean }
 interface ModelReview { readonly token: number; readonly fields: readonly Field[]; readonly rows: Map<string, ReviewRow> }
-interface ModelForm { token: number; readonly id: string; version: number; loaded: Values; readonly values: Map<Field, string>; readonly conflicts: Set<Field> }
+interface ModelForm {
+  token: number; readonly id: string; version: number; loaded: Values; readonly values: Map<Field, string>; readonly conflicts: Set<Field>;
+  /** The agent's proposals the form shows (the person's own values are not in it). */
+  readonly proposals: Map<Field, string>;
+}
 type Write = BatchPayload | SavePayload;
 type Effective = { kind: 'write'; payload: Write } | { kind: 'nothing' } | { kind: 'not_ready' };
-interface ModelApproval { readonly id: string; readonly requested: Write; readonly link: number | undefined }
+interface ModelApproval {
+  readonly id: string; readonly requested: Write; readonly link: number | undefined;
+  /** The agent's proposals on the form when it was asked: a new or changed one ends the link. */
+  readonly proposals: ReadonlyMap<Field, string>;
+}
 
 interface Model {
   readonly db: Map<string, StoredRow>;
@@ -91,8 +99,14 @@ function boardEffective(m: Model): Effective {
 
 const currentToken = (m: Model) => m.review?.token ?? m.form?.token;
 
+/** Whether the approval is one decision with what the Board shows: the same review or form, shaped by the person alone. */
+function holds(m: Model, approval: ModelApproval): boolean {
+  if (approval.link === undefined || approval.link !== currentToken(m)) return false;
+  return [...(m.form?.proposals ?? new Map<Field, string>())].every(([field, value]) => approval.proposals.get(field) === value);
+}
+
 function approvalEffective(m: Model, approval: ModelApproval): Effective {
-  if (approval.link !== undefined && approval.link === currentToken(m)) return boardEffective(m);
+  if (holds(m, approval)) return boardEffective(m);
   return { kind: 'write', payload: approval.requested };
 }
 
@@ -126,7 +140,7 @@ function shownAsStored(m: Model): void {
 function openForm(m: Model, id: string): void {
   const row = m.db.get(id)!;
   m.review = undefined;
-  m.form = { token: ++m.tokens, id, version: row.version, loaded: valuesOf(row), values: new Map(), conflicts: new Set() };
+  m.form = { token: ++m.tokens, id, version: row.version, loaded: valuesOf(row), values: new Map(), conflicts: new Set(), proposals: new Map() };
 }
 
 /** A save of the Board met a newer version: the review marks those rows, the form takes the stored record with conflicts. */
@@ -259,6 +273,7 @@ class ProposeForm implements Command {
     const reply = await r.decisions.sessionless('xos_ui_change_required', { context: 'person_detail', changes: { [this.field]: this.value } });
     assert.equal(reply.isError, false, reply.text);
     m.form!.values.set(this.field, this.value);
+    m.form!.proposals.set(this.field, this.value);
     await checkInvariants(m, r, client);
   }
   toString = () => `ProposeForm(${this.field}=${this.value})`;
@@ -275,7 +290,7 @@ class SaveWithoutSession implements Command {
       assert.equal(reply.isError, false, reply.text);
       const id = /approval: "([^"]+)"/.exec(reply.text)?.[1];
       assert.ok(id, reply.text);
-      m.approvals.push({ id, requested: effective.payload, link: currentToken(m) });
+      m.approvals.push({ id, requested: effective.payload, link: currentToken(m), proposals: new Map(m.form?.proposals) });
     }
     await checkInvariants(m, r, client);
   }
@@ -367,6 +382,7 @@ class TypeForm implements Command {
   async run(m: Model, r: Real) {
     r.decisions.app.controller.board.edit(this.field, this.value);
     m.form!.values.set(this.field, this.value);
+    m.form!.proposals.delete(this.field);
     m.form!.conflicts.delete(this.field);
     await checkInvariants(m, r, client);
   }
@@ -416,7 +432,7 @@ class DecideOnDesk implements Command {
       m.approvals.splice(m.approvals.indexOf(approval), 1);
     } else {
       const effective = approvalEffective(m, approval);
-      const linked = approval.link !== undefined && approval.link === currentToken(m);
+      const linked = holds(m, approval);
       if (effective.kind !== 'write') {
         assert.equal(outcome.kind, 'failed', `nothing to write: nothing written (${JSON.stringify(outcome)})`);
         saw(`desk approve: ${effective.kind}, nothing written`);
@@ -563,6 +579,8 @@ test('the rare meetings of two decisions, each once, through the same model', as
   const scenarios: Command[][] = [
     // A form change asked for, then the Board shows another record: Approve writes it as requested.
     [new OpenRecord('1'), new TypeForm('city', 'Kiel'), new SaveWithoutSession(), new OpenRecord('2'), new LookAtDesk(), new DecideOnDesk(0, 'approve', false)],
+    // The agent proposes on the form after its request: not the person's, so Approve writes the request as asked.
+    [new OpenRecord('3'), new TypeForm('city', 'Bonn'), new SaveWithoutSession(), new ProposeForm('zip', '50667'), new LookAtDesk(), new DecideOnDesk(0, 'approve', true)],
     // A row unchecked after the desk showed the request: the click in the old listing writes nothing, a fresh one the rest.
     [new ProposeBulk(['1', '2'], 'Bonn', '50667'), new SaveWithoutSession(), new LookAtDesk(), new DecideRow(false, '1'), new DecideOnDesk(0, 'approve', true),
       new DecideOnDesk(0, 'approve', false)],

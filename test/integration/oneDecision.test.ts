@@ -159,3 +159,19 @@ test('the form: a field the person edits after the request is part of what Appro
   assert.equal((await desk.decide(second, 'approve', asRequested.hash)).kind, 'approved');
   assert.equal(((await client.run('{ person_detail(id: "41") { city } }')).data!.person_detail as { city: string }).city, 'Asked');
 });
+
+test('a proposal the agent makes on the form after its request is not the person\'s: the request stands as asked, and Approve writes only that', async () => {
+  const { app, sessionless } = decisions;
+  await showRecord(app.deps(), 'person_detail', '43');
+  app.controller.board.edit('city', 'Gefragt');
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  const sneaked = await sessionless('xos_ui_change_required', { context: 'person_detail', changes: { notes: 'added after the request' } });
+  assert.equal(sneaked.isError, false, sneaked.text);
+  const desk = app.approvalDesk!;
+  const [view] = await desk.pending();
+  assert.match(view.question, /^Save changes to Person 43\? City: .* → Gefragt$/);
+  assert.equal((await desk.decide(id, 'approve', view.hash)).kind, 'approved');
+  const stored = (await client.run('{ person_detail(id: "43") { city notes } }')).data!.person_detail as { city: string; notes: string | null };
+  assert.equal(stored.city, 'Gefragt');
+  assert.notEqual(stored.notes, 'added after the request');
+});
