@@ -174,6 +174,10 @@ export class XosApp {
       client, board: controller.board, confirmer: this.confirmer, locale: locale(), contacts: contacts(), mailer: mailer(),
       onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
       onBatchSaved: (outcome) => controller.batchSavedNotice(outcome),
+      boardWriting: async () => {
+        const approvals = this.approvalDeps();
+        return approvals && this.decisions.writing(approvals, this.options.storedApprovals?.person() ?? 'the person');
+      },
       mailWindow: {
         seconds: mailUndoSeconds(),
         onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),

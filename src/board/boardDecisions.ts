@@ -7,9 +7,9 @@
 // (the VS Code Board, the browser Board) decides through this one object; see
 // core/approvals.ts `effectiveWrite` for how the commit and the desk use it.
 import { isDeepStrictEqual } from 'node:util';
-import type { PendingApproval, ShapedWrite } from '../core/approvals.ts';
+import { boardDidNotWrite, boardWriting, boardWrote, type ApprovalDeps, type PendingApproval, type ShapedWrite } from '../core/approvals.ts';
 import { payloadHash } from '../core/boundWrites.ts';
-import type { CoreDeps } from '../core/base.ts';
+import type { BoardWrite, CoreDeps } from '../core/base.ts';
 import { showStoredReview } from '../core/batchSave.ts';
 import { prepareSave, showApprovedSave } from '../core/save.ts';
 
@@ -63,10 +63,37 @@ export class BoardDecisions {
     return [...this.links.values()].some((link) => this.holds(link));
   }
 
-  /** Only these approvals still wait: the others' links end (decided elsewhere, expired, void). */
-  keepOnly(waiting: readonly string[]): void {
-    const ids = new Set(waiting);
-    for (const id of [...this.links.keys()]) if (!ids.has(id)) this.links.delete(id);
+  /**
+   * The Board's own Save is about to write what the Board shows: the approvals that are one
+   * decision with it now are decided by it (`deps`: the stored approvals; `person`: who saved).
+   */
+  async writing(deps: ApprovalDeps, person: string): Promise<BoardWrite | undefined> {
+    const claimed: string[] = [];
+    for (const [id, link] of [...this.links]) {
+      // The approvals file out of reach never stops the person's own Save: the approval then waits on (and is voided by the write).
+      if (this.holds(link) && await boardWriting(deps, id, person).catch(() => false)) claimed.push(id);
+    }
+    if (claimed.length === 0) return undefined;
+    return {
+      written: async (prepared, outcome) => {
+        for (const id of claimed) {
+          this.links.delete(id);
+          await boardWrote(deps, id, prepared, outcome).catch(() => undefined);
+        }
+      },
+      notWritten: async () => {
+        for (const id of claimed) await boardDidNotWrite(deps, id).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * Links whose review or record the Board no longer shows end: the Board never shows that same
+   * object again (a new proposal, a record loaded again or met by a conflict are new objects).
+   */
+  prune(): void {
+    const source = this.source();
+    for (const [id, link] of [...this.links]) if (link.source !== source) this.links.delete(id);
   }
 
   /** The approval as the person shaped it on the Board; as requested when the Board no longer shows its review or form. */

@@ -176,7 +176,7 @@ export class StoredApprovalDesk implements ApprovalDesk {
     const waiting = await pendingApprovals(this.options.deps());
     this.timeExpiry(waiting);
     const { board } = this.options;
-    board?.keepOnly(waiting.map((approval) => approval.id));
+    board?.prune();
     const views: PendingApprovalView[] = [];
     for (const approval of waiting) {
       // Worded from what Approve would write now, and bound to it by its hash.

@@ -330,6 +330,37 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
   return moved(deps, committing, { ...committing, state: result.state, outcome: result.outcome }, 'committing');
 }
 
+/**
+ * The person decided a pending approval on another surface: the Board's own Save is writing the
+ * review or form it was asked from. The approval moves pending → committing before that write
+ * (so nothing else decides or voids it meanwhile), then `boardWrote` (approved with exactly what
+ * was written) or `boardDidNotWrite` (pending again). False when it was not pending.
+ */
+export async function boardWriting(deps: ApprovalDeps, id: string, person: string): Promise<boolean> {
+  const found = await deps.store.get(id);
+  if (found?.state !== 'pending') return false;
+  return deps.store.update({ ...found, state: 'committing', decidedAt: iso(nowOf(deps)), decidedBy: person }, 'pending');
+}
+
+/** The Board's Save wrote it (`prepared`: what it wrote; `outcome`: what it came to): the approval is approved with exactly that, once. */
+export async function boardWrote(deps: ApprovalDeps, id: string, prepared: PreparedWrite, outcome: ApprovalOutcome): Promise<DecideOutcome> {
+  const found = await deps.store.get(id);
+  if (!found) return { kind: 'unknown', id };
+  if (found.state !== 'committing') return { kind: 'already_decided', approval: found };
+  return moved(deps, found, {
+    ...found, state: 'approved', outcome,
+    payload: prepared.payload, summary: prepared.summary, hash: payloadHash(prepared.payload), versions: boundVersions(prepared.payload),
+  }, 'committing');
+}
+
+/** The Board's Save wrote nothing: the approval waits again. */
+export async function boardDidNotWrite(deps: ApprovalDeps, id: string): Promise<void> {
+  const found = await deps.store.get(id);
+  if (found?.state !== 'committing') return;
+  const { decidedAt: _at, decidedBy: _by, ...back } = found;
+  await deps.store.update({ ...back, state: 'pending' }, 'committing');
+}
+
 /** Moves `from` on to `next` if nobody did first; otherwise reports what the other did. */
 async function moved(deps: ApprovalDeps, from: PendingApproval, next: PendingApproval, state: ApprovalState): Promise<DecideOutcome> {
   if (await deps.store.update(next, state)) return { kind: 'decided', approval: next };

@@ -46,7 +46,9 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   const { payload } = prepared;
   const fields = [...payload.fields];
   const cells = payload.rows.reduce((n, c) => n + Object.keys(c.set).length, 0);
+  const claim = await deps.boardWriting?.();
   const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(auditAction(payload), fields.map((field) => ({ field }))) });
+  if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') {
     if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
     // Sent, but no answer: one transaction, so reading the records back tells all or nothing. Never retried.
@@ -64,6 +66,7 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error: write.error };
   const batch = await batchOf(deps, review.entity, payload.rows[0].id);
   const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: payload.rows.length, cells, fields, ...(batch ? { batch } : {}) };
+  await claim?.written(prepared, outcome);
   await showStoredReview(deps, review);
   deps.onBatchSaved?.(outcome);
   return outcome;

@@ -316,6 +316,11 @@ class SaveWithSession implements Command {
       saw(`blocking question: ${effective.payload.kind} ${result}`);
       if (result === 'written') {
         assert.equal(reply.isError, false, reply.text);
+        // The approvals asked from what the Board showed are decided by this Save: they leave the desk, approved.
+        for (const settled of m.approvals.filter((a) => holds(m, a))) {
+          m.approvals.splice(m.approvals.indexOf(settled), 1);
+          saw('blocking question: settles an approval');
+        }
         shownAsStored(m);
       } else {
         assert.equal(reply.isError, true, reply.text);
@@ -605,7 +610,7 @@ test(`the person's decisions are what is written, on every surface: ${RUNS} gene
   if (RUNS >= 1_000) {
     for (const what of ['desk approve: batch written with the Board\'s decisions', 'desk approve: save written with the Board\'s decisions', 'desk approve: batch written as requested',
       'desk approve: save written as requested', 'desk approve: changed since shown, nothing written', 'desk approve: nothing, nothing written', 'desk approve: not_ready, nothing written',
-      'desk approve: void', 'desk decline', 'blocking question: batch written', 'blocking question: save written', 'blocking question: batch conflict', 'undo: written', 'undo: conflict']) {
+      'desk approve: void', 'desk decline', 'blocking question: batch written', 'blocking question: save written', 'blocking question: batch conflict', 'blocking question: settles an approval', 'undo: written', 'undo: conflict']) {
       assert.ok((seen.get(what) ?? 0) > 0, `the runs reach "${what}"`);
     }
   }

@@ -175,3 +175,20 @@ test('a proposal the agent makes on the form after its request is not the person
   assert.equal(stored.city, 'Gefragt');
   assert.notEqual(stored.notes, 'added after the request');
 });
+
+test('the Board\'s own Save of the review an approval was asked from decides that approval: it leaves the desk, and the agent learns what was written', async () => {
+  const { app, sessionless, withSession, questions } = decisions;
+  const ids = ['50', '51', '52'];
+  app.state.discard(); // the form the last test left
+  const proposed = await sessionless('xos_ui_change_required', { context: 'person_list', changes: { where: { id: { _in: ids } }, set: { city: 'Boardstadt' } } });
+  assert.equal(proposed.isError, false, proposed.text);
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  app.state.reviewDecide(false, '51');
+  questions.answers = ['save'];
+  const saved = await withSession('xos_ui_save');
+  assert.equal(saved.isError, false, saved.text);
+  assert.deepEqual(await app.approvalDesk!.pending(), [], 'nothing the person decided still waits');
+  const told = await sessionless('xos_ui_save', { approval: id });
+  assert.match(told.text, /^The person approved .*2 person records/, told.text);
+  assert.deepEqual((await people(ids)).map((p) => p.city === 'Boardstadt'), [true, false, true]);
+});
