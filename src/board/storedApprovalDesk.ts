@@ -6,7 +6,7 @@
 import type { ApprovalDeps, ApprovalOutcome, DecideOutcome, EffectiveWrite, NotCommitted, PendingApproval, Requester } from '../core/approvals.ts';
 import { decideApproval, effectiveWrite, pendingApprovals } from '../core/approvals.ts';
 import type { ApprovalStore } from '../core/approvals.ts';
-import type { BoardOutcome } from '../core/outcomes.ts';
+import type { BoardOutcome, SaveOutcome } from '../core/outcomes.ts';
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import type { BoardDecisions } from './boardDecisions.ts';
 import { displayText, shorten } from './confirmText.ts';
@@ -59,11 +59,22 @@ export function effectiveQuestion(approval: PendingApproval, effective: Effectiv
   const { t } = words;
   switch (effective.kind) {
     case 'nothing': return t('Nothing left to write: your changes on the Board reject every change of this request. Approve writes nothing.');
-    case 'not_ready': return t('Not ready to write: {0}', personText(personWords(t, words.ast, words.locale), effective.why as BoardOutcome));
+    case 'not_ready': return t('Not ready to write: {0}', notReadyText(words, effective.why));
     case 'write': {
       const question = approvalQuestion({ kind: approval.kind, summary: effective.summary }, words);
       return effective.shaped && effective.hash !== approval.hash ? t('With your changes on the Board: {0}', question) : question;
     }
+  }
+}
+
+/** Why the Board's review or form cannot be written as it stands, as what the person does next. */
+function notReadyText(words: QuestionWords, why: SaveOutcome): string {
+  const { t } = words;
+  const person = personWords(t, words.ast, words.locale);
+  switch (why.kind) {
+    case 'review_conflicts': return t('{0} rows were changed by someone else meanwhile; accept or reject each marked row on the Board first.', person.count(why.count));
+    case 'open_conflicts': return t('someone else saved this record meanwhile; choose per marked field which value to keep first.');
+    default: return personText(person, why as BoardOutcome);
   }
 }
 
@@ -123,7 +134,7 @@ function notCommittedText(words: QuestionWords, why: NotCommitted): string {
     case 'no_mailer': return t('no mail account is set up here to send it. The request still waits.');
     case 'other_sender': return t('the mail account now sends from {0}, not from {1} as requested. The request still waits.', why.now ?? '—', why.requestedFrom);
     case 'nothing_to_write': return t('your changes on the Board leave nothing to write. The request still waits; decline it, or accept changes on the Board.');
-    case 'not_ready': return t('the Board cannot write it as it stands: {0}', personText(personWords(t, words.ast, words.locale), why.why as BoardOutcome));
+    case 'not_ready': return t('the Board cannot write it as it stands: {0}', notReadyText(words, why.why));
     case 'changed_since_shown': return t('it changed after the list showed it. Look at it again and decide on what it shows now.');
   }
 }
