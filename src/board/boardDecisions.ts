@@ -12,6 +12,7 @@ import { payloadHash } from '../core/boundWrites.ts';
 import type { BoardWrite, CoreDeps } from '../core/base.ts';
 import { showStoredReview } from '../core/batchSave.ts';
 import { prepareSave, showApprovedSave } from '../core/save.ts';
+import { showRecord } from '../core/show.ts';
 
 /** The kinds of write the Board's review or form prepares (prepareSave). */
 const SHAPEABLE = new Set(['save', 'create', 'batch']);
@@ -125,6 +126,9 @@ export class BoardDecisions {
       if (review && review === source) await showStoredReview(deps, review);
     } else if (payload.kind === 'save') {
       await showApprovedSave(deps, payload);
+    } else if (payload.kind === 'create' && approval.outcome?.kind === 'created' && source !== undefined && this.source() === source) {
+      // The new record's form would create it again: it shows the created record.
+      await showRecord(deps, payload.context, approval.outcome.id);
     }
   }
 }

@@ -7,7 +7,7 @@ import { fieldDef } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
-import type { BatchSaved, Saved } from './outcomes.ts';
+import type { BatchSaved, Created, Saved } from './outcomes.ts';
 import type { PreparedWrite } from './boundWrites.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
 
@@ -33,7 +33,7 @@ export interface CoreDeps {
 /** A Save of the Board under way that decides pending approvals: told its end, exactly once. */
 export interface BoardWrite {
   /** Written: `prepared` is what was written, `outcome` what it came to. */
-  written(prepared: PreparedWrite, outcome: Saved | BatchSaved): Promise<void>;
+  written(prepared: PreparedWrite, outcome: Saved | BatchSaved | Created): Promise<void>;
   /** Not written (refused, a conflict, no answer): the approvals wait again. */
   notWritten(): Promise<void>;
 }

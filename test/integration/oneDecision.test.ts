@@ -192,3 +192,31 @@ test('the Board\'s own Save of the review an approval was asked from decides tha
   assert.match(told.text, /^The person approved .*2 person records/, told.text);
   assert.deepEqual((await people(ids)).map((p) => p.city === 'Boardstadt'), [true, false, true]);
 });
+
+test('a new record asked for and approved on the desk is created once: the form then shows the created record; saved on the Board instead, the approval is decided by that Save', async () => {
+  const { app, sessionless, withSession, questions } = decisions;
+  const count = async () => Number((await client.run('{ person_list_count }')).data!.person_list_count);
+  const before = await count();
+  app.controller.board.showNew('person_detail');
+  app.controller.board.edit('firstname', 'Neu');
+  app.controller.board.edit('lastname', 'Angelegt');
+  const id = approvalOf((await sessionless('xos_ui_save')).text);
+  const [view] = await app.approvalDesk!.pending();
+  assert.match(view.question, /^Create a new Person\?/);
+  assert.equal((await app.approvalDesk!.decide(id, 'approve', view.hash)).kind, 'approved');
+  assert.equal(await count(), before + 1);
+  assert.equal(app.state.snapshot().detail?.isNew, undefined, 'the form shows the created record, not the new one again');
+  const again = await sessionless('xos_ui_save');
+  assert.equal(again.isError, true, again.text);
+  assert.equal(await count(), before + 1, 'created once');
+
+  app.controller.board.showNew('person_detail');
+  app.controller.board.edit('firstname', 'Zweite');
+  app.controller.board.edit('lastname', 'Person');
+  const second = approvalOf((await sessionless('xos_ui_save')).text);
+  questions.answers = ['save'];
+  assert.equal((await withSession('xos_ui_save')).isError, false);
+  assert.deepEqual(await app.approvalDesk!.pending(), [], 'the Board\'s Save decided it');
+  assert.match((await sessionless('xos_ui_save', { approval: second })).text, /^The person approved/);
+  assert.equal(await count(), before + 2, 'each created once');
+});
