@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
@@ -14,7 +15,9 @@ import type { XosClient } from '../../src/core/domain.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
+import { startMcpHttpServer } from '../../src/mcp/http.ts';
 import { startDecisionApp, type DecisionApp } from '../support/decisionApp.ts';
+import { eraClient } from '../support/mcpClient.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
 
@@ -219,4 +222,42 @@ test('a new record asked for and approved on the desk is created once: the form 
   assert.deepEqual(await app.approvalDesk!.pending(), [], 'the Board\'s Save decided it');
   assert.match((await sessionless('xos_ui_save', { approval: second })).text, /^The person approved/);
   assert.equal(await count(), before + 2, 'each created once');
+});
+
+test('protocol 2026-07-28 with a client that waits in rounds: the person unchecks a row while the call waits and approves on the desk; the same call says what was written', async () => {
+  const { app } = decisions;
+  const token = 'one-decision-token-0123456789abcdef';
+  const http = await startMcpHttpServer(() => app.deps(), { token });
+  const mcp = eraClient('rounds-agent', 'modern');
+  mcp.registerCapabilities({ elicitation: { form: {} } });
+  const ids = ['60', '61', '62', '63'];
+  const before = await people(ids);
+  let rounds = 0;
+  mcp.setRequestHandler('elicitation/create', async () => {
+    rounds++;
+    // While the agent's call waits, the person works on the grid and decides on the desk what it shows.
+    app.state.reviewDecide(false, '62');
+    const [view] = await app.approvalDesk!.pending();
+    assert.match(view.question, /^With your changes on the Board: Save changes to 3 records of Person\?/);
+    assert.equal((await app.approvalDesk!.decide(view.id, 'approve', view.hash)).kind, 'approved');
+    return { action: 'accept' };
+  });
+  try {
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    assert.equal(mcp.getProtocolEra(), 'modern');
+    const text = (result: unknown) => (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const handle = (JSON.parse(text(await mcp.callTool({ name: 'xos_schema', arguments: {} }))) as { handle: string }).handle;
+    app.state.discard();
+    const proposed = await mcp.callTool({ name: 'xos_ui_change_required', arguments: { handle, context: 'person_list', changes: { where: { id: { _in: ids } }, set: { city: 'Rundenstadt' } } } });
+    assert.equal(proposed.isError, undefined, text(proposed));
+    const saved = await mcp.callTool({ name: 'xos_ui_save', arguments: { handle } });
+    assert.equal(rounds, 1);
+    assert.match(text(saved), /^The person approved \(approval "[^"]+"\)\. .*3 person records/, text(saved));
+    const after = await people(ids);
+    assert.deepEqual(after.map((p) => p.city === 'Rundenstadt'), [true, true, false, true]);
+    assert.deepEqual(after[2], before[2], 'the unchecked row is untouched');
+  } finally {
+    await mcp.close();
+    await http.close();
+  }
 });
