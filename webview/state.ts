@@ -242,12 +242,13 @@ export class BoardStore {
   }
 
   /** The person's decision of a listed approval; nothing while one of it is under way (no double submit). True when it was sent. */
-  decideApproval(id: string, decision: 'approve' | 'decline'): boolean {
-    const shown = this.approvals.find((a) => a.id === id);
-    if (this.approvalDeciding(id) || !shown) return false;
+  decideApproval(id: string, decision: 'approve' | 'decline', shownHash?: string): boolean {
+    const listed = this.approvals.find((a) => a.id === id);
+    if (this.approvalDeciding(id) || !listed) return false;
     this.decidingHere.add(id);
-    // The hash of the write this list shows: Approve writes that, or nothing when it changed since.
-    this.host.notify(protocol.decideApproval, { id, decision, ...(shown.hash === undefined ? {} : { hash: shown.hash }) });
+    // The hash of the write the person saw (as rendered, else as listed): Approve writes that, or nothing when it changed since.
+    const hash = shownHash ?? listed.hash;
+    this.host.notify(protocol.decideApproval, { id, decision, ...(hash === undefined ? {} : { hash }) });
     this.emit('approvals');
     return true;
   }

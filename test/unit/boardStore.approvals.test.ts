@@ -76,6 +76,10 @@ describe('the pending approvals in the Board store', () => {
     host.send(protocol.approvals, { approvals: [item('12', { hash: 'b'.repeat(64) })] });
     store.decideApproval('12', 'approve');
     assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'b'.repeat(64) });
+    // The list component passes the hash of the question as it rendered it: that one is sent.
+    host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
+    store.decideApproval('12', 'approve', 'c'.repeat(64));
+    assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'c'.repeat(64) });
     assert.equal(protocol.decideApproval.guard?.({ id: '12', decision: 'approve', hash: 'x'.repeat(129) }), false, 'an over-long hash is dropped');
   });
 
