@@ -242,10 +242,13 @@ export class BoardStore {
   }
 
   /** The person's decision of a listed approval; nothing while one of it is under way (no double submit). True when it was sent. */
-  decideApproval(id: string, decision: 'approve' | 'decline'): boolean {
-    if (this.approvalDeciding(id) || !this.approvals.some((a) => a.id === id)) return false;
+  decideApproval(id: string, decision: 'approve' | 'decline', shownHash?: string): boolean {
+    const listed = this.approvals.find((a) => a.id === id);
+    if (this.approvalDeciding(id) || !listed) return false;
     this.decidingHere.add(id);
-    this.host.notify(protocol.decideApproval, { id, decision });
+    // The hash of the write the person saw (as rendered, else as listed): Approve writes that, or nothing when it changed since.
+    const hash = shownHash ?? listed.hash;
+    this.host.notify(protocol.decideApproval, { id, decision, ...(hash === undefined ? {} : { hash }) });
     this.emit('approvals');
     return true;
   }

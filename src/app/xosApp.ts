@@ -5,6 +5,7 @@
 // the MCP transport.
 import { join } from 'node:path';
 import type { ApprovalDesk } from '../board/approvalDesk.ts';
+import { BoardDecisions } from '../board/boardDecisions.ts';
 import { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';
 import { BoardController, type BoardSurface, type BoardUi } from '../board/controller.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
@@ -12,7 +13,6 @@ import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from 
 import { BoardState } from '../board/state.ts';
 import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
 import { sentByApproval } from '../core/mailSend.ts';
-import { showApprovedSave } from '../core/save.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
 
@@ -87,6 +87,8 @@ export class XosApp {
   private closed = false;
   /** Stored approvals, where the front end keeps them: the store as the desk watches it, and the desk. */
   private readonly stored: { readonly store: ApprovalStore; readonly desk: StoredApprovalDesk } | undefined;
+  /** A pending approval and the Board's review or form it was asked from, as one decision. */
+  private readonly decisions = new BoardDecisions(() => this.deps());
 
   constructor(options: XosAppOptions) {
     this.options = options;
@@ -132,8 +134,13 @@ export class XosApp {
       person: () => options.person() ?? 'the person',
       ...(store.dataVersion ? { changedElsewhere: () => store.dataVersion!() } : {}),
       onDecided: (outcome) => this.approvedOnBoard(outcome),
+      board: this.decisions,
     });
     const watched = desk.watched(store);
+    // The list follows what the person does on a review or form an approval was asked from.
+    const following = this.state.onChange(() => {
+      if (this.decisions.linked) desk.changed();
+    });
     const sweep = () => {
       const deps = this.approvalDeps();
       if (deps && !this.closed) sweepApprovals(deps).catch((error: unknown) => options.warn(`could not housekeep the pending approvals: ${String(error)}`));
@@ -147,6 +154,7 @@ export class XosApp {
     });
     // Disposed after the controller (which listens to the desk); the store is closed last.
     this.closing.push(() => {
+      following.dispose();
       clearInterval(sweeping);
       unsubscribe?.();
       desk.dispose();
@@ -167,6 +175,10 @@ export class XosApp {
       client, board: controller.board, confirmer: this.confirmer, locale: locale(), contacts: contacts(), mailer: mailer(),
       onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
       onBatchSaved: (outcome) => controller.batchSavedNotice(outcome),
+      boardWriting: async () => {
+        const approvals = this.approvalDeps();
+        return approvals && this.decisions.writing(approvals, this.options.storedApprovals?.person() ?? 'the person');
+      },
       mailWindow: {
         seconds: mailUndoSeconds(),
         onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),
@@ -178,18 +190,16 @@ export class XosApp {
   }
 
   /**
-   * What an approved write means for the Board, so it is not offered again: a mail that went out
-   * (or may have) is sent for the Board too; a saved form change shows the stored record.
+   * What an approved mail means for the Board, so it is not offered again: a mail that went out
+   * (or may have) is sent for the Board too. (An approved review or form change is shown as
+   * stored by the desk's BoardDecisions.)
    */
   private approvedOnBoard(outcome: DecideOutcome): void {
     if (outcome.kind !== 'decided') return;
     const { payload, outcome: result } = outcome.approval;
-    if (payload.kind === 'send') {
-      if (result?.kind === 'sent') sentByApproval(this.controller.board, payload.draft, { messageId: result.messageId, uncertain: false });
-      else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, payload.draft, { uncertain: true });
-    } else if (payload.kind === 'save' && result?.kind === 'saved') {
-      showApprovedSave(this.deps(), payload).catch((error: unknown) => this.options.storedApprovals?.warn(`could not show the approved save on the Board: ${String(error)}`));
-    }
+    if (payload.kind !== 'send') return;
+    if (result?.kind === 'sent') sentByApproval(this.controller.board, payload.draft, { messageId: result.messageId, uncertain: false });
+    else if (result?.kind === 'transfer_broke') sentByApproval(this.controller.board, payload.draft, { uncertain: true });
   }
 
   /** What the agent's tools get of the stored approvals: the deps to request one and ask its status, and whom the agent asks for. */

@@ -10,6 +10,8 @@ export interface PendingApprovalView {
   readonly kind: ApprovalKind;
   /** The question, as the blocking question would word it ("Save changes to Person 12? City: Bonn → Kiel"). */
   readonly question: string;
+  /** The hash of the write Approve makes now (what the question shows); deciding with it writes only that. */
+  readonly hash?: string;
   /** Who asked ("The agent for anna", "Claude for anna"). */
   readonly requester: string;
   readonly requestedAt: string; // ISO
@@ -29,7 +31,8 @@ export type DecisionOutcome =
 export interface ApprovalDesk {
   /** Pending approvals, oldest first. */
   pending(): Promise<readonly PendingApprovalView[]>;
-  decide(id: string, decision: ApprovalDecision): Promise<DecisionOutcome>;
+  /** `shown`: the hash of the write the person's surface showed (PendingApprovalView.hash); Approve writes only that. */
+  decide(id: string, decision: ApprovalDecision, shown?: string): Promise<DecisionOutcome>;
   /** Told whenever the pending list may have changed (new, decided, expired, voided); returns unsubscribe. */
   onChange(listener: () => void): () => void;
 }

@@ -98,8 +98,8 @@ export class ApprovalsPart {
     for (const listener of [...this.countListeners]) listener(items.length);
   }
 
-  /** The person's decision from the page: carried out once, its outcome said on the status line. */
-  async decide(id: string, decision: ApprovalDecision): Promise<void> {
+  /** The person's decision from the page (`shown`: the hash of the write its list showed): carried out once, its outcome said on the status line. */
+  async decide(id: string, decision: ApprovalDecision, shown?: string): Promise<void> {
     if (this.deciding.has(id)) return;
     this.deciding.add(id);
     const t = translator(this.host.locale());
@@ -107,7 +107,7 @@ export class ApprovalsPart {
     this.sendList();
     let outcome: DecisionOutcome;
     try {
-      outcome = await this.desk.decide(id, decision);
+      outcome = await this.desk.decide(id, decision, shown);
     } catch (error) {
       outcome = { kind: 'failed', text: errorText(error) };
     } finally {
@@ -131,6 +131,7 @@ export class ApprovalsPart {
       id: item.id,
       kind: item.kind,
       question: door.text(item.question),
+      ...(item.hash === undefined ? {} : { hash: item.hash }),
       requester: door.text(item.requester),
       requestedAt: item.requestedAt,
       expiresAt: item.expiresAt,

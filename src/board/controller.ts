@@ -284,7 +284,7 @@ export class BoardController {
     endpoint.onRequest(protocol.recordHistory, ({ key }) => this.records.history(key));
     endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.records.undoFromHistory(entry));
     // The person's decision, from their own Board page: the agent's tools have no way to send it.
-    endpoint.onNotification(protocol.decideApproval, ({ id, decision }) => void this.approvals?.decide(id, decision));
+    endpoint.onNotification(protocol.decideApproval, ({ id, decision, hash }) => void this.approvals?.decide(id, decision, hash));
     return () => {
       if (this.endpoint === endpoint) this.disconnect('the Board was closed');
     };

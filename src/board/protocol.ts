@@ -118,10 +118,12 @@ export const exportCsv = notification<{ readonly listId: number; readonly query:
 
 /**
  * The person decided a write the agent asked for (the approval `id` of the list the page was
- * sent). Only the person's Board page sends it: the agent's tools have no way to.
+ * sent, and the `hash` of the write that list showed: Approve writes only that). Only the
+ * person's Board page sends it: the agent's tools have no way to.
  */
-export const decideApproval = notification<{ readonly id: string; readonly decision: ApprovalDecision }>('board/decideApproval',
-  (v): v is { id: string; decision: ApprovalDecision } => isObject(v) && isText(v.id, 200) && v.id.length > 0 && (v.decision === 'approve' || v.decision === 'decline'));
+export const decideApproval = notification<{ readonly id: string; readonly decision: ApprovalDecision; readonly hash?: string }>('board/decideApproval',
+  (v): v is { id: string; decision: ApprovalDecision; hash?: string } => isObject(v) && isText(v.id, 200) && v.id.length > 0 && (v.decision === 'approve' || v.decision === 'decline')
+    && (v.hash === undefined || (isText(v.hash, 128) && v.hash.length > 0)));
 
 export interface RowsParams {
   /** Which list (a new list gets a new id; answers for an old one are dropped). */

@@ -3,11 +3,12 @@
 // Board to read the list again when an approval was requested, decided or voided here (its
 // store is watched: `watched`), when the next one expires, and when another process changed
 // the approvals file (`changedElsewhere`, polled).
-import type { ApprovalDeps, ApprovalOutcome, DecideOutcome, NotCommitted, PendingApproval, Requester } from '../core/approvals.ts';
-import { decideApproval, pendingApprovals } from '../core/approvals.ts';
-import type { ApprovalStore } from '../core/approvals.ts';
-import type { BoardOutcome } from '../core/outcomes.ts';
+import type { ApprovalDeps, ApprovalOutcome, DecideOutcome, EffectiveWrite, NotCommitted, PendingApproval, Requester } from '../core/approvals.ts';
+import { decideApproval, effectiveWrite, pendingApprovals } from '../core/approvals.ts';
+import type { ApprovalStore, InsertOutcome } from '../core/approvals.ts';
+import type { BoardOutcome, SaveOutcome } from '../core/outcomes.ts';
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
+import type { BoardDecisions } from './boardDecisions.ts';
 import { displayText, shorten } from './confirmText.ts';
 import { personText, personWords } from './outcomeText.ts';
 import { approvalQuestion, type QuestionWords } from './questionText.ts';
@@ -37,6 +38,11 @@ export interface StoredApprovalDeskOptions {
   readonly watchMs?: number;
   /** Told every decision's outcome as data (the app takes an approved mail off the Board). */
   readonly onDecided?: (outcome: DecideOutcome) => void;
+  /**
+   * The Board's review or form each approval was asked from, where it still shows it: the person's
+   * decisions there are what the list shows and what Approve writes. Absent: approvals as requested.
+   */
+  readonly board?: BoardDecisions;
 }
 
 /** Who asked, as the list names them: "The agent (claude-ai via http) for anna". */
@@ -48,6 +54,30 @@ export function requesterText(t: Translate, requester: Requester): string {
   return client ? t('The agent ({0})', client) : t('The agent');
 }
 
+/** The question of an approval as Approve would write it now: as requested, with the person's changes on the Board, or nothing. */
+export function effectiveQuestion(approval: PendingApproval, effective: EffectiveWrite, words: QuestionWords): string {
+  const { t } = words;
+  switch (effective.kind) {
+    case 'nothing': return t('Nothing left to write: your changes on the Board reject every change of this request. Approve writes nothing.');
+    case 'not_ready': return t('Not ready to write: {0}', notReadyText(words, effective.why));
+    case 'write': {
+      const question = approvalQuestion({ kind: approval.kind, summary: effective.summary }, words);
+      return effective.shaped && effective.hash !== approval.hash ? t('With your changes on the Board: {0}', question) : question;
+    }
+  }
+}
+
+/** Why the Board's review or form cannot be written as it stands, as what the person does next. */
+function notReadyText(words: QuestionWords, why: SaveOutcome): string {
+  const { t } = words;
+  const person = personWords(t, words.ast, words.locale);
+  switch (why.kind) {
+    case 'review_conflicts': return t('{0} rows were changed by someone else meanwhile; accept or reject each marked row on the Board first.', person.count(why.count));
+    case 'open_conflicts': return t('someone else saved this record meanwhile; choose per marked field which value to keep first.');
+    default: return personText(person, why as BoardOutcome);
+  }
+}
+
 /** What a decision came to, in the Board's words ("Not written: {0}" is added by the list for void and failed). */
 export function decisionOutcome(outcome: DecideOutcome, words: QuestionWords): DecisionOutcome {
   const { t } = words;
@@ -55,7 +85,7 @@ export function decisionOutcome(outcome: DecideOutcome, words: QuestionWords): D
     case 'unknown':
     case 'already_decided':
       return { kind: 'gone' };
-    case 'not_committed': return { kind: 'failed', text: notCommittedText(t, outcome.why) };
+    case 'not_committed': return { kind: 'failed', text: notCommittedText(words, outcome.why) };
     case 'unsettled':
       return { kind: 'failed', text: t('the XOS server did not answer ({0}); whether it was written is settled later from the audit trail.', outcome.reason) };
     case 'decided': break;
@@ -96,12 +126,16 @@ function notWrittenText(words: QuestionWords, outcome: ApprovalOutcome): string 
   }
 }
 
-function notCommittedText(t: Translate, why: NotCommitted): string {
+function notCommittedText(words: QuestionWords, why: NotCommitted): string {
+  const { t } = words;
   switch (why.kind) {
     case 'unavailable': return t('the XOS server could not be reached ({0}). The request still waits; decide again later.', why.reason);
     case 'other_backend': return t('the request is for another data source ({0}). It still waits there.', why.requestedFor ?? '?');
     case 'no_mailer': return t('no mail account is set up here to send it. The request still waits.');
     case 'other_sender': return t('the mail account now sends from {0}, not from {1} as requested. The request still waits.', why.now ?? '—', why.requestedFrom);
+    case 'nothing_to_write': return t('your changes on the Board leave nothing to write. The request still waits; decline it, or accept changes on the Board.');
+    case 'not_ready': return t('the Board cannot write it as it stands: {0}', notReadyText(words, why.why));
+    case 'changed_since_shown': return t('it changed after the list showed it. Look at it again and decide on what it shows now.');
   }
 }
 
@@ -133,8 +167,15 @@ export class StoredApprovalDesk implements ApprovalDesk {
       if (result) this.changed();
       return result;
     };
+    const board = this.options.board;
+    // A request asked from what the Board shows becomes one decision with it before the agent is answered.
+    const linked = async (approval: PendingApproval, inserted: InsertOutcome) => {
+      if (inserted.kind !== 'stored') return inserted; // refused, or the same write waits already (linked then)
+      if (board) await board.requested(approval).catch(() => false);
+      return told(inserted);
+    };
     return {
-      insert: async (approval, maxPending, now) => told(await store.insert(approval, maxPending, now)),
+      insert: async (approval, maxPending, now) => linked(approval, await store.insert(approval, maxPending, now)),
       get: (id) => store.get(id),
       update: async (next, from) => told(await store.update(next, from)),
       list: (states, requester) => store.list(states, requester),
@@ -146,18 +187,33 @@ export class StoredApprovalDesk implements ApprovalDesk {
     const words = this.options.words();
     const waiting = await pendingApprovals(this.options.deps());
     this.timeExpiry(waiting);
-    return waiting.map((approval) => ({
-      id: approval.id,
-      kind: approval.kind,
-      question: approvalQuestion(approval, words),
-      requester: requesterText(words.t, approval.requester),
-      requestedAt: approval.createdAt,
-      expiresAt: approval.expiresAt,
-    }));
+    const { board } = this.options;
+    board?.prune();
+    const views: PendingApprovalView[] = [];
+    for (const approval of waiting) {
+      // Worded from what Approve would write now, and bound to it by its hash.
+      const effective = await effectiveWrite(approval, board?.shape);
+      views.push({
+        id: approval.id,
+        kind: approval.kind,
+        question: effectiveQuestion(approval, effective, words),
+        ...(effective.kind === 'write' ? { hash: effective.hash } : {}),
+        requester: requesterText(words.t, approval.requester),
+        requestedAt: approval.createdAt,
+        expiresAt: approval.expiresAt,
+      });
+    }
+    return views;
   }
 
-  async decide(id: string, decision: ApprovalDecision): Promise<DecisionOutcome> {
-    const outcome = await decideApproval(this.options.deps(), id, decision, this.options.person());
+  async decide(id: string, decision: ApprovalDecision, shown?: string): Promise<DecisionOutcome> {
+    const { board } = this.options;
+    const source = board?.linkOf(id);
+    const outcome = await decideApproval(this.options.deps(), id, decision, this.options.person(), {
+      ...(board ? { shape: board.shape } : {}), ...(shown === undefined ? {} : { shown }),
+    });
+    // The Board shows an approved review or form as stored before the outcome is told, so it never takes its own write for someone else's.
+    if (board && outcome.kind === 'decided') await board.decided(outcome.approval, source).catch(() => undefined);
     this.options.onDecided?.(outcome);
     return decisionOutcome(outcome, this.options.words());
   }

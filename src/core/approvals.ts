@@ -13,7 +13,7 @@ import type { RecordChange } from '../graphql/types.ts';
 import { auditedOutcome, commit } from './approvalCommit.ts';
 import { boundVersions, payloadHash, type BoundPayload, type BoundVersion, type PreparedWrite, type WriteKind } from './boundWrites.ts';
 import type { DeleteSummary, MailDraft, Mailer, SaveSummary, XosClient } from './domain.ts';
-import type { BatchSaved, Created, Saved, ServerError } from './outcomes.ts';
+import type { BatchSaved, Created, SaveOutcome, Saved, ServerError } from './outcomes.ts';
 
 
 /** How long a request waits for the person unless the caller says otherwise. */
@@ -250,7 +250,61 @@ export type NotCommitted =
   /** No mail account is set up here to send it. */
   | { readonly kind: 'no_mailer' }
   /** The mail account now sends from another sender than the one the mail was requested from. */
-  | { readonly kind: 'other_sender'; readonly requestedFrom: string; readonly now?: string };
+  | { readonly kind: 'other_sender'; readonly requestedFrom: string; readonly now?: string }
+  /** The person's decisions on the Board's review or form leave nothing to write. */
+  | { readonly kind: 'nothing_to_write' }
+  /** The Board's review or form cannot be written as it stands (`why`: as its own Save would say it). */
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome }
+  /** What Approve would write is no longer what the person's surface showed (its hash differs): they decide again on what it shows now. */
+  | { readonly kind: 'changed_since_shown' };
+
+/**
+ * What the person made of a pending approval where they work on it: the Board's review or form it
+ * was asked from. Absent (or `as_requested`) the stored question is what the person sees and decides.
+ */
+export type ShapedWrite =
+  | { readonly kind: 'as_requested' }
+  /** Approve writes this: the request with the person's own decisions (rejected rows and cells, typed values). */
+  | { readonly kind: 'shaped'; readonly prepared: PreparedWrite }
+  /** The person's decisions leave nothing to write. */
+  | { readonly kind: 'nothing' }
+  /** Not writable as it stands (open conflicts, invalid values): `why`, as the Board's Save would say it. */
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome };
+
+export type Shaper = (approval: PendingApproval) => Promise<ShapedWrite>;
+
+/** What approving would write now: the payload, the question's summary and the hash that binds them; or why nothing. */
+export type EffectiveWrite =
+  | { readonly kind: 'write'; readonly payload: BoundPayload; readonly summary: PendingApproval['summary']; readonly hash: string; readonly shaped: boolean }
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome };
+
+/**
+ * The one answer to "what does Approve write": the stored request, or, where the person shapes it
+ * on the Board, their decision. Every surface that shows an approval and the commit that writes it
+ * ask here, so what is shown and what is written cannot differ; the hash names it.
+ */
+export async function effectiveWrite(approval: PendingApproval, shape?: Shaper): Promise<EffectiveWrite> {
+  const shaped = shape && approval.state === 'pending' ? await shape(approval) : { kind: 'as_requested' as const };
+  switch (shaped.kind) {
+    case 'nothing': return { kind: 'nothing' };
+    case 'not_ready': return { kind: 'not_ready', why: shaped.why };
+    case 'as_requested': return { kind: 'write', payload: approval.payload, summary: approval.summary, hash: approval.hash, shaped: false };
+    case 'shaped': {
+      const { payload, summary } = shaped.prepared;
+      // The Board's decision replaces the request only for the same kind of write.
+      if (payload.kind !== approval.payload.kind) return { kind: 'write', payload: approval.payload, summary: approval.summary, hash: approval.hash, shaped: false };
+      return { kind: 'write', payload, summary, hash: payloadHash(payload), shaped: true };
+    }
+  }
+}
+
+/** How the person's front end decides: the Board's shaping of approvals, and the hash its surface showed. */
+export interface DecideOptions {
+  readonly shape?: Shaper;
+  /** The hash of the write the person's surface showed (EffectiveWrite.hash): Approve writes only that. */
+  readonly shown?: string;
+}
 
 export type DecideOutcome =
   /** The person's decision was taken: `approval` in its new state (approved, declined, void, failed, expired). */
@@ -264,11 +318,14 @@ export type DecideOutcome =
   | { readonly kind: 'unsettled'; readonly approval: PendingApproval; readonly reason: string };
 
 /**
- * The person decides an approval (their front end only). Approve writes exactly the bound payload
- * against the bound versions, once: the state moves pending → committing in the store before the
- * write and committing → approved/void/failed after it, each a compare-and-set.
+ * The person decides an approval (their front end only). Approve writes exactly the effective
+ * write (the bound payload, or the person's shaping of it on the Board: `effectiveWrite`) against
+ * the bound versions, once, and only if it is the one the person's surface showed (`shown`): the
+ * state moves pending → committing in the store, with the payload it writes, before the write and
+ * committing → approved/void/failed after it, each a compare-and-set.
  */
-export async function decideApproval(deps: ApprovalDeps, id: string, decision: 'approve' | 'decline', person: string): Promise<DecideOutcome> {
+export async function decideApproval(deps: ApprovalDeps, id: string, decision: 'approve' | 'decline', person: string,
+  options: DecideOptions = {}): Promise<DecideOutcome> {
   const found = await deps.store.get(id);
   if (!found) return { kind: 'unknown', id };
   const approval = await expireIfDue(deps, found);
@@ -289,7 +346,15 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
       return { kind: 'not_committed', approval, why: { kind: 'other_sender', requestedFrom: from, ...(deps.mailer.from === undefined ? {} : { now: deps.mailer.from }) } };
     }
   }
-  const committing: PendingApproval = { ...approval, state: 'committing', ...decided };
+  const effective = await effectiveWrite(approval, options.shape);
+  if (effective.kind === 'nothing') return { kind: 'not_committed', approval, why: { kind: 'nothing_to_write' } };
+  if (effective.kind === 'not_ready') return { kind: 'not_committed', approval, why: { kind: 'not_ready', why: effective.why } };
+  if (options.shown !== undefined && options.shown !== effective.hash) return { kind: 'not_committed', approval, why: { kind: 'changed_since_shown' } };
+  // The approval keeps what it writes: a sweep after a crash, and the audit trail, see the same payload.
+  const committing: PendingApproval = {
+    ...approval, state: 'committing', ...decided,
+    ...(effective.shaped ? { payload: effective.payload, summary: effective.summary, hash: effective.hash, versions: boundVersions(effective.payload) } : {}),
+  };
   if (!await deps.store.update(committing, 'pending')) return { kind: 'already_decided', approval: (await deps.store.get(id)) ?? approval };
 
   const result = await commit(deps, committing);
@@ -304,6 +369,37 @@ export async function decideApproval(deps: ApprovalDeps, id: string, decision: '
     return moved(deps, committing, { ...committing, state: 'approved', outcome: landed }, 'committing');
   }
   return moved(deps, committing, { ...committing, state: result.state, outcome: result.outcome }, 'committing');
+}
+
+/**
+ * The person decided a pending approval on another surface: the Board's own Save is writing the
+ * review or form it was asked from. The approval moves pending → committing before that write
+ * (so nothing else decides or voids it meanwhile), then `boardWrote` (approved with exactly what
+ * was written) or `boardDidNotWrite` (pending again). False when it was not pending.
+ */
+export async function boardWriting(deps: ApprovalDeps, id: string, person: string): Promise<boolean> {
+  const found = await deps.store.get(id);
+  if (found?.state !== 'pending') return false;
+  return deps.store.update({ ...found, state: 'committing', decidedAt: iso(nowOf(deps)), decidedBy: person }, 'pending');
+}
+
+/** The Board's Save wrote it (`prepared`: what it wrote; `outcome`: what it came to): the approval is approved with exactly that, once. */
+export async function boardWrote(deps: ApprovalDeps, id: string, prepared: PreparedWrite, outcome: ApprovalOutcome): Promise<DecideOutcome> {
+  const found = await deps.store.get(id);
+  if (!found) return { kind: 'unknown', id };
+  if (found.state !== 'committing') return { kind: 'already_decided', approval: found };
+  return moved(deps, found, {
+    ...found, state: 'approved', outcome,
+    payload: prepared.payload, summary: prepared.summary, hash: payloadHash(prepared.payload), versions: boundVersions(prepared.payload),
+  }, 'committing');
+}
+
+/** The Board's Save wrote nothing: the approval waits again. */
+export async function boardDidNotWrite(deps: ApprovalDeps, id: string): Promise<void> {
+  const found = await deps.store.get(id);
+  if (found?.state !== 'committing') return;
+  const { decidedAt: _at, decidedBy: _by, ...back } = found;
+  await deps.store.update({ ...back, state: 'pending' }, 'committing');
 }
 
 /** Moves `from` on to `next` if nobody did first; otherwise reports what the other did. */

@@ -7,7 +7,8 @@ import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
-import type { BatchSaved, Saved } from './outcomes.ts';
+import type { BatchSaved, Created, Saved } from './outcomes.ts';
+import type { PreparedWrite } from './boundWrites.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
@@ -21,6 +22,20 @@ export interface CoreDeps {
   readonly onSaved?: (saved: SavedRecord, outcome: Saved) => void;
   /** Told after a reviewed batch was stored (the host's notification offers Undo of the whole batch). */
   readonly onBatchSaved?: (outcome: BatchSaved) => void;
+  /**
+   * Asked just before the Board's own Save writes what the Board shows (the person confirmed it):
+   * the pending approvals asked from that review or form are decided by this Save
+   * (src/board/boardDecisions.ts); the answer is told whether it was written.
+   */
+  readonly boardWriting?: () => Promise<BoardWrite | undefined>;
+}
+
+/** A Save of the Board under way that decides pending approvals: told its end, exactly once. */
+export interface BoardWrite {
+  /** Written: `prepared` is what was written, `outcome` what it came to. */
+  written(prepared: PreparedWrite, outcome: Saved | BatchSaved | Created): Promise<void>;
+  /** Not written (refused, a conflict, no answer): the approvals wait again. */
+  notWritten(): Promise<void>;
 }
 
 /** A stored save: the record and the version it produced (its audit entry's `version_to`). */

@@ -50,7 +50,9 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   const { payload } = prepared;
   const fields = [...payload.fields];
   const cells = payload.rows.reduce((n, c) => n + Object.keys(c.set).length, 0);
+  const claim = await deps.boardWriting?.();
   const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(auditAction(payload), fields.map((field) => ({ field }))) });
+  if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') {
     if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
     // Sent, but no answer: one transaction, so reading the records back tells all or nothing. Never retried.
@@ -68,7 +70,8 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error: write.error };
   const batch = await batchOf(deps, review.entity, payload.rows[0].id);
   const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: payload.rows.length, cells, fields, ...(batch ? { batch } : {}) };
-  await showStored(deps, review);
+  await claim?.written(prepared, outcome);
+  await showStoredReview(deps, review);
   deps.onBatchSaved?.(outcome);
   return outcome;
 }
@@ -99,8 +102,8 @@ export function prepareReview(deps: CoreDeps, review: Review, approval = 'Save',
   return { kind: 'batch', payload, summary };
 }
 
-/** After the write: the list as stored now (the review is done). */
-async function showStored(deps: CoreDeps, review: Review): Promise<void> {
+/** After the write: the list as stored now (the review is done). Also after a stored approval wrote the review. */
+export async function showStoredReview(deps: CoreDeps, review: Review): Promise<void> {
   const list = deps.board.list();
   if (deps.board.review() !== review) return;
   if (list?.source.reopen) deps.board.showList({ context: list.context, source: await list.source.reopen() });
@@ -180,7 +183,7 @@ async function unsettled(deps: CoreDeps, ast: Ast, review: Review, asked: readon
     if (!row) return { ...lost, found: 'unknown' };
     if (row.version === asked[0].version) return { ...lost, found: 'unchanged' };
     const batch = await batchOf(deps, review.entity, asked[0].id);
-    await showStored(deps, review);
+    await showStoredReview(deps, review);
     return { kind: 'batch_saved', ok: true, entity: review.entity, records: asked.length, cells, fields, lostAnswer: reason, ...(batch ? { batch } : {}) };
   } catch {
     return { ...lost, found: 'unknown' };

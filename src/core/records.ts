@@ -35,12 +35,16 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
     return { kind: 'changed_while_asked', ok: false, action: 'create' };
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
+  const claim = await deps.boardWriting?.();
   const write = await writeRecords(deps.client, prepared.payload, { path, approval: confirmedText('Create', prepared.summary.changes) });
+  if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') throw write.failure;
   if (write.kind !== 'written') return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: write.error };
   const { version, ...record } = write.data as BoardRecord;
+  const outcome: SaveOutcome = { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: prepared.summary.changes.map((c) => ({ field: c.field, value: c.to })) };
+  await claim?.written(prepared, outcome);
   deps.board.showDetail({ context: prepared.payload.context, record, version: version as number });
-  return { kind: 'created', ok: true, entity: context.entity, id: String(record.id), version: version as number, stored: prepared.summary.changes.map((c) => ({ field: c.field, value: c.to })) };
+  return outcome;
 }
 
 /** What creating the Board's new record would write now (exactly these values), or why it cannot be created. */

@@ -95,7 +95,9 @@ async function commitFormSave(deps: CoreDeps, prepared: Extract<PreparedWrite, {
   const { payload, summary } = prepared;
   const context = findContext(ast, payload.context)!;
   const asked = summary.changes;
+  const claim = await deps.boardWriting?.();
   const write = await writeRecords(deps.client, payload, { path, approval: approvalText });
+  if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') {
     if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
     // The request went out but no answer came back: it may or may not have been applied. Never retried.
@@ -110,6 +112,7 @@ async function commitFormSave(deps: CoreDeps, prepared: Extract<PreparedWrite, {
     kind: 'saved', ok: true, entity: context.entity, id: payload.id, versionFrom: payload.version, versionTo: saved.version,
     stored: asked.map((c) => ({ field: c.field, value: storedValue(ast, context, c.field, saved.record) })),
   };
+  await claim?.written(prepared, outcome);
   deps.onSaved?.({ entity: context.entity, id: payload.id, version: saved.version }, outcome);
   return outcome;
 }

@@ -23,6 +23,8 @@ export interface XosDeps {
   /** Told after a save was stored (the host's "saved" notification offers Undo). */
   readonly onSaved?: CoreDeps['onSaved'];
   readonly onBatchSaved?: CoreDeps['onBatchSaved'];
+  /** The Board's own Save decides the pending approvals asked from what it writes (CoreDeps.boardWriting). */
+  readonly boardWriting?: CoreDeps['boardWriting'];
   /** The undo window of a confirmed mail (absent: it goes out at once). */
   readonly mailWindow?: SendWindow;
   /** The browser Board's address when there is one (the standalone server); inline cards open it. */

@@ -66,6 +66,23 @@ describe('the pending approvals in the Board store', () => {
     assert.deepEqual(decisions(), [{ id: '12', decision: 'approve' }, { id: '12', decision: 'approve' }]);
   });
 
+  test('Approve sends the hash of the write the list showed: the host writes only that', () => {
+    const { host, store, decisions } = setup();
+    host.send(protocol.approvals, { approvals: [item('12', { hash: 'a'.repeat(64) })] });
+    store.decideApproval('12', 'approve');
+    assert.deepEqual(decisions(), [{ id: '12', decision: 'approve', hash: 'a'.repeat(64) }]);
+    // The list shows the request anew (the person changed the grid): the next decision carries the new hash.
+    host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
+    host.send(protocol.approvals, { approvals: [item('12', { hash: 'b'.repeat(64) })] });
+    store.decideApproval('12', 'approve');
+    assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'b'.repeat(64) });
+    // The list component passes the hash of the question as it rendered it: that one is sent.
+    host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
+    store.decideApproval('12', 'approve', 'c'.repeat(64));
+    assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'c'.repeat(64) });
+    assert.equal(protocol.decideApproval.guard?.({ id: '12', decision: 'approve', hash: 'x'.repeat(129) }), false, 'an over-long hash is dropped');
+  });
+
   test('the list is open until the person closes it; their request to see it opens it and asks for focus once', () => {
     const { host, store, seen } = setup();
     assert.equal(store.approvalsOpen, true);

@@ -21,7 +21,10 @@ export class XosApprovalList extends LitElement {
   private readonly board = new StoreController(this, ['locale', 'approvals']);
   private focusList = false;
   private hadFocus = false;
-  /** The buttons do nothing for a moment after the list changed: a click meant for an approval that left does not decide the one moving into its place. */
+  /**
+   * The buttons do nothing for a moment after the list changed — an approval left, or what one
+   * would write changed (its hash): a click meant for what was there does not decide what replaced it.
+   */
   private readonly guard = new ActGuard();
   private inertTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -45,7 +48,7 @@ export class XosApprovalList extends LitElement {
     const texts = store.texts;
     const approvals = store.approvals;
     this.scheduleExpiryUpdate(approvals);
-    if (this.guard.show(approvals.length ? approvals.map((a) => a.id).join('\n') : undefined)) {
+    if (this.guard.show(approvals.length ? approvals.map((a) => `${a.id} ${a.hash ?? ''}`).join('\n') : undefined)) {
       clearTimeout(this.inertTimer);
       this.inertTimer = setTimeout(() => this.requestUpdate(), this.guard.remaining() + 10);
     }
@@ -85,16 +88,17 @@ export class XosApprovalList extends LitElement {
       </div>
       <div class="buttons">
         <vscode-button class="approve" aria-label=${texts.approveLabel.replace('{question}', name)} ?disabled=${deciding} aria-disabled=${inert ? 'true' : 'false'}
-          @click=${() => this.decide(approval.id, 'approve')}>${texts.approve}</vscode-button>
+          @click=${() => this.decide(approval.id, 'approve', approval.hash)}>${texts.approve}</vscode-button>
         <vscode-button secondary class="decline" aria-label=${texts.declineLabel.replace('{question}', name)} ?disabled=${deciding} aria-disabled=${inert ? 'true' : 'false'}
-          @click=${() => this.decide(approval.id, 'decline')}>${texts.decline}</vscode-button>
+          @click=${() => this.decide(approval.id, 'decline', approval.hash)}>${texts.decline}</vscode-button>
       </div>
     </li>`;
   }
 
-  private decide(id: string, decision: 'approve' | 'decline'): void {
+  /** `shown`: the hash of the write this approval's question, as rendered, names. */
+  private decide(id: string, decision: 'approve' | 'decline', shown: string | undefined): void {
     if (this.guard.inert()) return;
-    this.board.store.decideApproval(id, decision);
+    this.board.store.decideApproval(id, decision, shown);
   }
 
   override updated(): void {
