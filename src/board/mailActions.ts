@@ -48,7 +48,7 @@ export class MailActions {
     const holdingStatus: ActionReporter = { ui: host.ui, setStatus: (status) => { settled = status; } };
     try {
       await runAction(holdingStatus, async () => {
-        const outcome = await sendMailDraft({ board: host.board, confirmer: deps.confirmer, mailer, client: deps.client, window: deps.mailWindow }, new AbortController().signal, 'board');
+        const outcome = await sendMailDraft({ board: host.board, confirmer: deps.confirmer, mailer, client: deps.client, window: deps.mailWindow, ...(deps.boardSending ? { claimSend: deps.boardSending } : {}) }, new AbortController().signal, 'board');
         host.ui.log.info(`Board send: ${host.logged(outcome)}`);
         if (outcome.ok && host.state.snapshot().mailSendAt) {
           // Waiting out its undo window: the draft says when it goes out, and mailScheduledNotice offers Undo.

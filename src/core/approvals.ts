@@ -402,6 +402,38 @@ export async function boardDidNotWrite(deps: ApprovalDeps, id: string): Promise<
   await deps.store.update({ ...back, state: 'pending' }, 'committing');
 }
 
+/**
+ * The Board is about to send `draft` itself (the person confirmed its Send): the pending send
+ * approvals of this backend for exactly that mail are taken (committing), so the desk never sends
+ * it too; `taken` when one of them is being sent from the desk right now (the Board then sends
+ * nothing). Returns the ids taken.
+ */
+export async function boardSending(deps: ApprovalDeps, draft: MailDraft, person: string): Promise<string[] | 'taken'> {
+  const mail = payloadHash({ kind: 'send', draft });
+  const same = (await deps.store.list(['pending', 'committing'])).filter((approval) => approval.backend === deps.backend
+    && approval.payload.kind === 'send' && payloadHash({ kind: 'send', draft: approval.payload.draft }) === mail);
+  if (same.some((approval) => approval.state === 'committing')) return 'taken';
+  const taken: string[] = [];
+  for (const approval of same) if (await boardWriting(deps, approval.id, person)) taken.push(approval.id);
+  return taken;
+}
+
+/**
+ * What the Board's own send came to, for an approval it took: sent → approved with that mail;
+ * the transfer broke (it may have gone out) → failed, never sent again; not sent → waiting again.
+ */
+export async function boardSent(deps: ApprovalDeps, id: string, draft: MailDraft, outcome: { readonly kind: string; readonly ok: boolean; readonly messageId?: string; readonly reason?: string }): Promise<void> {
+  const found = await deps.store.get(id);
+  if (found?.state !== 'committing' || found.payload.kind !== 'send') return;
+  if (outcome.kind === 'sent' && outcome.messageId !== undefined) {
+    await boardWrote(deps, id, { kind: 'send', payload: found.payload, summary: draft }, { kind: 'sent', ok: true, to: draft.to.email, messageId: outcome.messageId });
+  } else if (outcome.kind === 'transfer_broke') {
+    await deps.store.update({ ...found, state: 'failed', outcome: { kind: 'transfer_broke', ok: false, reason: outcome.reason ?? '' } }, 'committing');
+  } else {
+    await boardDidNotWrite(deps, id);
+  }
+}
+
 /** Moves `from` on to `next` if nobody did first; otherwise reports what the other did. */
 async function moved(deps: ApprovalDeps, from: PendingApproval, next: PendingApproval, state: ApprovalState): Promise<DecideOutcome> {
   if (await deps.store.update(next, state)) return { kind: 'decided', approval: next };

@@ -9,6 +9,7 @@ import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { buildDetailQuery, buildRefNameQuery } from '../graphql/requests.ts';
 import type { BatchSaved, Created, Saved } from './outcomes.ts';
 import type { PreparedWrite } from './boundWrites.ts';
+import type { MailSendDeps } from './mailSend.ts';
 import type { Board, BoardRecord, BoardSnapshot, Confirmer, GraphQLResult, XosClient } from './domain.ts';
 
 /** What the use cases need; the MCP tools' dependencies are a superset. */
@@ -28,6 +29,8 @@ export interface CoreDeps {
    * (src/board/boardDecisions.ts); the answer is told whether it was written.
    */
   readonly boardWriting?: () => Promise<BoardWrite | undefined>;
+  /** The Board's own send takes the stored approvals of exactly that mail (mailSend.ts `claimSend`). */
+  readonly boardSending?: MailSendDeps['claimSend'];
 }
 
 /** A Save of the Board under way that decides pending approvals: told its end, exactly once. */

@@ -16,6 +16,16 @@ export interface MailSendDeps {
   readonly client?: XosClient;
   /** The undo window after Send (absent or 0 seconds: the mail goes out at once). */
   readonly window?: SendWindow;
+  /** Stored approvals of exactly this mail, taken by the Board's own send (absent: none are kept). */
+  readonly claimSend?: (draft: MailDraft) => Promise<SendClaim | 'taken' | undefined>;
+}
+
+/**
+ * The stored approvals of the mail the Board is sending, taken so the desk cannot send it too;
+ * told what the send came to (sent, may have gone out, or not sent: they wait again).
+ */
+export interface SendClaim {
+  settled(outcome: MailOutcome): Promise<void>;
 }
 
 /**
@@ -118,7 +128,11 @@ export function prepareSend(board: Board, from?: string): Extract<PreparedWrite,
 }
 
 async function sendNow(deps: MailSendDeps, record: SendRecord, draft: MailDraft, path: AuditPath): Promise<MailOutcome> {
+  // The same mail asked for by the agent and waiting on the desk is this send's too: taken first, so it goes out once.
+  const claim = await deps.claimSend?.(draft);
+  if (claim === 'taken') return { kind: 'sending', ok: false };
   const outcome = await sendOnce(deps.board, record, draft, () => deps.mailer.send(draft));
+  await claim?.settled(outcome).catch(() => undefined);
   if (outcome.ok && deps.client && record.sent?.messageId) await recordSent(deps.client, draft, record.sent.messageId, path);
   return outcome;
 }

@@ -25,6 +25,8 @@ export interface XosDeps {
   readonly onBatchSaved?: CoreDeps['onBatchSaved'];
   /** The Board's own Save decides the pending approvals asked from what it writes (CoreDeps.boardWriting). */
   readonly boardWriting?: CoreDeps['boardWriting'];
+  /** The Board's own send takes the stored approvals of exactly that mail (CoreDeps.boardSending). */
+  readonly boardSending?: CoreDeps['boardSending'];
   /** The undo window of a confirmed mail (absent: it goes out at once). */
   readonly mailWindow?: SendWindow;
   /** The browser Board's address when there is one (the standalone server); inline cards open it. */

@@ -15,7 +15,8 @@ import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalSto
 import { QuestionConfirmer } from '../../src/board/confirmer.ts';
 import type { BoardUi } from '../../src/board/controller.ts';
 import { translator } from '../../src/board/texts.ts';
-import type { Mailer, XosClient } from '../../src/core/domain.ts';
+import type { Confirmer, Mailer, XosClient } from '../../src/core/domain.ts';
+import { sendMailDraft } from '../../src/core/mailSend.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
@@ -233,6 +234,29 @@ test('a mail without a session waits on the Board; approved there, it is sent on
   assert.match(again.text, /^Already sent to kim@example\.org at .* Compose a new mail with xos_mail_compose to send another\.$/, 'a sent mail is not asked for again');
   assert.deepEqual(await app.approvalDesk!.pending(), []);
   assert.equal(smtp.received.length, 1, 'sent once');
+});
+
+test('the person sends the same mail with the Board\'s own Send while it waits on the desk: it goes out once, and the desk\'s approval says so', async () => {
+  const draft = { to: { name: 'Lu Example', email: 'lu@example.org' }, subject: 'Your invoice', body: 'It is attached.' };
+  app.controller.board.showMail(draft);
+  const reply = await call('xos_mail_send');
+  assert.equal(reply.isError, false, reply.text);
+  const id = /approval: "([^"]+)"/.exec(reply.text)![1];
+  const before = smtp.received.length;
+  const deps = app.deps();
+  assert.ok(deps.boardSending && deps.mailer, 'the app takes stored approvals of the mail the Board sends');
+  // The person's own Send on the Board, confirmed.
+  const sendAnswer: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'send' };
+  const outcome = await sendMailDraft({ board: app.controller.board, confirmer: sendAnswer, mailer: deps.mailer, client: deps.client, claimSend: deps.boardSending }, new AbortController().signal, 'board');
+  assert.equal(outcome.kind, 'sent', JSON.stringify(outcome));
+  assert.equal(smtp.received.length, before + 1);
+  // The desk no longer offers it, and Approve there sends nothing.
+  assert.deepEqual((await app.approvalDesk!.pending()).map((view) => view.id).filter((pending) => pending === id), []);
+  assert.equal((await app.approvalDesk!.decide(id, 'approve')).kind, 'gone');
+  assert.equal(smtp.received.length, before + 1, 'sent once');
+  const status = await call('xos_mail_send', { approval: id });
+  assert.equal(status.isError, false, status.text);
+  assert.match(status.text, /^The person approved .*lu@example\.org/);
 });
 
 test('a requester with too many approvals waiting is refused with what to do', async () => {

@@ -24,7 +24,7 @@ export const mailSendTool = defineTool({
     return guardedWrite({
       tool: 'xos_mail_send',
       prepare: () => prepareSend(deps.board, deps.mailer!.from),
-      askAndWrite: () => sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow }, signal),
+      askAndWrite: () => sendMailDraft({ board: deps.board, confirmer: deps.confirmer, mailer: deps.mailer!, client: deps.client, window: deps.mailWindow, ...(deps.boardSending ? { claimSend: deps.boardSending } : {}) }, signal),
       words: mailText,
     }, args.approval, deps, session, signal);
   },
