@@ -174,11 +174,21 @@ function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOption
  * arrive as that function.
  */
 export function ownOnly(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(ownOnly);
-  if (value === null || typeof value !== 'object') return value;
-  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [key, item] of Object.entries(value)) own[key] = ownOnly(item);
-  return own;
+  const shell = (item: unknown): unknown => (Array.isArray(item) ? new Array<unknown>(item.length)
+    : item !== null && typeof item === 'object' ? Object.create(null) as Record<string, unknown> : item);
+  const top = shell(value);
+  // An explicit list, not recursion: variables may nest as deep as the JSON parser let them,
+  // far past the call stack (they are refused later, with a code, for their depth).
+  const todo: Array<readonly [object, Record<string, unknown>]> = top === value ? [] : [[value as object, top as Record<string, unknown>]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [from, to] = next;
+    for (const [key, item] of Object.entries(from)) {
+      const made = shell(item);
+      to[key] = made;
+      if (made !== item) todo.push([item as object, made as Record<string, unknown>]);
+    }
+  }
+  return top;
 }
 
 /** graphql-js's default resolver, reading only a row's own properties (a column named `constructor` that is not loaded stays absent). */
