@@ -13,17 +13,15 @@
 // stored approvals on the desk.
 //
 //   XOS_CHANNEL_CALLS=50000 XOS_CHANNEL_SEED=7 node --test test/integration/oracle.channels.test.ts   (default 10,000 calls, fixed seed)
+import { headlessApp } from '../support/headlessApp.ts';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/client';
-import { XosApp } from '../../src/app/xosApp.ts';
+import type { XosApp } from '../../src/app/xosApp.ts';
 import type { Backend } from '../../src/backend/backend.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
-import { QuestionConfirmer } from '../../src/board/confirmer.ts';
-import type { BoardUi } from '../../src/board/controller.ts';
-import { translator } from '../../src/board/texts.ts';
 import type { Mailer } from '../../src/core/domain.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { agentListFields } from '../../src/ast/agentPolicy.ts';
@@ -81,27 +79,14 @@ async function side(seed: number, word: string): Promise<Side> {
   // the two apps' Boards differ by timing, not by data. Others' writes meet the save as conflicts.
   const { feed: _feed, ...client } = embeddedClient(backend);
   const dir = await tempDir(`oracle-channels-${word}`);
-  const t = translator('en');
-  const ui: BoardUi = {
-    t, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-  };
   const plan: Plan = { ask: 'yes', round: 'wait' };
   const self = { sent: 0 } as Side;
   const mailer: Mailer = { send: async () => ({ messageId: `<${++self.sent}@oracle.xos>` }) };
-  const app = new XosApp({
+  const app = headlessApp({
     client,
-    locale: () => 'en',
-    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
-    ui: () => ui,
-    confirmer: () => new QuestionConfirmer({
-      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-      ask: async ({ buttons }) => (plan.ask === 'yes' ? buttons[0] : buttons[1]),
-      log: { info: () => {} },
-    }),
-    contacts: () => undefined,
-    mailer: () => mailer,
-    mailUndoSeconds: () => 0,
+    mailer,
+    boardUrl: false,
+    ask: async ({ buttons }) => (plan.ask === 'yes' ? buttons[0] : buttons[1]),
     storedApprovals: {
       store: new SqliteApprovalStore(join(dir.path, APPROVALS_FILE)),
       backend: () => 'sqlite::memory:',

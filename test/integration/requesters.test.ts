@@ -4,17 +4,15 @@
 // the same write asked again returns the approval that already waits; and the approvals file
 // has a size budget whose refusal says what to do. Over the HTTP endpoint the credential is its
 // bearer token (hashed), whatever client names connect with it.
+import { headlessApp } from '../support/headlessApp.ts';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { XosApp } from '../../src/app/xosApp.ts';
+import type { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
-import { QuestionConfirmer } from '../../src/board/confirmer.ts';
-import type { BoardUi } from '../../src/board/controller.ts';
-import { translator } from '../../src/board/texts.ts';
 import { decideApproval, requestApproval, type PendingApproval } from '../../src/core/approvals.ts';
 import type { PreparedWrite } from '../../src/core/boundWrites.ts';
 import { proposeBatch } from '../../src/core/batch.ts';
@@ -46,25 +44,9 @@ before(async () => {
   backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
   client = embeddedClient(backend);
   dir = await tempDir('requesters');
-  const t = translator('en');
-  const ui: BoardUi = {
-    t, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-  };
-  app = new XosApp({
+  app = headlessApp({
     client,
-    locale: () => 'en',
-    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
-    ui: () => ui,
-    confirmer: () => new QuestionConfirmer({
-      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-      ask: async () => assert.fail('nobody is asked at once without a session'),
-      log: { info: () => {} },
-    }),
-    contacts: () => undefined,
-    mailer: () => undefined,
-    mailUndoSeconds: () => 0,
-    boardUrl: () => 'http://127.0.0.1:4711/',
+    ask: async () => assert.fail('nobody is asked at once without a session'),
     storedApprovals: {
       store: new SqliteApprovalStore(join(dir.path, APPROVALS_FILE)),
       backend: () => 'sqlite::memory:',

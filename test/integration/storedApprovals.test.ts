@@ -4,17 +4,15 @@
 // the blocking question; the person decides there; the agent's next call with `approval` learns
 // the outcome. Written once when approved; nothing when declined, expired, or void after someone
 // else changed the record. Another client learns nothing of it.
+import { headlessApp } from '../support/headlessApp.ts';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { XosApp } from '../../src/app/xosApp.ts';
+import type { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
-import { QuestionConfirmer } from '../../src/board/confirmer.ts';
-import type { BoardUi } from '../../src/board/controller.ts';
-import { translator } from '../../src/board/texts.ts';
 import type { Confirmer, Mailer, XosClient } from '../../src/core/domain.ts';
 import { sendMailDraft } from '../../src/core/mailSend.ts';
 import { showRecord } from '../../src/core/show.ts';
@@ -56,25 +54,10 @@ before(async () => {
   dir = await tempDir('stored-approvals');
   smtp = await startTestSmtpServer({ certificate: await testCertificate() });
   const mailer: Mailer = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', user: '', from: 'XOS <crm@xos.example>' });
-  const t = translator('en');
-  const ui: BoardUi = {
-    t, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-  };
-  app = new XosApp({
+  app = headlessApp({
     client,
-    locale: () => 'en',
-    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
-    ui: () => ui,
-    confirmer: () => new QuestionConfirmer({
-      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-      ask: async ({ message }) => { asked.push(message); return undefined; },
-      log: { info: () => {} },
-    }),
-    contacts: () => undefined,
-    mailer: () => mailer,
-    mailUndoSeconds: () => 0,
-    boardUrl: () => 'http://127.0.0.1:4711/',
+    mailer,
+    ask: async ({ message }) => { asked.push(message); return undefined; },
     storedApprovals: {
       store: new SqliteApprovalStore(join(dir.path, APPROVALS_FILE)),
       backend: () => 'sqlite::memory:',

@@ -2,11 +2,11 @@
 // the Board (its review, its form), the approval desk, the blocking question (answered as the test
 // scripts it), and the agent's calls with an MCP session and without one (a request of protocol
 // 2026-07-28's kind: a server and session per request, nothing remembered between them).
+import { headlessApp } from './headlessApp.ts';
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { XosApp } from '../../src/app/xosApp.ts';
+import type { XosApp } from '../../src/app/xosApp.ts';
 import type { ApprovalStore } from '../../src/core/approvals.ts';
-import { QuestionConfirmer, type AskedQuestion } from '../../src/board/confirmer.ts';
-import type { BoardUi } from '../../src/board/controller.ts';
+import type { AskedQuestion } from '../../src/board/confirmer.ts';
 import { translator } from '../../src/board/texts.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 import { WorkflowHandles } from '../../src/mcp/handles.ts';
@@ -39,28 +39,13 @@ export async function startDecisionApp(client: XosClient, store: ApprovalStore &
   const t = translator('en');
   const caller = options.caller ?? 'agent via http';
   const questions: ScriptedQuestions = { asked: [], answers: [] };
-  const ui: BoardUi = {
-    t, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-  };
-  const app = new XosApp({
+  const app = headlessApp({
     client,
-    locale: () => 'en',
-    surface: { show: () => {}, isOpen: () => false, isVisible: () => false, setTitle: () => {} },
-    ui: () => ui,
-    confirmer: () => new QuestionConfirmer({
-      ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-      ask: async (question) => {
-        questions.asked.push(question);
-        const answer = questions.answers.shift();
-        return answer === 'save' ? t('Save') : answer === 'discard' ? t('Discard') : undefined;
-      },
-      log: { info: () => {} },
-    }),
-    contacts: () => undefined,
-    mailer: () => undefined,
-    mailUndoSeconds: () => 0,
-    boardUrl: () => 'http://127.0.0.1:4711/',
+    ask: async (question) => {
+      questions.asked.push(question);
+      const answer = questions.answers.shift();
+      return answer === 'save' ? t('Save') : answer === 'discard' ? t('Discard') : undefined;
+    },
     storedApprovals: {
       store,
       backend: () => options.backend ?? 'sqlite::memory:',
