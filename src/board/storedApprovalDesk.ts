@@ -184,11 +184,13 @@ export class StoredApprovalDesk implements ApprovalDesk {
   }
 
   async pending(): Promise<readonly PendingApprovalView[]> {
-    const words = this.options.words();
     const waiting = await pendingApprovals(this.options.deps());
     this.timeExpiry(waiting);
     const { board } = this.options;
     board?.prune();
+    if (waiting.length === 0) return [];
+    // The words need the app's AST: read only when there is something to word (at start the backend may not be up yet).
+    const words = this.options.words();
     const views: PendingApprovalView[] = [];
     for (const approval of waiting) {
       // Worded from what Approve would write now, and bound to it by its hash.

@@ -123,3 +123,18 @@ test('the desk hears a request in this process, a decision by another store on t
     other.close();
   }
 });
+
+test('with nothing waiting the list is read without the app\'s words: at start, before the backend is up, nothing is reported as unreadable', async () => {
+  const store = new SqliteApprovalStore(join(dir.path, 'before-backend.sqlite'));
+  const desk = new StoredApprovalDesk({
+    deps: () => ({ client: noBackend, store }),
+    words: () => { throw new Error('XOS has no backend: the AST or the endpoint could not be loaded (see the XOS output).'); },
+    person: () => 'anna',
+  });
+  try {
+    assert.deepEqual(await desk.pending(), []);
+  } finally {
+    desk.dispose();
+    store.close();
+  }
+});
