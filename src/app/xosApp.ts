@@ -11,7 +11,7 @@ import { BoardController, type BoardSurface, type BoardUi } from '../board/contr
 import type { QuestionConfirmer } from '../board/confirmer.ts';
 import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
 import { BoardState } from '../board/state.ts';
-import { boardSending, boardSent, sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
+import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
 import { sentByApproval } from '../core/mailSend.ts';
 import type { Contacts, Mailer, XosClient } from '../core/domain.ts';
 import type { XosDeps } from '../mcp/ports.ts';
@@ -181,10 +181,7 @@ export class XosApp {
       },
       boardSending: async (draft) => {
         const approvals = this.approvalDeps();
-        if (!approvals) return undefined;
-        const taken = await boardSending(approvals, draft, this.options.storedApprovals?.person() ?? 'the person');
-        if (taken === 'taken' || taken.length === 0) return taken === 'taken' ? 'taken' : undefined;
-        return { settled: async (outcome) => { for (const id of taken) await boardSent(approvals, id, draft, outcome); } };
+        return approvals && this.decisions.sending(approvals, draft, this.options.storedApprovals?.person() ?? 'the person');
       },
       mailWindow: {
         seconds: mailUndoSeconds(),

@@ -7,15 +7,25 @@
 // (the VS Code Board, the browser Board) decides through this one object; see
 // core/approvals.ts `effectiveWrite` for how the commit and the desk use it.
 import { isDeepStrictEqual } from 'node:util';
-import { boardDidNotWrite, boardWriting, boardWrote, type ApprovalDeps, type PendingApproval, type ShapedWrite } from '../core/approvals.ts';
+import { boardDidNotWrite, boardSending, boardSent, boardWriting, boardWrote, type ApprovalDeps, type PendingApproval, type ShapedWrite } from '../core/approvals.ts';
 import { payloadHash } from '../core/boundWrites.ts';
 import type { BoardWrite, CoreDeps } from '../core/base.ts';
 import { showStoredReview } from '../core/batchSave.ts';
+import type { MailDraft } from '../core/domain.ts';
+import { prepareSend, type SendClaim } from '../core/mailSend.ts';
 import { prepareSave, showApprovedSave } from '../core/save.ts';
 import { showRecord } from '../core/show.ts';
 
-/** The kinds of write the Board's review or form prepares (prepareSave). */
-const SHAPEABLE = new Set(['save', 'create', 'batch']);
+/** The kinds of write the Board's review or form prepares (prepareSave); a mail is its draft's (prepareSend). */
+const SHAPEABLE = new Set(['save', 'create', 'batch', 'send']);
+
+interface Link {
+  /** The review, loaded record or mail draft the approval was asked from. */
+  readonly source: object;
+  /** The agent's proposals on the form then (none for a review or a mail). */
+  readonly proposals: Readonly<Record<string, unknown>>;
+  readonly mail: boolean;
+}
 
 export class BoardDecisions {
   private readonly deps: () => CoreDeps;
@@ -24,18 +34,29 @@ export class BoardDecisions {
    * agent's proposals the form showed then (the person can only take or drop those; a new or
    * changed one is the agent's, and the agent does not change what waits for the person).
    */
-  private readonly links = new Map<string, { readonly source: object; readonly proposals: Readonly<Record<string, unknown>> }>();
+  private readonly links = new Map<string, Link>();
 
   constructor(deps: () => CoreDeps) {
     this.deps = deps;
   }
 
-  /** What the Board shows now that a write can be asked from: its review, or its loaded record (with its form). */
-  private source(): object | undefined {
+  /**
+   * What the Board shows now that a write can be asked from: its review, or its loaded record (with
+   * its form); for a mail, its draft (the same while only the person edits it).
+   */
+  private source(mail = false): object | undefined {
     const board = this.deps().board;
+    if (mail) return board.mailSource();
     const snapshot = board.snapshot();
     if (snapshot.kind === 'review') return board.review();
     return snapshot.kind === 'detail' ? snapshot.detail : undefined;
+  }
+
+  /** What the Board's Save, or its Send for a mail, would write now. */
+  private async prepared(approval: PendingApproval) {
+    const deps = this.deps();
+    if (approval.payload.kind === 'send') return prepareSend(deps.board, approval.payload.from);
+    return prepareSave(deps, actionOf(approval));
   }
 
   /**
@@ -44,17 +65,20 @@ export class BoardDecisions {
    */
   async requested(approval: PendingApproval): Promise<boolean> {
     if (!SHAPEABLE.has(approval.kind)) return false;
-    const source = this.source();
+    const mail = approval.kind === 'send';
+    const source = this.source(mail);
     if (!source) return false;
-    const now = await prepareSave(this.deps(), actionOf(approval)).catch(() => undefined);
-    if (!now || !('payload' in now) || payloadHash(now.payload) !== approval.hash || this.source() !== source) return false;
-    this.links.set(approval.id, { source, proposals: structuredClone(this.deps().board.snapshot().pending) });
+    const now = await this.prepared(approval).catch(() => undefined);
+    if (!now || !('payload' in now) || payloadHash(now.payload) !== approval.hash || this.source(mail) !== source) return false;
+    this.links.set(approval.id, { source, proposals: mail ? {} : structuredClone(this.deps().board.snapshot().pending), mail });
     return true;
   }
 
   /** Whether the Board still shows what the approval was asked from, shaped by the person alone. */
-  private holds(link: { readonly source: object; readonly proposals: Readonly<Record<string, unknown>> } | undefined): boolean {
-    if (!link || link.source !== this.source()) return false;
+  private holds(link: Link | undefined): boolean {
+    if (!link || link.source !== this.source(link.mail)) return false;
+    // A new draft the agent composes is a new source: only the person's edits keep a mail's link.
+    if (link.mail) return true;
     const proposals = this.deps().board.snapshot().pending;
     return Object.entries(proposals).every(([field, value]) => Object.hasOwn(link.proposals, field) && isDeepStrictEqual(link.proposals[field], value));
   }
@@ -72,7 +96,7 @@ export class BoardDecisions {
     const claimed: string[] = [];
     for (const [id, link] of [...this.links]) {
       // The approvals file out of reach never stops the person's own Save: the approval then waits on (and is voided by the write).
-      if (this.holds(link) && await boardWriting(deps, id, person).catch(() => false)) claimed.push(id);
+      if (!link.mail && this.holds(link) && await boardWriting(deps, id, person).catch(() => false)) claimed.push(id);
     }
     if (claimed.length === 0) return undefined;
     return {
@@ -89,18 +113,46 @@ export class BoardDecisions {
   }
 
   /**
+   * The Board's own Send is about to send `draft`: the approvals that are one decision with its
+   * draft, and any other waiting for exactly that mail, are taken first, so the desk never sends
+   * them too; `taken` when one of them is being sent from the desk right now.
+   */
+  async sending(deps: ApprovalDeps, draft: MailDraft, person: string): Promise<SendClaim | 'taken' | undefined> {
+    const linked: string[] = [];
+    for (const [id, link] of [...this.links]) {
+      if (link.mail && this.holds(link) && await boardWriting(deps, id, person).catch(() => false)) linked.push(id);
+    }
+    const same = await boardSending(deps, draft, person, linked);
+    if (same === 'taken') {
+      for (const id of linked) await boardDidNotWrite(deps, id).catch(() => undefined);
+      return 'taken';
+    }
+    const taken = [...linked, ...same];
+    if (taken.length === 0) return undefined;
+    return {
+      settled: async (outcome) => {
+        for (const id of taken) {
+          this.links.delete(id);
+          await boardSent(deps, id, draft, outcome).catch(() => undefined);
+        }
+      },
+    };
+  }
+
+  /**
    * Links whose review or record the Board no longer shows end: the Board never shows that same
    * object again (a new proposal, a record loaded again or met by a conflict are new objects).
    */
   prune(): void {
     const source = this.source();
-    for (const [id, link] of [...this.links]) if (link.source !== source) this.links.delete(id);
+    const mail = this.source(true);
+    for (const [id, link] of [...this.links]) if (link.source !== (link.mail ? mail : source)) this.links.delete(id);
   }
 
   /** The approval as the person shaped it on the Board; as requested when the Board no longer shows its review or form. */
   readonly shape = async (approval: PendingApproval): Promise<ShapedWrite> => {
     if (!this.holds(this.links.get(approval.id))) return { kind: 'as_requested' };
-    const now = await prepareSave(this.deps(), actionOf(approval));
+    const now = await this.prepared(approval);
     if ('payload' in now) return { kind: 'shaped', prepared: now };
     if (now.kind === 'nothing_to_save') return { kind: 'nothing' };
     return { kind: 'not_ready', why: now };

@@ -135,6 +135,7 @@ export class BoardController {
       showNew: (context) => state.showNew(context),
       showMail: (draft) => state.showMail(draft),
       clearMail: () => state.clearMail(),
+      mailSource: () => state.mailSource(),
       scheduleMail: (sendAt) => state.scheduleMail(sendAt),
       preview: (changes) => state.preview(changes),
       edit: (field, value) => state.edit(field, value),

@@ -107,7 +107,7 @@ export class MailActions {
     // A confirmed mail waiting to go out is read-only: Undo first.
     if (!draft || mailSendAt) return;
     const next = field === 'to' ? { ...draft, to: parseMailbox(value) } : { ...draft, [field]: value };
-    host.applyPageEdit(() => host.state.showMail(next));
+    host.applyPageEdit(() => host.state.editMail(next));
     // Not echoed while typing; only what is wrong with the recipient goes back.
     if (field === 'to' && host.pageConnected()) host.notifyPage(protocol.mailState, { problem: mailProblem(next, host.locale()) ?? null });
   }

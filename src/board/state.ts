@@ -31,6 +31,8 @@ export class BoardState implements Board {
   /** Form values over the loaded record; the latest write of a field wins, whoever made it. */
   private form = new Map<string, { value: unknown; by: Author }>();
   private mail: MailDraft | undefined;
+  /** Which draft is shown: one object per draft composed or restored, kept while only the person edits it. */
+  private mailLineage: object | undefined;
   /** Many proposed changes waiting for the person's review (shown instead of the list or form). */
   private shownReview: Review | undefined;
   private mailSendAt: string | undefined;
@@ -156,13 +158,27 @@ export class BoardState implements Board {
   showMail(draft: MailDraft): void {
     this.mail = structuredClone(draft);
     this.mailSendAt = undefined;
+    this.mailLineage = {};
+    this.emit('mail');
+  }
+
+  /** The person's edit of the draft shown: the same draft, changed (a stored request for it follows the edit). */
+  editMail(draft: MailDraft): void {
+    if (!this.mail) return;
+    this.mail = structuredClone(draft);
+    this.mailSendAt = undefined;
     this.emit('mail');
   }
 
   clearMail(): void {
     this.mail = undefined;
     this.mailSendAt = undefined;
+    this.mailLineage = undefined;
     this.emit('mail');
+  }
+
+  mailSource(): object | undefined {
+    return this.mail ? this.mailLineage : undefined;
   }
 
   scheduleMail(sendAt: string | undefined): void {

@@ -6,7 +6,7 @@
 import type { ApprovalDeps, ApprovalOutcome, DecideOutcome, EffectiveWrite, NotCommitted, PendingApproval, Requester } from '../core/approvals.ts';
 import { decideApproval, effectiveWrite, pendingApprovals } from '../core/approvals.ts';
 import type { ApprovalStore, InsertOutcome } from '../core/approvals.ts';
-import type { BoardOutcome, SaveOutcome } from '../core/outcomes.ts';
+import type { BoardOutcome, MailOutcome, SaveOutcome } from '../core/outcomes.ts';
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import type { BoardDecisions } from './boardDecisions.ts';
 import { displayText, shorten } from './confirmText.ts';
@@ -68,7 +68,7 @@ export function effectiveQuestion(approval: PendingApproval, effective: Effectiv
 }
 
 /** Why the Board's review or form cannot be written as it stands, as what the person does next. */
-function notReadyText(words: QuestionWords, why: SaveOutcome): string {
+function notReadyText(words: QuestionWords, why: SaveOutcome | MailOutcome): string {
   const { t } = words;
   const person = personWords(t, words.ast, words.locale);
   switch (why.kind) {

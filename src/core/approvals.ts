@@ -13,7 +13,7 @@ import type { RecordChange } from '../graphql/types.ts';
 import { auditedOutcome, commit } from './approvalCommit.ts';
 import { boundVersions, payloadHash, type BoundPayload, type BoundVersion, type PreparedWrite, type WriteKind } from './boundWrites.ts';
 import type { DeleteSummary, MailDraft, Mailer, SaveSummary, XosClient } from './domain.ts';
-import type { BatchSaved, Created, SaveOutcome, Saved, ServerError } from './outcomes.ts';
+import type { BatchSaved, Created, MailOutcome, SaveOutcome, Saved, ServerError } from './outcomes.ts';
 
 
 /** How long a request waits for the person unless the caller says otherwise. */
@@ -254,7 +254,7 @@ export type NotCommitted =
   /** The person's decisions on the Board's review or form leave nothing to write. */
   | { readonly kind: 'nothing_to_write' }
   /** The Board's review or form cannot be written as it stands (`why`: as its own Save would say it). */
-  | { readonly kind: 'not_ready'; readonly why: SaveOutcome }
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome | MailOutcome }
   /** What Approve would write is no longer what the person's surface showed (its hash differs): they decide again on what it shows now. */
   | { readonly kind: 'changed_since_shown' };
 
@@ -269,7 +269,7 @@ export type ShapedWrite =
   /** The person's decisions leave nothing to write. */
   | { readonly kind: 'nothing' }
   /** Not writable as it stands (open conflicts, invalid values): `why`, as the Board's Save would say it. */
-  | { readonly kind: 'not_ready'; readonly why: SaveOutcome };
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome | MailOutcome };
 
 export type Shaper = (approval: PendingApproval) => Promise<ShapedWrite>;
 
@@ -277,7 +277,7 @@ export type Shaper = (approval: PendingApproval) => Promise<ShapedWrite>;
 export type EffectiveWrite =
   | { readonly kind: 'write'; readonly payload: BoundPayload; readonly summary: PendingApproval['summary']; readonly hash: string; readonly shaped: boolean }
   | { readonly kind: 'nothing' }
-  | { readonly kind: 'not_ready'; readonly why: SaveOutcome };
+  | { readonly kind: 'not_ready'; readonly why: SaveOutcome | MailOutcome };
 
 /**
  * The one answer to "what does Approve write": the stored request, or, where the person shapes it
@@ -406,11 +406,11 @@ export async function boardDidNotWrite(deps: ApprovalDeps, id: string): Promise<
  * The Board is about to send `draft` itself (the person confirmed its Send): the pending send
  * approvals of this backend for exactly that mail are taken (committing), so the desk never sends
  * it too; `taken` when one of them is being sent from the desk right now (the Board then sends
- * nothing). Returns the ids taken.
+ * nothing). Returns the ids taken (`already`: ids the Board took already, left as they are).
  */
-export async function boardSending(deps: ApprovalDeps, draft: MailDraft, person: string): Promise<string[] | 'taken'> {
+export async function boardSending(deps: ApprovalDeps, draft: MailDraft, person: string, already: readonly string[] = []): Promise<string[] | 'taken'> {
   const mail = payloadHash({ kind: 'send', draft });
-  const same = (await deps.store.list(['pending', 'committing'])).filter((approval) => approval.backend === deps.backend
+  const same = (await deps.store.list(['pending', 'committing'])).filter((approval) => !already.includes(approval.id) && approval.backend === deps.backend
     && approval.payload.kind === 'send' && payloadHash({ kind: 'send', draft: approval.payload.draft }) === mail);
   if (same.some((approval) => approval.state === 'committing')) return 'taken';
   const taken: string[] = [];

@@ -113,6 +113,8 @@ export interface Board {
   showMail(draft: MailDraft): void;
   /** Removes the mail draft (after it was sent). */
   clearMail(): void;
+  /** Which draft is shown (the same object while only the person edits it; undefined without one). */
+  mailSource(): object | undefined;
   /** The confirmed draft waits until `sendAt` (ISO) with Undo; undefined: it no longer waits. */
   scheduleMail(sendAt: string | undefined): void;
   /** Merges agent changes into the form as a preview; nothing is saved. */

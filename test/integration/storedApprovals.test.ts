@@ -242,6 +242,45 @@ test('the person sends the same mail with the Board\'s own Send while it waits o
   assert.match(status.text, /^The person approved .*lu@example\.org/);
 });
 
+test('the person edits the mail on the Board while the agent\'s send waits: the desk shows and sends the edited mail, once; a new draft of the agent ends that', async () => {
+  const draft = { to: { name: 'Mo Example', email: 'mo@example.org' }, subject: 'Offer', body: 'Our offer, as discussed.' };
+  app.controller.board.showMail(draft);
+  const reply = await call('xos_mail_send');
+  const id = /approval: "([^"]+)"/.exec(reply.text)![1];
+  const before = smtp.received.length;
+  // The person's edit on the page (what the Board's mail actions do with it).
+  app.state.editMail({ ...draft, subject: 'Offer, revised' });
+  const [shown] = (await app.approvalDesk!.pending()).filter((view) => view.id === id);
+  assert.match(shown.question, /^With your changes on the Board: Send this mail to .*Subject: Offer, revised\./);
+  assert.equal((await app.approvalDesk!.decide(id, 'approve', shown.hash)).kind, 'approved');
+  assert.equal(smtp.received.length, before + 1, 'sent once');
+  assert.match(smtp.received.at(-1)!.raw, /Subject: Offer, revised/);
+  assert.equal(app.state.snapshot().mail, undefined, 'the sent draft left the Board');
+
+  // A draft the agent composes anew is not the person's edit: the request waits as it was asked.
+  app.controller.board.showMail(draft);
+  const second = /approval: "([^"]+)"/.exec((await call('xos_mail_send')).text)![1];
+  app.controller.board.showMail({ ...draft, subject: 'Something else' });
+  const [asked] = (await app.approvalDesk!.pending()).filter((view) => view.id === second);
+  assert.match(asked.question, /^Send this mail to .*Subject: Offer\./);
+  assert.equal((await app.approvalDesk!.decide(second, 'decline')).kind, 'declined');
+  assert.equal(smtp.received.length, before + 1);
+
+  // The person edits the draft and sends it with the Board's own Send: that decides the waiting request.
+  app.controller.board.showMail(draft);
+  const third = /approval: "([^"]+)"/.exec((await call('xos_mail_send')).text)![1];
+  app.state.editMail({ ...draft, body: 'Our offer, with the discount.' });
+  const deps = app.deps();
+  const sendAnswer: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'send' };
+  const outcome = await sendMailDraft({ board: app.controller.board, confirmer: sendAnswer, mailer: deps.mailer!, client: deps.client, claimSend: deps.boardSending }, new AbortController().signal, 'board');
+  assert.equal(outcome.kind, 'sent', JSON.stringify(outcome));
+  assert.equal(smtp.received.length, before + 2);
+  assert.match(smtp.received.at(-1)!.raw, /with the discount/);
+  assert.equal((await app.approvalDesk!.decide(third, 'approve')).kind, 'gone');
+  assert.equal(smtp.received.length, before + 2, 'the desk sends nothing more');
+  assert.match((await call('xos_mail_send', { approval: third })).text, /^The person approved .*mo@example\.org/);
+});
+
 test('a requester with too many approvals waiting is refused with what to do', async () => {
   await showRecord(app.deps(), 'person_detail', '5');
   app.controller.board.edit('city', 'Full');
