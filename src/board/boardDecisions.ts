@@ -100,6 +100,7 @@ export class BoardDecisions {
     }
     if (claimed.length === 0) return undefined;
     return {
+      approvals: claimed,
       written: async (prepared, outcome) => {
         for (const id of claimed) {
           this.links.delete(id);

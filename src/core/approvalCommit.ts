@@ -20,7 +20,8 @@ export function approvedText(action: string, id: string, fields: readonly string
   return approvalText(`${action} approved by the person ${approvalMarker(id)}`, fields);
 }
 
-const approvalMarker = (id: string) => `[approval ${id}]`;
+/** How an audit text names the stored approval a write carried out (a sweep finds the write by it). */
+export const approvalMarker = (id: string) => `[approval ${id}]`;
 
 export type CommitResult =
   | { readonly kind: 'done'; readonly state: 'approved' | 'void' | 'failed'; readonly outcome: ApprovalOutcome }

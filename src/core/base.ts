@@ -35,6 +35,8 @@ export interface CoreDeps {
 
 /** A Save of the Board under way that decides pending approvals: told its end, exactly once. */
 export interface BoardWrite {
+  /** The stored approvals this write decides (their ids go into its audit text). */
+  readonly approvals: readonly string[];
   /** Written: `prepared` is what was written, `outcome` what it came to. */
   written(prepared: PreparedWrite, outcome: Saved | BatchSaved | Created): Promise<void>;
   /** Not written (refused, a conflict, no answer): the approvals wait again. */

@@ -51,7 +51,7 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
   const fields = [...payload.fields];
   const cells = payload.rows.reduce((n, c) => n + Object.keys(c.set).length, 0);
   const claim = await deps.boardWriting?.();
-  const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(auditAction(payload), fields.map((field) => ({ field }))) });
+  const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(auditAction(payload), fields.map((field) => ({ field })), claim?.approvals) });
   if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') {
     if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };

@@ -36,7 +36,7 @@ export async function createFromForm(deps: CoreDeps, signal: AbortSignal, path: 
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'create', answer };
   const claim = await deps.boardWriting?.();
-  const write = await writeRecords(deps.client, prepared.payload, { path, approval: confirmedText('Create', prepared.summary.changes) });
+  const write = await writeRecords(deps.client, prepared.payload, { path, approval: confirmedText('Create', prepared.summary.changes, claim?.approvals) });
   if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') throw write.failure;
   if (write.kind !== 'written') return { kind: 'server_refused', ok: false, action: 'create', entity: context.entity, error: write.error };

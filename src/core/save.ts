@@ -7,6 +7,7 @@ import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { writeRecords, type PreparedWrite, type SavePayload } from './boundWrites.ts';
+import { approvalMarker } from './approvalCommit.ts';
 import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
 import type { BoardRecord, DetailView, SaveSummary } from './domain.ts';
 import { createFromForm, prepareCreate } from './records.ts';
@@ -35,7 +36,7 @@ export async function saveForm(deps: CoreDeps, signal: AbortSignal, path: AuditP
     return { kind: 'changed_while_asked', ok: false, action: 'save' };
   }
   if (answer !== 'save') return { kind: 'declined', ok: false, action: 'save', answer };
-  return commitFormSave(deps, prepared, form.detail, path, confirmedText(approval, prepared.summary.changes));
+  return commitFormSave(deps, prepared, form.detail, path, approval);
 }
 
 /**
@@ -90,13 +91,13 @@ async function formChange(deps: CoreDeps, approval: string): Promise<FormChange 
 
 /** Writes exactly the confirmed update and shows the result on the Board (the record, its conflicts). */
 async function commitFormSave(deps: CoreDeps, prepared: Extract<PreparedWrite, { kind: 'save' }>, loaded: DetailView & { version: number },
-  path: AuditPath, approvalText: string): Promise<SaveOutcome> {
+  path: AuditPath, action: string): Promise<SaveOutcome> {
   const ast = deps.client.ast();
   const { payload, summary } = prepared;
   const context = findContext(ast, payload.context)!;
   const asked = summary.changes;
   const claim = await deps.boardWriting?.();
-  const write = await writeRecords(deps.client, payload, { path, approval: approvalText });
+  const write = await writeRecords(deps.client, payload, { path, approval: confirmedText(action, asked, claim?.approvals) });
   if (write.kind !== 'written') await claim?.notWritten();
   if (write.kind === 'no_answer') {
     if (write.certainlyNotProcessed) return { kind: 'unavailable', ok: false, reason: (write.failure as Error).message };
@@ -173,8 +174,13 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
 }
 
 /** The approval an audit entry records: what the person confirmed, for which fields. */
-export function confirmedText(action: string, changes: readonly { field: string }[]): string {
-  return approvalText(`${action} confirmed by the person`, changes.map((c) => c.field));
+/**
+ * How the audit trail names a write the person confirmed. `approvals`: stored approvals this write
+ * decides (the Board's own Save of what they were asked from), named so that a sweep after a crash
+ * finds the write and settles them as approved.
+ */
+export function confirmedText(action: string, changes: readonly { field: string }[], approvals: readonly string[] = []): string {
+  return approvalText(`${action} confirmed by the person${approvals.map((id) => ` ${approvalMarker(id)}`).join('')}`, changes.map((c) => c.field));
 }
 
 /** Asks the person; any change of the Board while the question is open voids the answer. */

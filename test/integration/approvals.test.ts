@@ -10,7 +10,7 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
 import { BoardState } from '../../src/board/state.ts';
 import {
-  approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals,
+  approvalStatus, boardWriting, decideApproval, pendingApprovals, requestApproval, sweepApprovals,
   type ApprovalDeps, type PendingApproval, type Requester,
 } from '../../src/core/approvals.ts';
 import { approvedText } from '../../src/core/approvalCommit.ts';
@@ -21,7 +21,7 @@ import { prepareSend } from '../../src/core/mailSend.ts';
 import { newRecord, prepareDelete } from '../../src/core/records.ts';
 import { proposeBatch } from '../../src/core/batch.ts';
 import { batchSize, prepareReview } from '../../src/core/batchSave.ts';
-import { prepareSave } from '../../src/core/save.ts';
+import { confirmedText, prepareSave } from '../../src/core/save.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildAuditQuery } from '../../src/graphql/requests.ts';
@@ -214,6 +214,21 @@ describe('stored pending approvals', () => {
     assert.equal((await approvedEntries(client, { entity: 'person', id: '103' })).length, 1);
     assert.equal((await approvedEntries(client, { entity: 'person', id: '104' })).length, 0);
     assert.notEqual((await people(client)).get('104')!.city, 'Lost');
+  });
+
+  test('the Board\'s own Save took an approval and the process stopped before recording it: the sweep finds that write too', async () => {
+    now = T0 + 23 * MINUTE;
+    const taken = await request(await preparedSave('105', 'By the Board'), { client: 'xos-mcp' });
+    // As the Board's Save does (BoardDecisions.writing): taken, then written with the person's confirmation naming it; then the stop.
+    assert.equal(await boardWriting(deps(), taken.id, 'Anna'), true);
+    const payload = taken.payload as RecordPayload;
+    const write = await writeRecords(client, payload, { path: 'board', approval: confirmedText('Save', [{ field: 'city' }], [taken.id]) });
+    assert.equal(write.kind, 'written');
+    now += 3 * MINUTE;
+    await sweepApprovals(deps());
+    const settled = await approvalStatus(deps(), taken.id, { client: 'xos-mcp' });
+    assert.equal(settled.state, 'approved', 'the write the Board made for it is found; it is not called interrupted');
+    assert.equal((await people(client)).get('105')!.city, 'By the Board');
   });
 
   test('a backend that refuses to take the write leaves the approval pending; a write whose answer is lost is found by its approval id', async () => {

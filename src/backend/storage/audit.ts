@@ -70,7 +70,7 @@ export function approvalText(head: string, fields: readonly string[]): string {
 }
 
 /** `<head> (<fields>)` as approvalText writes it; the closing parenthesis is missing where the text was cut. */
-const APPROVAL_FIELDS = /^(.*? by the person(?: \[approval [^\]]*\])?) \(([^()]*?)(\))?$/s;
+const APPROVAL_FIELDS = /^(.*? by the person(?: \[approval [^\]]*\])*) \(([^()]*?)(\))?$/s;
 
 /**
  * An approval text as someone sees it who may read only the fields `reads` allows of the entry's
