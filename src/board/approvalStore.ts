@@ -143,7 +143,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     if (over <= 0) return true;
     const undecided = (this.#db.prepare('SELECT COALESCE(SUM("bytes"), 0) AS "bytes" FROM "approvals" WHERE "state" IN (\'pending\', \'committing\')').get() as { bytes: number }).bytes;
     if (undecided + bytes > max) return false;
-    const decided = this.#db.prepare('SELECT "id", "bytes" FROM "approvals" WHERE "state" NOT IN (\'pending\', \'committing\') ORDER BY COALESCE("decided_at", "expires_at"), "id"')
+    const decided = this.#db.prepare('SELECT "id", "bytes" FROM "approvals" WHERE "state" NOT IN (\'pending\', \'committing\') ORDER BY COALESCE("decided_at", "expires_at"), "created_at", "rowid"')
       .all() as Array<{ id: string; bytes: number }>;
     const remove = this.#db.prepare('DELETE FROM "approvals" WHERE "id" = ?');
     for (const row of decided) {
