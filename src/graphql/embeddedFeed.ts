@@ -18,6 +18,6 @@ export function embeddedFeed(storage: Storage, person = 'someone'): ChangeFeed |
     stop?.();
     stop = undefined;
   });
-  const announcer = new Announcer((open) => void hub.announce(client, person, open).catch(() => undefined));
+  const announcer = new Announcer((open) => hub.announce(client, person, open).catch(() => undefined));
   return { subscribe: (listener) => listeners.subscribe(listener), announce: (open) => announcer.announce(open) };
 }

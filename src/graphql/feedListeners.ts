@@ -40,14 +40,21 @@ export class FeedListeners {
   }
 }
 
-/** Sends the open record now and again every REANNOUNCE_MS while one is open (the timer never keeps the process alive). */
+/**
+ * Sends the open record now and again every REANNOUNCE_MS while one is open (the timer never keeps
+ * the process alive). One send at a time: the next waits until the last is through and carries only
+ * the newest state, so "editing" never overtakes the "open" sent before it and is then lost until
+ * the next repeat.
+ */
 export class Announcer {
-  readonly #send: (open: OpenRecord) => void;
+  readonly #send: (open: OpenRecord) => void | Promise<unknown>;
   readonly #everyMs: number;
   #open: OpenRecord;
   #timer: NodeJS.Timeout | undefined;
+  #sending = false;
+  #again = false;
 
-  constructor(send: (open: OpenRecord) => void, everyMs = REANNOUNCE_MS) {
+  constructor(send: (open: OpenRecord) => void | Promise<unknown>, everyMs = REANNOUNCE_MS) {
     this.#send = send;
     this.#everyMs = everyMs;
   }
@@ -60,17 +67,39 @@ export class Announcer {
     this.#open = open ? { entity: open.entity, id: String(open.id), editing: open.editing } : undefined;
     clearInterval(this.#timer);
     this.#timer = undefined;
-    this.#send(this.#open);
-    if (this.#open) this.#timer = setInterval(() => this.#send(this.#open), this.#everyMs).unref();
+    this.#flush();
+    if (this.#open) this.#timer = setInterval(() => this.#flush(), this.#everyMs).unref();
   }
 
   /** Again now (a stream that came back: the backend may have let it expire). */
   repeat(): void {
-    if (this.#open) this.#send(this.#open);
+    if (this.#open) this.#flush();
   }
 
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+  }
+
+  #flush(): void {
+    if (this.#sending) {
+      this.#again = true;
+      return;
+    }
+    this.#sending = true;
+    let sent: void | Promise<unknown>;
+    try {
+      sent = this.#send(this.#open);
+    } catch {
+      sent = undefined;
+    }
+    const done = () => {
+      this.#sending = false;
+      if (!this.#again) return;
+      this.#again = false;
+      this.#flush();
+    };
+    if (sent instanceof Promise) sent.then(done, done);
+    else done();
   }
 }

@@ -64,14 +64,13 @@ export function remoteFeed(options: RemoteFeedOptions): ChangeFeed {
     running = undefined;
   });
 
-  const post = (open: OpenRecord) => {
+  const post = (open: OpenRecord) =>
     options.fetch(`${options.base}/xos/presence`, {
       method: 'POST',
       headers: { ...options.headers, 'content-type': 'application/json', 'x-xos-client': client },
       body: JSON.stringify(open ?? {}),
       signal: AbortSignal.timeout(15_000),
     }).then((response) => response.body?.cancel()).catch(() => undefined);
-  };
   const announcer = new Announcer(post, options.reannounceMs);
 
   const emit = (event: ChangeFeedEvent) => listeners.emit(event);

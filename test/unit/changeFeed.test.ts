@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { changesPayloads, parseChangesPayload } from '../../src/backend/changes/notifyPayload.ts';
 import { PresenceBook } from '../../src/backend/changes/presenceBook.ts';
-import { parseOpenRecord } from '../../src/backend/changes/hub.ts';
+import { ChangeHub, parseOpenRecord } from '../../src/backend/changes/hub.ts';
+import type { SharedPresence } from '../../src/backend/changes/types.ts';
+import type { Storage } from '../../src/backend/storage/types.ts';
+import { Announcer, type OpenRecord } from '../../src/graphql/feedListeners.ts';
 import { parseSse } from '../../src/graphql/remoteFeed.ts';
 import type { RecordChange } from '../../src/graphql/types.ts';
 
@@ -58,6 +61,66 @@ test('presence lives until it expires or is cleared, and is told only when it ch
   book.changed(2_100);
   book.put('a', undefined, 0);
   assert.deepEqual(book.changed(2_200), [], 'cleared');
+});
+
+/** A send that resolves only when the test says so, recording what it was given and how many ran at once. */
+function heldSends() {
+  const sent: OpenRecord[] = [];
+  const release: (() => void)[] = [];
+  let running = 0;
+  let most = 0;
+  const send = (open: OpenRecord) => {
+    sent.push(open);
+    most = Math.max(most, ++running);
+    return new Promise<void>((resolve) => release.push(() => { running--; resolve(); }));
+  };
+  const next = async () => {
+    release.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { send, sent, next, most: () => most };
+}
+
+test('an announcement never overtakes the one before it: one send at a time, the newest state next', async () => {
+  const held = heldSends();
+  const announcer = new Announcer(held.send, 60_000);
+  try {
+    announcer.announce({ entity: 'person', id: '5', editing: false });
+    announcer.announce({ entity: 'person', id: '5', editing: true });
+    announcer.announce({ entity: 'person', id: '6', editing: true });
+    assert.deepEqual(held.sent, [{ entity: 'person', id: '5', editing: false }], 'the later ones wait for the first');
+    await held.next();
+    assert.deepEqual(held.sent.at(-1), { entity: 'person', id: '6', editing: true }, 'then only the newest');
+    assert.equal(held.sent.length, 2);
+    announcer.announce(undefined);
+    await held.next();
+    await held.next();
+    assert.deepEqual(held.sent, [{ entity: 'person', id: '5', editing: false }, { entity: 'person', id: '6', editing: true }, undefined]);
+    assert.equal(held.most(), 1, 'never two at once');
+  } finally {
+    announcer.stop();
+  }
+});
+
+test('the hub hands one front end\'s announcements to the storage in the order made, even when the first is slow', async () => {
+  const told: (SharedPresence | undefined)[] = [];
+  let calls = 0;
+  const storage = {
+    kind: 'postgres',
+    announce: async (_client: string, presence: SharedPresence | undefined) => {
+      // The first announcement takes longest: a pool would let the second commit first.
+      const wait = ++calls === 1 ? 30 : 0;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      told.push(presence);
+    },
+  } as unknown as Storage;
+  const hub = new ChangeHub(storage);
+  await Promise.all([
+    hub.announce('a', 'anna', { entity: 'person', id: '5', editing: false }),
+    hub.announce('a', 'anna', { entity: 'person', id: '5', editing: true }),
+    hub.announce('a', 'anna', undefined),
+  ]);
+  assert.deepEqual(told.map((p) => p && p.editing), [false, true, undefined]);
 });
 
 test('an announcement is checked: a known entity, an id, editing true or false; {} clears', () => {

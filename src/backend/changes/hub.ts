@@ -20,6 +20,8 @@ export class ChangeHub {
   readonly #events = new Listeners<StorageFeedEvent>();
   #stopWatching: (() => void) | undefined;
   #presence: readonly SharedPresence[] = [];
+  /** Each front end's last announcement on its way: the next waits for it (the pool's connections could reorder them). */
+  readonly #announcing = new Map<string, Promise<void>>();
 
   constructor(storage: Storage, options: ChangeHubOptions = {}) {
     this.#storage = storage;
@@ -63,8 +65,16 @@ export class ChangeHub {
   }
 
   /** `open` undefined: the front end has no record open (or is gone). */
-  async announce(client: string, person: string, open: OpenRecord | undefined): Promise<void> {
-    await this.#storage.announce?.(client, open ? { client, person, entity: open.entity, id: open.id, editing: open.editing } : undefined, this.#ttlMs);
+  announce(client: string, person: string, open: OpenRecord | undefined): Promise<void> {
+    const entry = open ? { client, person, entity: open.entity, id: open.id, editing: open.editing } : undefined;
+    const before = this.#announcing.get(client) ?? Promise.resolve();
+    const sent = before.catch(() => undefined).then(async () => { await this.#storage.announce?.(client, entry, this.#ttlMs); });
+    this.#announcing.set(client, sent);
+    const forget = () => {
+      if (this.#announcing.get(client) === sent) this.#announcing.delete(client);
+    };
+    sent.then(forget, forget);
+    return sent;
   }
 
   changesSince(cursor: number | undefined, limit: number) {
