@@ -14,6 +14,8 @@ import { run } from './lib/run.mjs';
 import { provision } from './lib/vscode-server.mjs';
 
 const node = projectNode();
+/** Integration files run side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one). */
+const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
 
 /** Outcome of a stage: 'passed', 'failed', or 'no tests' when its glob matched nothing. */
 const passedIf = (code) => (code === 0 ? 'passed' : 'failed');
@@ -95,8 +97,9 @@ const stages = [
     run: async () => {
       if (findFiles('test/integration', '.test.ts').length === 0) return nodeTests('test/integration', []);
       const postgresBin = await ensurePostgres();
-      // Tells the PostgreSQL tests where initdb and postgres are.
-      return nodeTests('test/integration', ['--test-concurrency=1'], { ...process.env, XOS_PG_BINDIR: postgresBin });
+      // Tells the PostgreSQL tests where initdb and postgres are. Two files at a time: each has its
+      // own servers, ports and folders, and many wait on SMTP, PostgreSQL or a killed child.
+      return nodeTests('test/integration', [`--test-concurrency=${INTEGRATION_CONCURRENCY}`], { ...process.env, XOS_PG_BINDIR: postgresBin });
     },
   },
   {

@@ -15,7 +15,8 @@ const run = promisify(execFile);
 const INSTALL_HINT = 'install the Debian package "postgresql" (apt-get install -y postgresql)';
 const SUPERUSER = 'xos';
 const TEST_DATABASE = 'xos_test';
-const READY_DEADLINE_MS = 30_000;
+/** Generous: initdb and start-up on a loaded 2-core machine running other test files. */
+const READY_DEADLINE_MS = 120_000;
 const READY_POLL_MS = 100;
 
 export interface PostgresServer {
@@ -78,10 +79,8 @@ export async function startPostgres(): Promise<PostgresServer> {
 
   try {
     await command('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-    const port = await freePort();
     await appendFile(join(dataDir, 'postgresql.conf'), [
       '',
-      `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${dir.path}'`,
       'fsync = off',
@@ -89,13 +88,26 @@ export async function startPostgres(): Promise<PostgresServer> {
       'full_page_writes = off',
       '',
     ].join('\n'));
-    // The server runs as our child (not daemonised by pg_ctl) so its exit is reaped here.
-    server = startServer(bin, dataDir, logFile, asRoot);
-    // Never keep the test process alive for it; the exit hook above stops it.
-    server.unref();
-    running = true;
-    const serverDsn = `postgres://${SUPERUSER}@127.0.0.1:${port}`;
-    await waitUntilReady(`${serverDsn}/postgres`, logFile, server);
+    // A free port can be taken by another test process before the server binds it: then another one.
+    let serverDsn = '';
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      await appendFile(join(dataDir, 'postgresql.conf'), `port = ${port}\n`);
+      // The server runs as our child (not daemonised by pg_ctl) so its exit is reaped here.
+      server = startServer(bin, dataDir, logFile, asRoot);
+      // Never keep the test process alive for it; the exit hook above stops it.
+      server.unref();
+      running = true;
+      serverDsn = `postgres://${SUPERUSER}@127.0.0.1:${port}`;
+      try {
+        await waitUntilReady(`${serverDsn}/postgres`, logFile, server);
+        break;
+      } catch (error) {
+        const portTaken = server.exitCode !== null && /could not bind|Address already in use/.test(String(error));
+        if (!portTaken || attempt === 3) throw error;
+        running = false;
+      }
+    }
     const dsn = await createDatabase(serverDsn, TEST_DATABASE);
     let stopped = false;
     return {

@@ -67,6 +67,8 @@ export async function startTestSmtpServer(options: TestSmtpOptions): Promise<Tes
     authOptional: !options.credentials,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    // No reverse DNS lookup of 127.0.0.1 per connection (slow where no resolver answers).
+    disableReverseLookup: true,
     onAuth(auth, _session, callback) {
       const ok = options.credentials && auth.username === options.credentials.user && auth.password === options.credentials.pass;
       callback(ok ? null : new Error('Invalid username or password'), ok ? { user: auth.username } : undefined);
