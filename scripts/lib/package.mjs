@@ -1,6 +1,7 @@
-// Packages the extension into dist/<name>-<version>.vsix with @vscode/vsce. vsce runs the
-// production build itself (the manifest's vscode:prepublish); esbuild bundles every
-// dependency, so the package holds no node_modules (--no-dependencies).
+// Packages the extension into dist/<name>-<version>.vsix with @vscode/vsce, LICENSE included
+// (Open VSX publishes nothing without one). vsce runs the production build itself (the
+// manifest's vscode:prepublish); esbuild bundles every dependency, so the package holds no
+// node_modules (--no-dependencies).
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +24,7 @@ export function vsixPath() {
 export function packageExtension({ out = vsixPath(), quiet = false } = {}) {
   // vsce starts `npm run vscode:prepublish` through a shell: put Node 24 first for it.
   const env = { ...process.env, PATH: `${dirname(projectNode())}:${process.env.PATH ?? ''}` };
-  const args = [packageBin('@vscode/vsce', 'vsce'), 'package', '--no-dependencies', '--skip-license', '--out', out];
+  const args = [packageBin('@vscode/vsce', 'vsce'), 'package', '--no-dependencies', '--out', out];
   return new Promise((resolve, reject) => {
     const child = spawn(projectNode(), args, { cwd: repoRoot, env, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
     let output = '';

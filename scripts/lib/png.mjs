@@ -1,4 +1,5 @@
-// A minimal PNG encoder (8-bit RGBA, no interlace) on node:zlib, for generated icons.
+// A minimal PNG encoder (8-bit RGBA, no interlace) on node:zlib, for generated icons, and the
+// size a PNG file declares.
 import { deflateSync } from 'node:zlib';
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -22,6 +23,14 @@ function chunk(type, data) {
   return Buffer.concat([length, typeAndData, crc]);
 }
 
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** `{ width, height }` from a PNG file's IHDR chunk; undefined when `bytes` is no PNG. */
+export function readPngSize(bytes) {
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
 /** Encodes `rgba` (width * height * 4 bytes, rows top to bottom) as a PNG file. */
 export function encodePng(width, height, rgba) {
   const header = Buffer.alloc(13);
@@ -36,7 +45,7 @@ export function encodePng(width, height, rgba) {
     Buffer.from(rgba.buffer, rgba.byteOffset + y * width * 4, width * 4).copy(raw, y * (width * 4 + 1) + 1);
   }
   return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    SIGNATURE,
     chunk('IHDR', header),
     chunk('IDAT', deflateSync(raw, { level: 9 })),
     chunk('IEND', Buffer.alloc(0)),

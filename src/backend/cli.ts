@@ -19,8 +19,10 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
                   [--statement-timeout MS] [--insecure-no-token]
                   [--oidc-issuer URL --oidc-audience AUD [--oidc-claim C]]
 
-  --ast       the app's AST (JSON or YAML); without it: the bundled demo CRM
-  --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db
+  --ast       the app's AST (JSON or YAML), or set XOS_AST; without either: the
+              bundled demo CRM
+  --dsn       sqlite:<path> | sqlite::memory: | postgres://user:pass@host:port/db,
+              or set XOS_DSN, which keeps the password out of the process list
               (default sqlite:./xos.db)
   --port      TCP port (default 4000; 0 picks a free one)
   --host      address to bind (default 127.0.0.1)
@@ -58,7 +60,8 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
        xos-server users add <name> [--role R] [--oidc] | list | revoke <name> | role <name> <R>
                   [--ast <file>] [--dsn <dsn>]
 
-  The team's people on the app's database (the same --ast and --dsn as serving).
+  The team's people on the app's database (the same --ast and --dsn, or XOS_AST
+  and XOS_DSN, as serving).
   add prints the person's token once; they send it as "Authorization: Bearer
   <token>" (VS Code: "XOS: Set Server Token"), and their writes are recorded in
   the audit trail in their name; with --oidc no token is made: they sign in with
@@ -71,6 +74,18 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
 export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
 
 class UsageError extends Error {}
+
+type SettingVariable = 'XOS_AST' | 'XOS_DSN' | 'XOS_TOKEN' | 'XOS_FRONTEND_TOKEN';
+
+/**
+ * A flag's value, else its environment variable; an empty one counts as not given. A container or
+ * service passes the DSN and tokens here: the process list and `docker inspect`'s command show argv.
+ */
+function flagOrEnv(flag: string | undefined, variable: SettingVariable): string | undefined {
+  return flag || process.env[variable] || undefined;
+}
+
+const DEFAULT_DSN = 'sqlite:./xos.db';
 
 function intOption(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -113,8 +128,9 @@ async function users(argv: string[]): Promise<void> {
   }
   if (values.role !== undefined && command !== 'add') throw new UsageError('--role is for users add; use: xos-server users role <name> <role>');
   if (values.oidc && command !== 'add') throw new UsageError('--oidc is for users add: how a new user signs in');
-  const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
-  await runUsers(ast, values.dsn ?? 'sqlite:./xos.db', action, (line) => console.log(line));
+  const astFile = flagOrEnv(values.ast, 'XOS_AST');
+  const ast: Ast = astFile ? await loadAstFile(resolve(astFile)) : demoApp();
+  await runUsers(ast, flagOrEnv(values.dsn, 'XOS_DSN') ?? DEFAULT_DSN, action, (line) => console.log(line));
 }
 
 /** The OpenID Connect flags, checked before anything is opened; undefined without --oidc-issuer. */
@@ -153,10 +169,11 @@ async function main(argv: string[]): Promise<void> {
     seed = intOption('seed', values.seed, 0);
     if (seed < 1) throw new UsageError('--seed=N needs N of at least 1');
   }
-  const ast: Ast = values.ast ? await loadAstFile(resolve(values.ast)) : demoApp();
-  const dsn = values.dsn ?? 'sqlite:./xos.db';
-  const token = values.token || process.env.XOS_TOKEN || undefined;
-  const frontendToken = values['frontend-token'] || process.env.XOS_FRONTEND_TOKEN || undefined;
+  const astFile = flagOrEnv(values.ast, 'XOS_AST');
+  const ast: Ast = astFile ? await loadAstFile(resolve(astFile)) : demoApp();
+  const dsn = flagOrEnv(values.dsn, 'XOS_DSN') ?? DEFAULT_DSN;
+  const token = flagOrEnv(values.token, 'XOS_TOKEN');
+  const frontendToken = flagOrEnv(values['frontend-token'], 'XOS_FRONTEND_TOKEN');
   if (frontendToken !== undefined && frontendToken.length < 16) throw new UsageError('the front-end token needs at least 16 characters (--frontend-token or XOS_FRONTEND_TOKEN)');
   if (frontendToken !== undefined && frontendToken === token) {
     throw new UsageError('the front-end token must differ from the token: any client with it is recorded as the agent or the person');
@@ -195,7 +212,7 @@ async function main(argv: string[]): Promise<void> {
 
   const seeded = Object.entries(backend.seeded).map(([e, n]) => `${e} ${n}`).join(', ');
   const lines = [
-    `XOS server for app "${ast.app}"${values.ast ? '' : ' (bundled demo)'} on ${redactDsn(dsn)}`,
+    `XOS server for app "${ast.app}"${astFile ? '' : ' (bundled demo)'} on ${redactDsn(dsn)}`,
     `  GraphQL  ${http.url}/graphql`,
     `  AST      ${http.url}/xos/ast`,
     `  Health   ${http.url}/healthz`,

@@ -49,6 +49,33 @@ describe('xos-server', () => {
     assert.equal(await cli.stop(child), 0);
   });
 
+  test('XOS_AST and XOS_DSN choose the app and the database (a container passes them so), and a flag wins', async () => {
+    const db = join(dir.path, 'from-env.db');
+    const env = { XOS_AST: LIBRARY, XOS_DSN: `sqlite:${db}` };
+    const started = await startCli(['--port', '0'], env);
+    assert.match(started.stdout(), new RegExp(`XOS server for app "library" on sqlite:${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    assert.equal((await gqlData(started.url, '{ book_list_count }')).book_list_count, 0);
+    assert.equal(await cli.stop(started.child), 0);
+    assert.ok(existsSync(db), 'the database of XOS_DSN');
+    // `users` takes the same variables, so `docker exec … xos-server users add` reaches the served database.
+    const users = await cli.run(['users', 'list'], env);
+    assert.equal(users.code, 0, users.stderr);
+    assert.match(users.stdout, /No users yet/);
+
+    const flagged = join(dir.path, 'from-flag.db');
+    const overridden = await startCli(['--dsn', `sqlite:${flagged}`, '--port', '0'], { XOS_DSN: `sqlite:${join(dir.path, 'not-this.db')}` });
+    assert.match(overridden.stdout(), /XOS server for app "crm" \(bundled demo\) on sqlite:.*from-flag\.db\n/);
+    assert.equal(await cli.stop(overridden.child), 0);
+    assert.equal(existsSync(join(dir.path, 'not-this.db')), false);
+  });
+
+  test("XOS_DSN's password appears in no output, not even when the database cannot be reached", async () => {
+    const { code, stdout, stderr } = await cli.run(['--port', '0'], { XOS_DSN: 'postgres://xos:s3cret-pw@127.0.0.1:1/nodb' });
+    assert.equal(code, 1);
+    assert.match(stderr, /database unavailable/);
+    assert.doesNotMatch(stdout + stderr, /s3cret-pw/);
+  });
+
   test('a non-loopback --host without a token is refused before anything is opened', async () => {
     const db = join(dir.path, 'exposed.db');
     const { code, stderr } = await cli.run(['--host', '0.0.0.0', '--dsn', `sqlite:${db}`, '--port', '0']);

@@ -1,0 +1,2 @@
+export function changelogSection(changelog: string, version: string): string | undefined;
+export function tagVersion(tag: string): string | undefined;
