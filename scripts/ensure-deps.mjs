@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { dependencyHash, lockfileMismatches, lockfilePath, readStamp, writeStamp } from './lib/deps.mjs';
 import { checkPinnedNode } from './lib/node-version.mjs';
 import { nodeModulesDir, pinnedNode, repoRoot } from './lib/paths.mjs';
+import { withProgress } from './lib/progress.mjs';
 import { run } from './lib/run.mjs';
 
 /** npm as it was started (npm_execpath under `npm run`), else the npm on PATH. */
@@ -56,14 +57,7 @@ async function main() {
     const [command, args] = npmCommand([...npmArgs, '--no-audit', '--no-fund', '--loglevel=error']);
     // npm at --loglevel=error is silent for the minute it takes: say what runs, and that it still does.
     console.log(`ensure-deps: installing the dependencies (npm ${npmArgs[0]}) because ${reason}; about a minute on 2 cores …`);
-    const started = Date.now();
-    const ticker = setInterval(() => console.log(`ensure-deps: still installing the dependencies (${Math.round((Date.now() - started) / 1000)} s) …`), 15_000);
-    let code;
-    try {
-      code = await run(command, args);
-    } finally {
-      clearInterval(ticker);
-    }
+    const code = await withProgress('installing the dependencies', () => run(command, args), { log: (line) => console.log(`ensure-deps: ${line}`) });
     if (code !== 0) throw new Error(`npm ${npmArgs[0]} failed with exit code ${code}`);
     action = `ran npm ${npmArgs[0]} because ${reason}`;
   } else {

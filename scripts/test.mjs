@@ -16,6 +16,8 @@ import { provision } from './lib/vscode-server.mjs';
 const node = projectNode();
 /** Integration files run side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one). */
 const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
+/** E2E files side by side (XOS_E2E_CONCURRENCY overrides). */
+const E2E_CONCURRENCY = Math.max(1, Number(process.env.XOS_E2E_CONCURRENCY) || 1);
 
 /** Outcome of a stage: 'passed', 'failed', or 'no tests' when its glob matched nothing. */
 const passedIf = (code) => (code === 0 ? 'passed' : 'failed');
@@ -126,8 +128,8 @@ const stages = [
       await provisionVscode();
       const vsix = await packageExtension({ quiet: true });
       console.log(`packaged ${vsix.path} (${formatBytes(vsix.bytes)})`);
-      // One file at a time: each runs its own code-server and Chromium on 2 cores.
-      return withArtifacts(await nodeTestFiles(files, ['--test-concurrency=1'], { ...process.env, XOS_E2E_VSIX: vsix.path }));
+      // Each file runs its own code-server and Chromium; XOS_E2E_CONCURRENCY files at a time.
+      return withArtifacts(await nodeTestFiles(files, [`--test-concurrency=${E2E_CONCURRENCY}`], { ...process.env, XOS_E2E_VSIX: vsix.path }));
     },
   },
 ];

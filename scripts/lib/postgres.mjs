@@ -2,6 +2,7 @@
 // for the integration tests, installing them when running as root.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { withProgress } from './progress.mjs';
 import { run } from './run.mjs';
 
 const debianRoot = '/usr/lib/postgresql';
@@ -23,12 +24,14 @@ export async function ensurePostgres() {
   if (!isRoot) {
     throw new Error(`PostgreSQL is not installed (no initdb under ${debianRoot}/*/bin); install it with: sudo apt-get install -y postgresql`);
   }
-  console.log('PostgreSQL not found; installing the Debian package "postgresql"');
+  console.log('PostgreSQL not found; installing the Debian package "postgresql" (about a minute) …');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if ((await run('apt-get', ['update'], { env })) !== 0) throw new Error('apt-get update failed');
-  if ((await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env })) !== 0) {
-    throw new Error('apt-get install -y postgresql failed');
-  }
+  await withProgress('installing PostgreSQL', async () => {
+    if ((await run('apt-get', ['update'], { env })) !== 0) throw new Error('apt-get update failed');
+    if ((await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env })) !== 0) {
+      throw new Error('apt-get install -y postgresql failed');
+    }
+  });
   const installed = findPostgresBinDir();
   if (!installed) throw new Error(`apt-get installed postgresql but no initdb appeared under ${debianRoot}/*/bin`);
   return installed;

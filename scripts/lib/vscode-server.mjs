@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nodeModulesDir, projectNode } from './paths.mjs';
+import { withProgress } from './progress.mjs';
 import { run } from './run.mjs';
 
 // Pinned: the in-host payload route and the agent-mode behaviour rely on this build.
@@ -177,7 +178,7 @@ export async function provision({ log = console.log } = {}) {
     let action = 'present';
     if (!component.present()) {
       log(`installing ${component.name} into ${component.where}`);
-      await component.install();
+      await withProgress(`installing ${component.name}`, () => component.install(), { log });
       if (!component.present()) throw new Error(`${component.name} is still missing after installing it`);
       action = 'installed';
     }
