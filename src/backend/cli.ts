@@ -9,6 +9,7 @@ import { demoApp } from './demo.ts';
 import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
 import { redactDsn } from './dsn.ts';
 import { runInit } from './introspect/init.ts';
+import { launchCommand } from './launchCommand.ts';
 import { runUsers, type UsersAction } from './people/usersCommand.ts';
 import { UsersError } from './people/users.ts';
 import { cachedPersonLookup, usersOf } from './people/tokens.ts';
@@ -88,7 +89,7 @@ async function init(argv: string[]): Promise<void> {
   if (values.help) { process.stdout.write(USAGE); return; }
   if (!values.from) throw new UsageError('init needs --from <dsn>: the database to read');
   if (values.schema !== undefined && values.from.startsWith('sqlite:')) throw new UsageError('--schema is for PostgreSQL; a SQLite file has one schema');
-  await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json' }, (...lines) => console.log(lines.join('\n')));
+  await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json', command: launchCommand('xos-server') }, (...lines) => console.log(lines.join('\n')));
 }
 
 async function users(argv: string[]): Promise<void> {
@@ -220,7 +221,8 @@ async function main(argv: string[]): Promise<void> {
       '',
     ].join('\n'));
   }
-  if (ast.contexts.person_list) {
+  // The query names the demo's fields: an app of one's own may have a person_list with others.
+  if (!values.ast && ast.contexts.person_list) {
     lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
   }
   let stopping = false;
