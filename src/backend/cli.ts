@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import type { Ast } from '../ast/schema.ts';
+import { exampleQuery } from '../ast/view.ts';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import { startBackend, type Backend } from './backend.ts';
 import { demoApp } from './demo.ts';
@@ -68,8 +69,6 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   token on every instance within 2 s; role gives someone another role.
   Names: 1-64 letters, digits, ".", "_" or "-".
 `;
-
-export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
 
 class UsageError extends Error {}
 
@@ -221,9 +220,11 @@ async function main(argv: string[]): Promise<void> {
       '',
     ].join('\n'));
   }
-  // The query names the demo's fields: an app of one's own may have a person_list with others.
-  if (!values.ast && ast.contexts.person_list) {
-    lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
+  // A query of the app's own (the demo's people, else its first list), so the example runs as printed.
+  const exampleContext = ast.contexts.person_list ? 'person_list' : Object.keys(ast.contexts).find((name) => ast.contexts[name].kind === 'list');
+  if (exampleContext) {
+    const bearer = token ? ` -H "authorization: Bearer ${values.token ? '<token>' : '$XOS_TOKEN'}"` : '';
+    lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${bearer} \\`, `    -d '${JSON.stringify({ query: exampleQuery(ast, exampleContext) })}'`);
   }
   let stopping = false;
   const stop = async () => {
