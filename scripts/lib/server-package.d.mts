@@ -2,6 +2,7 @@ export const SERVER_PACKAGE: string;
 export const defaultPackageDir: string;
 export const SIZE_BUDGET: { readonly packed: number; readonly unpacked: number };
 export const RUNTIME_FILES: readonly string[];
+export const NOTICES: string;
 export interface PackagedServer {
   readonly path: string;
   readonly bytes: number;

@@ -4,9 +4,11 @@
 // which XOS never does), so the package has no dependencies and installs in seconds.
 // The commands are the repository's own bin/ files, unchanged.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import * as esbuild from 'esbuild';
 import { MINIMUM_NODE } from '../../bin/run-bundle.mjs';
+import { cardBundle } from './card-bundle.mjs';
 import { formatBytes } from './format.mjs';
 import { manifest } from './package.mjs';
 import { projectNode, repoRoot } from './paths.mjs';
@@ -40,6 +42,59 @@ export const RUNTIME_FILES = [
 
 const README = join(repoRoot, 'scripts', 'lib', 'server-package-readme.md');
 
+/** The licenses of the packages whose code the bundles hold (their notices travel with the code). */
+export const NOTICES = 'THIRD-PARTY-NOTICES.md';
+
+/**
+ * The folder of the package a file in node_modules belongs to, or undefined for XOS's own files.
+ * A path from another package's own source map (a dependency it bundled when it was built) is
+ * not on this disk: the package of that name installed here stands for it.
+ */
+function packageDirOf(file) {
+  const at = file.lastIndexOf(`${sep}node_modules${sep}`);
+  if (at < 0) return undefined;
+  const [scope, name] = file.slice(at + `${sep}node_modules${sep}`.length).split(sep);
+  const packageName = scope.startsWith('@') ? join(scope, name) : scope;
+  const dir = file.slice(0, at + `${sep}node_modules${sep}`.length) + packageName;
+  return existsSync(join(dir, 'package.json')) ? dir : join(repoRoot, 'node_modules', packageName);
+}
+
+/**
+ * The package folders whose code the shipped bundles hold: from each bundle's source map, and
+ * for the chat card, which has none, from an esbuild metafile of its build. A source that is
+ * no file on disk came in through another package's own source map; that package is listed.
+ */
+async function bundledPackageDirs() {
+  const files = [];
+  for (const file of RUNTIME_FILES.filter((name) => name.startsWith('dist/'))) {
+    const map = join(repoRoot, `${file}.map`);
+    if (!existsSync(map)) continue;
+    const { sources } = JSON.parse(readFileSync(map, 'utf8'));
+    files.push(...sources.map((source) => resolve(dirname(map), source)));
+  }
+  const card = await esbuild.build({ absWorkingDir: repoRoot, entryPoints: [cardBundle.entry], bundle: true, write: false, metafile: true, logLevel: 'silent', outfile: cardBundle.outfile, ...cardBundle.options });
+  files.push(...Object.keys(card.metafile.inputs).map((input) => resolve(repoRoot, input.replace(/^[\w-]+:/, ''))));
+  const dirs = new Set(files.map(packageDirOf).filter((dir) => dir !== undefined && existsSync(join(dir, 'package.json'))));
+  return [...dirs];
+}
+
+/** THIRD-PARTY-NOTICES.md: every bundled package with its license and license text. */
+async function noticesText() {
+  const entries = new Map();
+  for (const dir of await bundledPackageDirs()) {
+    const { name, license, author } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenseFile = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(file));
+    const noticeFile = readdirSync(dir).find((file) => /^notice(\.(md|txt))?$/i.test(file));
+    const by = typeof author === 'string' ? author : author?.name;
+    const text = licenseFile
+      ? readFileSync(join(dir, licenseFile), 'utf8').trim()
+      : `${license} license${by ? `, ${by}` : ''} (the package has no license file; see https://spdx.org/licenses/${license}.html)`;
+    entries.set(name, `## ${name} (${license})\n\n\`\`\`\n${text}\n${noticeFile ? `\n${readFileSync(join(dir, noticeFile), 'utf8').trim()}\n` : ''}\`\`\`\n`);
+  }
+  const sorted = [...entries.keys()].sort().map((key) => entries.get(key));
+  return `# Third-party notices\n\nThe bundles in dist/ hold the code of these packages, under their licenses:\n\n${sorted.join('\n')}`;
+}
+
 function packageManifest() {
   const root = manifest();
   const repository = typeof root.repository === 'object' && root.repository !== null ? root.repository : undefined;
@@ -56,7 +111,7 @@ function packageManifest() {
     type: 'module',
     engines: { node: `>=${MINIMUM_NODE}` },
     bin: { 'xos-mcp': 'bin/xos-mcp.mjs', 'xos-server': 'bin/xos-server.mjs' },
-    files: ['bin/', 'dist/'],
+    files: ['bin/', 'dist/', NOTICES],
   };
 }
 
@@ -129,6 +184,7 @@ export async function packageServer({ dir = defaultPackageDir, build = true } = 
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   writeFileSync(join(dir, 'README.md'), readFileSync(README, 'utf8'));
   writeFileSync(join(dir, 'LICENSE'), licenseText(pkg.license));
+  writeFileSync(join(dir, NOTICES), await noticesText());
 
   const destination = dirname(dir);
   const [packed] = JSON.parse(await captureOutput('npm', ['pack', '--json', '--pack-destination', destination], { cwd: dir, env: npmEnvironment() }));

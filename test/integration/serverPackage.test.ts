@@ -17,7 +17,7 @@ import type { Ast } from '../../src/ast/schema.ts';
 import { exampleQuery } from '../../src/ast/view.ts';
 import { formatBytes, formatDuration } from '../../scripts/lib/format.mjs';
 import { projectNode, repoRoot } from '../../scripts/lib/paths.mjs';
-import { packageServer, RUNTIME_FILES, SERVER_PACKAGE, type PackagedServer } from '../../scripts/lib/server-package.mjs';
+import { NOTICES, packageServer, RUNTIME_FILES, SERVER_PACKAGE, type PackagedServer } from '../../scripts/lib/server-package.mjs';
 import { CHINOOK_ROW_COUNTS, createChinookSqlite } from '../support/sampleDatabases.ts';
 import { tempDir, type TempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
@@ -94,8 +94,12 @@ after(async () => {
 });
 
 describe(`the npm package ${SERVER_PACKAGE}`, () => {
-  test('holds the commands, their bundles, the Board page, README and LICENSE, and needs nothing else', () => {
-    assert.deepEqual(packaged.files, ['LICENSE', 'README.md', 'package.json', ...RUNTIME_FILES].sort());
+  test('holds the commands, their bundles, the Board page, README, LICENSE and the bundled packages\' notices, and needs nothing else', () => {
+    assert.deepEqual(packaged.files, ['LICENSE', NOTICES, 'README.md', 'package.json', ...RUNTIME_FILES].sort());
+    const notices = readFileSync(join(dir.path, 'package', NOTICES), 'utf8');
+    for (const bundled of ['pg (MIT)', 'graphql (MIT)', 'yaml (ISC)', 'zod (MIT)', '@modelcontextprotocol/server (Apache-2.0)', 'lit-html (BSD-3-Clause)']) {
+      assert.ok(notices.includes(`\n## ${bundled}\n`), `${bundled} in ${NOTICES}`);
+    }
     const manifest = JSON.parse(readFileSync(join(dir.path, 'package', 'package.json'), 'utf8')) as Record<string, any>;
     assert.equal(manifest.name, SERVER_PACKAGE);
     assert.equal(manifest.version, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
