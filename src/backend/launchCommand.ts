@@ -13,13 +13,17 @@ export type XosCommand = 'xos-server' | 'xos-mcp';
 /**
  * The words that start `command` as the person started this process:
  * - from the package through npx (npm sets npm_command=exec): `npx -p @xos-app/server xos-server`
- *   (npx cannot pick one of the package's two commands from the package name alone);
+ *   (npx cannot pick one of the package's two commands from the package name alone), with the
+ *   package as they named it to `npx -p` (npm passes it on as npm_config_package), say a version
+ *   or a tarball;
  * - from the package installed on the PATH (npm install -g): `xos-server`;
  * - from a clone of the repository: `npx xos-server`, which runs in the clone's folder.
  */
 export function launchCommand(command: XosCommand, env: NodeJS.ProcessEnv = process.env, root: string = packageRoot()): string {
   if (packageName(root) !== SERVER_PACKAGE) return `npx ${command}`;
-  return env.npm_command === 'exec' ? `npx -p ${SERVER_PACKAGE} ${command}` : command;
+  if (env.npm_command !== 'exec') return command;
+  const named = env.npm_config_package;
+  return `npx -p ${shellWord(named && /^\S+$/.test(named) ? named : SERVER_PACKAGE)} ${command}`;
 }
 
 function packageName(root: string): string | undefined {

@@ -27,6 +27,13 @@ describe('how the person starts xos-server again', () => {
     assert.equal(launchCommand('xos-mcp', { npm_command: 'exec' }, packageFolder(SERVER_PACKAGE)), 'npx -p @xos-app/server xos-mcp');
   });
 
+  test('the package as the person named it to npx -p: a version, a tarball', () => {
+    const root = packageFolder(SERVER_PACKAGE);
+    assert.equal(launchCommand('xos-server', { npm_command: 'exec', npm_config_package: '@xos-app/server@0.1.0' }, root), 'npx -p @xos-app/server@0.1.0 xos-server');
+    assert.equal(launchCommand('xos-server', { npm_command: 'exec', npm_config_package: './dist/xos-app-server-0.1.0.tgz' }, root), 'npx -p ./dist/xos-app-server-0.1.0.tgz xos-server');
+    assert.equal(launchCommand('xos-server', { npm_command: 'exec', npm_config_package: '@xos-app/server\nother' }, root), 'npx -p @xos-app/server xos-server');
+  });
+
   test('from the package installed on the PATH: the command alone', () => {
     assert.equal(launchCommand('xos-server', {}, packageFolder(SERVER_PACKAGE)), 'xos-server');
     assert.equal(launchCommand('xos-server', { npm_command: 'run-script' }, packageFolder(SERVER_PACKAGE)), 'xos-server');
