@@ -112,6 +112,8 @@ function packageManifest() {
     engines: { node: `>=${MINIMUM_NODE}` },
     bin: { 'xos-mcp': 'bin/xos-mcp.mjs', 'xos-server': 'bin/xos-server.mjs' },
     files: ['bin/', 'dist/', NOTICES],
+    // A scoped package is private on npm unless published as public.
+    publishConfig: { access: 'public' },
   };
 }
 
