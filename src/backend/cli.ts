@@ -3,12 +3,14 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import type { Ast } from '../ast/schema.ts';
+import { exampleQuery } from '../ast/view.ts';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import { startBackend, type Backend } from './backend.ts';
 import { demoApp } from './demo.ts';
 import { DEFAULT_MAX_BODY, isLoopbackHost, startHttpServer, type RunningHttpServer } from './http.ts';
 import { redactDsn } from './dsn.ts';
 import { runInit } from './introspect/init.ts';
+import { launchCommand } from './launchCommand.ts';
 import { runUsers, type UsersAction } from './people/usersCommand.ts';
 import { UsersError } from './people/users.ts';
 import { cachedPersonLookup, usersOf } from './people/tokens.ts';
@@ -71,8 +73,6 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
   Names: 1-64 letters, digits, ".", "_" or "-".
 `;
 
-export const EXAMPLE_QUERY = '{ person_list { id firstname lastname email city age net_worth } }';
-
 class UsageError extends Error {}
 
 type SettingVariable = 'XOS_AST' | 'XOS_DSN' | 'XOS_TOKEN' | 'XOS_FRONTEND_TOKEN';
@@ -103,7 +103,7 @@ async function init(argv: string[]): Promise<void> {
   if (values.help) { process.stdout.write(USAGE); return; }
   if (!values.from) throw new UsageError('init needs --from <dsn>: the database to read');
   if (values.schema !== undefined && values.from.startsWith('sqlite:')) throw new UsageError('--schema is for PostgreSQL; a SQLite file has one schema');
-  await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json' }, (...lines) => console.log(lines.join('\n')));
+  await runInit({ from: values.from, schema: values.schema, out: values.out ?? 'xos.json', command: launchCommand('xos-server') }, (...lines) => console.log(lines.join('\n')));
 }
 
 async function users(argv: string[]): Promise<void> {
@@ -237,8 +237,11 @@ async function main(argv: string[]): Promise<void> {
       '',
     ].join('\n'));
   }
-  if (ast.contexts.person_list) {
-    lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${token ? ` -H "authorization: Bearer $XOS_TOKEN"` : ''} \\`, `    -d '${JSON.stringify({ query: EXAMPLE_QUERY })}'`);
+  // A query of the app's own (the demo's people, else its first list), so the example runs as printed.
+  const exampleContext = ast.contexts.person_list ? 'person_list' : Object.keys(ast.contexts).find((name) => ast.contexts[name].kind === 'list');
+  if (exampleContext) {
+    const bearer = token ? ` -H "authorization: Bearer ${values.token ? '<token>' : '$XOS_TOKEN'}"` : '';
+    lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${bearer} \\`, `    -d '${JSON.stringify({ query: exampleQuery(ast, exampleContext) })}'`);
   }
   let stopping = false;
   const stop = async () => {

@@ -38,6 +38,24 @@ export function redactDsn(dsn: string): string {
   return `${url.protocol}//${url.host}${url.pathname}${query}`;
 }
 
+/**
+ * The DSN as the person gave it, only without its password (user info and the `password` and
+ * `sslpassword` parameters), for a command printed to the person to run: unlike redactDsn it
+ * keeps the user, without whom PostgreSQL refuses the connection. The password then comes
+ * from PGPASSWORD or ~/.pgpass, as the driver looks there.
+ */
+export function dsnWithoutPassword(dsn: string): string {
+  const text = dsn.trim();
+  if (isSqlite(text)) return text;
+  const url = parseUrl(text);
+  if (!url) return redactDsn(text);
+  url.password = '';
+  for (const key of [...url.searchParams.keys()]) {
+    if (key.toLowerCase() === 'password' || key.toLowerCase() === 'sslpassword') url.searchParams.delete(key);
+  }
+  return url.toString();
+}
+
 /** True when the DSN itself carries a password (in the user info or a `password` parameter). */
 export function dsnHasPassword(dsn: string): boolean {
   const url = isSqlite(dsn) ? undefined : parseUrl(dsn.trim());

@@ -200,8 +200,17 @@ describe('init on PostgreSQL', () => {
     const withPassword = dsn.replace('://xos@', '://xos:s3cret-pw@');
     const { stdout } = await run(process.execPath, [CLI, 'init', '--from', withPassword, '--out', out]);
     assert.match(stdout, /Read postgres:\/\/127\.0\.0\.1:\d+\/edge \(schema public\): 14 tables and views/);
-    assert.match(stdout, /Next: xos-server --ast .*pg\.xos\.json --dsn postgres:\/\/127\.0\.0\.1:\d+\/edge\n/);
+    // The command to run next connects as printed: the user stays (PostgreSQL refuses a start without one), only the password is left out.
+    assert.match(stdout, /\nNext: npx xos-server --ast \S*pg\.xos\.json --dsn postgres:\/\/xos@127\.0\.0\.1:\d+\/edge\n {2}\(the password is left out: give it in PGPASSWORD or in ~\/\.pgpass\)\n$/);
     assert.ok(!stdout.includes('s3cret'), stdout);
+    const printed = /--dsn (\S+)/.exec(stdout)?.[1] ?? '';
+    const client = new pg.Client({ connectionString: printed, password: 's3cret-pw' });
+    await client.connect();
+    try {
+      assert.equal((await client.query<{ user: string }>('SELECT current_user AS user')).rows[0].user, 'xos');
+    } finally {
+      await client.end();
+    }
     assert.equal(await readFile(out, 'utf8'), await readFile(join(FIXTURES, 'edge.postgres.xos.json'), 'utf8'));
   });
 });
@@ -227,7 +236,7 @@ describe('xos-server init', () => {
       '    "Customer"."anything" (type none): XOS has no field type for it',
       '    "product"."picture" (type BLOB): XOS has no field type for it',
       '  audit is off ("audit": false); set it to true for History and Undo (XOS then creates its one audit table)',
-      `Next: xos-server --ast ${out} --dsn sqlite:${db}`,
+      `Next: npx xos-server --ast ${out} --dsn sqlite:${db}`,
       '',
     ].join('\n'));
     const written = await readFile(out, 'utf8');

@@ -6,10 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { MINIMUM_NODE } from '../../bin/run-bundle.mjs';
 
 const supportsSqlite = (version: string) => {
   const [major, minor] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 5);
+  const [needMajor, needMinor] = MINIMUM_NODE.split('.').map(Number);
+  return major > needMajor || (major === needMajor && minor >= needMinor);
 };
 
 for (const name of ['xos-server', 'xos-mcp']) {
@@ -31,7 +33,7 @@ for (const name of ['xos-server', 'xos-mcp']) {
     } else {
       assert.equal(result.status, 1);
       assert.equal(result.stderr.trim().split('\n').length, 1, `one line, got:\n${result.stderr}`);
-      assert.match(result.stderr, new RegExp(`needs Node\\.js 22\\.5 or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}`));
+      assert.match(result.stderr, new RegExp(`needs Node\\.js ${MINIMUM_NODE.replace(/\./g, '\\.')} or newer .*this is Node\\.js ${version.replace(/\./g, '\\.')}\\. Inside the XOS repository, npx ${name} runs it`));
     }
   });
 }

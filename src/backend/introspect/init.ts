@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { isPostgresDsn, redactDsn } from '../dsn.ts';
+import { dsnHasPassword, dsnWithoutPassword, isPostgresDsn, redactDsn } from '../dsn.ts';
+import { shellWord } from '../launchCommand.ts';
 import type { Catalog } from './catalog.ts';
 import { compareAst } from './compare.ts';
 import { readPostgresCatalog } from './postgresCatalog.ts';
@@ -20,6 +21,8 @@ export interface InitOptions {
   readonly schema?: string;
   /** Where the AST is written (default `./xos.json`). */
   readonly out: string;
+  /** How the person starts xos-server (launchCommand), for the command printed to run next; default `xos-server`. */
+  readonly command?: string;
 }
 
 /** Lines listed in full before "and N more". */
@@ -65,7 +68,13 @@ export async function runInit(options: InitOptions, print: (...lines: string[]) 
   if (leftOutColumns.length) print(`  left out ${count(leftOutColumns.length, 'column', 'columns')} (see each entity's "notes"):`, ...limited(leftOutColumns.map(columnLine), '    '));
   if (cleaned.length) print(`  cleaned ${count(cleaned.length, 'label or description', 'labels and descriptions')} taken from the database (they are data, not markup):`, ...limited(cleaned.map(cleanedLine), '    '));
   print('  audit is off ("audit": false); set it to true for History and Undo (XOS then creates its one audit table)');
-  print(`Next: xos-server --ast ${options.out} --dsn ${redactDsn(options.from)}`);
+  print(`Next: ${nextCommand(options)}`);
+  if (dsnHasPassword(options.from)) print('  (the password is left out: give it in PGPASSWORD or in ~/.pgpass)');
+}
+
+/** The command that serves the new AST, as the person can run it: their DSN with its user, only without the password. */
+function nextCommand(options: InitOptions): string {
+  return [options.command ?? 'xos-server', '--ast', shellWord(options.out), '--dsn', shellWord(dsnWithoutPassword(options.from))].join(' ');
 }
 
 /** `customer.notes: description cut to 500 characters (of 1,048,576); removed 2 control characters`. */

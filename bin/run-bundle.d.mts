@@ -1,0 +1,2 @@
+export const MINIMUM_NODE: string;
+export function runBundle(name: string): Promise<void>;
