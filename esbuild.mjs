@@ -1,7 +1,7 @@
 // Bundles the extension host (activation and host), the Board webview (and its browser transport), the xos-mcp and xos-server CLIs into dist/
 //   node esbuild.mjs [--production] [--watch]
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { cardBundle } from './scripts/lib/card-bundle.mjs';
 import { formatBytes } from './scripts/lib/format.mjs';
@@ -139,6 +139,19 @@ const markExecutable = {
   },
 };
 
+/**
+ * Writes a bundle under a temporary name and renames it into place: a process that starts
+ * dist/xos-mcp.mjs while a build runs (tests run side by side) reads the old file or the new
+ * one, never half of one.
+ */
+function writeWhole(file, contents, executable) {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  if (executable) chmodSync(temporary, 0o755);
+  renameSync(temporary, file);
+}
+
 function buildOptions(bundle) {
   return {
     absWorkingDir: repoRoot,
@@ -169,7 +182,11 @@ async function main() {
   }
   console.log(`building ${production ? 'production' : 'development'} bundles:`);
   // Build every bundle even when one fails, so each reports its own errors.
-  const results = await Promise.allSettled(present.map((bundle) => esbuild.build(buildOptions(bundle))));
+  const results = await Promise.allSettled(present.map(async (bundle) => {
+    const result = await esbuild.build({ ...buildOptions(bundle), plugins: bundle.options(bundle.entry).plugins ?? [], write: false });
+    for (const output of result.outputFiles) writeWhole(output.path, output.contents, bundle.executable && !output.path.endsWith('.map'));
+    return result;
+  }));
   const failed = [];
   results.forEach((result, index) => {
     if (result.status === 'fulfilled') reportSizes(present[index].name, result.value.metafile);
