@@ -1,10 +1,14 @@
 // npm test: lint, typecheck, build, unit and integration tests, npm start itself (start), then
 // the suites in real VS Code (code-server): in-host suites (host) and browser tests (e2e), in
 // order, stopping at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
+// --changed[=<rev>] (npm run test:changed) is the fast local path: lint on the changed files,
+// typecheck, build, and the unit and integration files the change reaches through their imports.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { existsSync } from 'node:fs';
+import { affectedTests, changedFiles } from './lib/affected.mjs';
 import { findFiles } from './lib/files.mjs';
 import { formatBytes, formatDuration, formatTable } from './lib/format.mjs';
 import { packageExtension } from './lib/package.mjs';
@@ -18,6 +22,15 @@ const node = projectNode();
 const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
 /** E2E files side by side (XOS_E2E_CONCURRENCY overrides). */
 const E2E_CONCURRENCY = Math.max(1, Number(process.env.XOS_E2E_CONCURRENCY) || 1);
+
+/** --changed[=<rev>]: the files changed against <rev> (default HEAD, i.e. not committed yet); undefined: everything. */
+const changedArgument = process.argv.slice(2).find((arg) => arg === '--changed' || arg.startsWith('--changed='));
+const changed = changedArgument === undefined ? undefined : changedFiles(repoRoot, changedArgument.split('=')[1] || 'HEAD');
+/** Stages the fast local path runs unless XOS_TEST_STAGES names others. */
+const CHANGED_STAGES = ['lint', 'typecheck', 'build', 'unit', 'integration'];
+
+/** Of a stage's test files, those the change reaches (all without --changed). */
+const selectFiles = (files) => (changed === undefined ? files : affectedTests(repoRoot, files, changed));
 
 /** Outcome of a stage: 'passed', 'failed', or 'no tests' when its glob matched nothing. */
 const passedIf = (code) => (code === 0 ? 'passed' : 'failed');
@@ -35,8 +48,10 @@ function countTap(file) {
 }
 
 async function nodeTests(dir, extraArgs, env) {
-  const files = findFiles(dir, '.test.ts');
-  if (files.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
+  const all = findFiles(dir, '.test.ts');
+  const files = selectFiles(all);
+  if (all.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
+  if (files.length === 0) return { outcome: 'no tests', detail: 'none reached by the change' };
   return nodeTestFiles(files, extraArgs, env);
 }
 
@@ -75,7 +90,11 @@ function withArtifacts(result) {
 const stages = [
   {
     name: 'lint',
-    run: async () => ({ outcome: passedIf(await run(node, [packageBin('eslint', 'bin/eslint.js'), '.'])) }),
+    run: async () => {
+      const targets = changed === undefined ? ['.'] : changed.filter((file) => /\.(ts|mts|cts|js|mjs|cjs)$/.test(file) && existsSync(join(repoRoot, file)));
+      if (targets.length === 0) return { outcome: 'no tests', detail: 'no changed source file' };
+      return { outcome: passedIf(await run(node, [packageBin('eslint', 'bin/eslint.js'), ...targets])), ...(changed ? { detail: `${targets.length} changed file${targets.length === 1 ? '' : 's'}` } : {}) };
+    },
   },
   {
     name: 'typecheck',
@@ -123,8 +142,10 @@ const stages = [
     // test/e2e/*.e2e.ts in headless Chromium against code-server, with the packaged .vsix installed.
     name: 'e2e',
     run: async () => {
-      const files = findFiles('test/e2e', '.e2e.ts');
-      if (files.length === 0) return { outcome: 'no tests', detail: 'no test/e2e/*.e2e.ts' };
+      const all = findFiles('test/e2e', '.e2e.ts');
+      const files = selectFiles(all);
+      if (all.length === 0) return { outcome: 'no tests', detail: 'no test/e2e/*.e2e.ts' };
+      if (files.length === 0) return { outcome: 'no tests', detail: 'none reached by the change' };
       await provisionVscode();
       const vsix = await packageExtension({ quiet: true });
       console.log(`packaged ${vsix.path} (${formatBytes(vsix.bytes)})`);
@@ -137,7 +158,7 @@ const stages = [
 /** The stages XOS_TEST_STAGES asks for (all when unset); throws on an unknown name. */
 function selectedStages() {
   const requested = process.env.XOS_TEST_STAGES?.split(',').map((name) => name.trim()).filter(Boolean);
-  if (!requested?.length) return stages;
+  if (!requested?.length) return changed === undefined ? stages : stages.filter((stage) => CHANGED_STAGES.includes(stage.name));
   const unknown = requested.filter((name) => !stages.some((stage) => stage.name === name));
   if (unknown.length) {
     throw new Error(`XOS_TEST_STAGES: unknown stage ${unknown.join(', ')}; known: ${stages.map((stage) => stage.name).join(', ')}`);
@@ -147,6 +168,10 @@ function selectedStages() {
 
 async function main() {
   const selected = selectedStages();
+  if (changed !== undefined) {
+    console.log(`changed against ${changedArgument.split('=')[1] || 'HEAD'}: ${changed.length === 0 ? 'nothing' : changed.join(', ')}`);
+    if (!selected.some((stage) => ['host', 'e2e'].includes(stage.name))) console.log('the packaged extension in VS Code (stages host, e2e) is not run: XOS_TEST_STAGES=host,e2e npm test before a push');
+  }
   // Artifacts of this run only.
   if (selected.some((stage) => ['start', 'host', 'e2e'].includes(stage.name))) rmSync(join(repoRoot, artifactsDir), { recursive: true, force: true });
   const results = [];
