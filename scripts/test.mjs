@@ -3,7 +3,7 @@
 // order, stopping at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
 // --changed[=<rev>] (npm run test:changed) is the fast local path: lint on the changed files,
 // typecheck, build, and the unit and integration files the change reaches through their imports.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,8 +20,8 @@ import { provision } from './lib/vscode-server.mjs';
 const node = projectNode();
 /** Integration files run side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one). */
 const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
-/** E2E files side by side (XOS_E2E_CONCURRENCY overrides). */
-const E2E_CONCURRENCY = Math.max(1, Number(process.env.XOS_E2E_CONCURRENCY) || 1);
+/** E2E files side by side, each with its own code-server and Chromium: most of their time is waiting on the UI (XOS_E2E_CONCURRENCY overrides). */
+const E2E_CONCURRENCY = Math.max(1, Number(process.env.XOS_E2E_CONCURRENCY) || 2);
 
 /** --changed[=<rev>]: the files changed against <rev> (default HEAD, i.e. not committed yet); undefined: everything. */
 const changedArgument = process.argv.slice(2).find((arg) => arg === '--changed' || arg.startsWith('--changed='));
@@ -47,23 +47,23 @@ function countTap(file) {
   totals.skipped += count('skipped') + count('todo');
 }
 
-async function nodeTests(dir, extraArgs, env) {
+async function nodeTests(dir, extraArgs, env, output) {
   const all = findFiles(dir, '.test.ts');
   const files = selectFiles(all);
   if (all.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
   if (files.length === 0) return { outcome: 'no tests', detail: 'none reached by the change' };
-  return nodeTestFiles(files, extraArgs, env);
+  return nodeTestFiles(files, extraArgs, env, output);
 }
 
 /** Runs test files with the spec reporter on stdout and counts their TAP summary. */
-async function nodeTestFiles(files, extraArgs, env) {
+async function nodeTestFiles(files, extraArgs, env, output) {
   const reportDir = mkdtempSync(join(tmpdir(), 'xos-test-'));
   const tap = join(reportDir, 'report.tap');
   try {
     const code = await run(node, [
       '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extraArgs, ...files,
-    ], { env });
+    ], { env, output });
     countTap(tap);
     return { outcome: passedIf(code), detail: `${files.length} file${files.length === 1 ? '' : 's'}` };
   } finally {
@@ -127,7 +127,10 @@ const stages = [
     // npm start as a newcomer runs it (plain shell, the machine's npm): the first-run path when
     // the cache is empty (as .ci/run makes it), then Board check, stopping, a failing step.
     name: 'start',
-    run: () => nodeTests('test/start', ['--test-concurrency=1']),
+    // Mostly waiting on npm and the network (the first-run path): it runs alongside integration,
+    // its output told when it is done.
+    alongside: 'integration',
+    run: ({ output } = {}) => nodeTests('test/start', ['--test-concurrency=1'], process.env, output),
   },
   {
     // test/host/*.host.ts inside the real extension host, this repository as the development extension.
@@ -177,24 +180,49 @@ async function main() {
   const results = [];
   let failed = false;
   const started = performance.now();
-  for (const stage of selected) {
-    if (failed) {
-      results.push([stage.name, 'not run', '', '']);
-      continue;
-    }
-    console.log(`\n=== ${stage.name}`);
+  /** Stages running alongside another (started with it), by name. */
+  const alongside = new Map();
+  const runStage = async (stage, options) => {
     const stageStart = performance.now();
     let result;
     try {
-      result = await stage.run();
+      result = await stage.run(options);
     } catch (error) {
       console.error(`${stage.name}: ${error.message}`);
       result = { outcome: 'failed' };
     }
-    const duration = formatDuration(performance.now() - stageStart);
+    return { result, duration: formatDuration(performance.now() - stageStart) };
+  };
+  for (const stage of selected) {
+    const partnerSelected = stage.alongside !== undefined && selected.some((other) => other.name === stage.alongside);
+    if (failed && !alongside.has(stage.name)) {
+      results.push([stage.name, 'not run', '', '']);
+      continue;
+    }
+    let outcome;
+    if (partnerSelected && alongside.has(stage.name)) {
+      // Started with its partner; its output, kept in a file meanwhile, is told now.
+      const { done, logFile, logDir } = alongside.get(stage.name);
+      console.log(`\n=== ${stage.name} (ran alongside ${stage.alongside})`);
+      outcome = await done;
+      console.log(readFileSync(logFile, 'utf8').trimEnd());
+      rmSync(logDir, { recursive: true, force: true });
+    } else {
+      for (const companion of selected.filter((other) => other.alongside === stage.name)) {
+        const logDir = mkdtempSync(join(tmpdir(), `xos-${companion.name}-`));
+        const logFile = join(logDir, 'output.log');
+        const fd = openSync(logFile, 'w');
+        console.log(`(${companion.name} runs alongside ${stage.name}; its output follows when it is done)`);
+        const done = runStage(companion, { output: fd }).finally(() => closeSync(fd));
+        alongside.set(companion.name, { done, logFile, logDir });
+      }
+      console.log(`\n=== ${stage.name}`);
+      outcome = await runStage(stage);
+    }
+    const { result, duration } = outcome;
     console.log(`=== ${stage.name}: ${result.outcome} in ${duration}`);
     results.push([stage.name, result.outcome, duration, result.detail ?? '']);
-    failed = result.outcome === 'failed';
+    failed = failed || result.outcome === 'failed';
   }
   console.log(`\n${formatTable([['stage', 'result', 'time', 'detail'], ...results])}`);
   console.log(`\n${failed ? 'FAILED' : 'OK'} in ${formatDuration(performance.now() - started)}`);

@@ -2,10 +2,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { repoRoot } from './paths.mjs';
 
-/** Runs a command to completion and resolves with its exit code (1 when it could not start). */
-export function run(command, args, { env = process.env, cwd = repoRoot } = {}) {
+/**
+ * Runs a command to completion and resolves with its exit code (1 when it could not start).
+ * `output`: a file descriptor that takes its stdout and stderr instead of ours.
+ */
+export function run(command, args, { env = process.env, cwd = repoRoot, output } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const out = output ?? 'inherit';
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', out, out] });
     child.on('error', (error) => {
       console.error(`cannot start ${command}: ${error.message}`);
       resolve(1);
