@@ -21,7 +21,7 @@ export interface PendingApprovalView {
 export type ApprovalDecision = 'approve' | 'decline';
 
 export type DecisionOutcome =
-  | { readonly kind: 'approved'; readonly text: string } // written; text says what ("Saved Person 12 (version 4)")
+  | { readonly kind: 'approved'; readonly text: string } // written; text says what ("Saved Person 12.")
   | { readonly kind: 'declined' }
   | { readonly kind: 'void'; readonly why: string } // e.g. the record was changed after the request
   | { readonly kind: 'expired' }

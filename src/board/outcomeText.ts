@@ -1,8 +1,9 @@
 // The person's words for what showing, saving, creating, deleting, undoing or sending came to (the outcomes of
 // src/core/outcomes.ts), in the Board's language through `t` (vscode.l10n in VS Code, the
 // Board's bundle elsewhere; German in l10n/bundle.l10n.de.json). Entities and fields by
-// their labels, values whole; never a tool name or an instruction meant for the agent (the
-// agent's words for the same outcomes are in src/mcp/wording.ts).
+// their labels, values whole; never a tool name or an instruction meant for the agent, nor a
+// record's version (a row digest on the person's own tables, an internal counter on XOS's: it
+// tells the person nothing; the agent's words for the same outcomes, in src/mcp/wording.ts, keep it).
 import type { Ast } from '../ast/schema.ts';
 import { fieldLabel } from '../ast/lookup.ts';
 import { appModel } from '../ast/appModel.ts';
@@ -156,12 +157,12 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
   switch (outcome.kind) {
     case 'saved': {
       const head = outcome.lostAnswer === undefined
-        ? t('Saved {0} {1} (version {2} → {3}).', words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo)
-        : t('Saved {0} {1} (version {2} → {3}), although the answer to the save was lost ({4}).', words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo, outcome.lostAnswer);
+        ? t('Saved {0} {1}.', words.entity(outcome.entity), outcome.id)
+        : t('Saved {0} {1}, although the answer to the save was lost ({2}).', words.entity(outcome.entity), outcome.id, outcome.lostAnswer);
       return `${head}${storedList(words, outcome.entity, outcome.stored)}`;
     }
     case 'created':
-      return `${t('Created {0} {1} (version {2}).', words.entity(outcome.entity), outcome.id, outcome.version)}${storedList(words, outcome.entity, outcome.stored)}`;
+      return `${t('Created {0} {1}.', words.entity(outcome.entity), outcome.id)}${storedList(words, outcome.entity, outcome.stored)}`;
     case 'nothing_to_save':
       return outcome.why === 'no_record' ? t('Nothing to save: no stored record is shown.') : t('Nothing to save: the form matches the stored record.');
     case 'nothing_to_create': return t('Nothing to create: no new record is shown.');
@@ -182,10 +183,10 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
       return outcome.action === 'create' ? t('Not created: the XOS server refused it: {0}', message) : t('Not deleted: the XOS server refused it: {0}', message);
     }
     case 'conflict': {
-      const args = [words.entity(outcome.entity), outcome.id, outcome.versionFrom, outcome.versionTo] as const;
+      const args = [words.entity(outcome.entity), outcome.id] as const;
       return outcome.fields.length
-        ? t('Not saved: {0} {1} was changed by someone else meanwhile (version {2} → {3}). Choose per marked field which value to keep, then save.', ...args)
-        : t('Not saved: {0} {1} was changed by someone else meanwhile (version {2} → {3}). Your changes are kept; save again to store them.', ...args);
+        ? t('Not saved: {0} {1} was changed by someone else meanwhile. Choose per marked field which value to keep, then save.', ...args)
+        : t('Not saved: {0} {1} was changed by someone else meanwhile. Your changes are kept; save again to store them.', ...args);
     }
     case 'deleted_meanwhile': return t('Not saved: {0} {1} was deleted by someone else meanwhile. The form is kept.', words.entity(outcome.entity), outcome.id);
     case 'answer_lost': {
@@ -193,7 +194,7 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
       if (outcome.found === 'unreadable') return t('The save may have been stored: the XOS server did not answer ({0}). Nothing was retried; open {1} {2} again to see what is stored.', outcome.reason, entity, outcome.id);
       if (outcome.found === 'unchanged') return t('Not saved: the connection broke while saving ({0}); {1} {2} is unchanged. The form is kept.', outcome.reason, entity, outcome.id);
       return outcome.found === 'changed'
-        ? t('The answer to the save was lost ({0}) and someone else changed {1} {2} meanwhile (now version {3}). Nothing was retried.', outcome.reason, entity, outcome.id, outcome.versionNow ?? '?')
+        ? t('The answer to the save was lost ({0}) and someone else changed {1} {2} meanwhile. Nothing was retried.', outcome.reason, entity, outcome.id)
         : t('The answer to the save was lost ({0}) and {1} {2} was deleted meanwhile. Nothing was retried.', outcome.reason, entity, outcome.id);
     }
     case 'not_a_save': return t('Only a save can be undone; entry {0} is none.', outcome.entry);

@@ -23,7 +23,7 @@ test('the list is oldest first; each approval is carried out once; a second deci
   t.after(() => desk.dispose());
   let changes = 0;
   desk.onChange(() => changes++);
-  const later = recorder({ kind: 'approved', text: 'Saved Person 2 (version 4)' });
+  const later = recorder({ kind: 'approved', text: 'Saved Person 2.' });
   const earlier = recorder();
   desk.add(view('2', '2026-12-05T08:59:00Z'), later.carryOut);
   desk.add(view('1', '2026-12-05T08:58:00Z'), earlier.carryOut);
@@ -31,7 +31,7 @@ test('the list is oldest first; each approval is carried out once; a second deci
   assert.deepEqual((await desk.pending()).map((v) => v.id), ['1', '2']);
 
   const [first, second] = await Promise.all([desk.decide('2', 'approve'), desk.decide('2', 'approve')]);
-  assert.deepEqual(first, { kind: 'approved', text: 'Saved Person 2 (version 4)' });
+  assert.deepEqual(first, { kind: 'approved', text: 'Saved Person 2.' });
   assert.deepEqual(second, { kind: 'gone' });
   assert.deepEqual(later.decisions, ['approve']);
   assert.deepEqual(await desk.decide('1', 'decline'), { kind: 'declined' });

@@ -138,7 +138,7 @@ describe('the approval desk on the Board', () => {
 
   test('a decision reaches the desk once: a second click while it is carried out is dropped; the outcome is said on the status line', async () => {
     const approvals = desk();
-    const held = heldCarryOut({ kind: 'approved', text: 'Saved Person 12 (version 4)' });
+    const held = heldCarryOut({ kind: 'approved', text: 'Saved Person 12.' });
     approvals.add(approval('12', 2), held.carryOut);
     const board = open({ approvals });
     board.pageSays('board/ready', {});
@@ -153,7 +153,7 @@ describe('the approval desk on the Board', () => {
     held.release();
     await until('the outcome on the status line', () => board.lastStatus()?.kind === 'info' && board.lastStatus());
     assert.deepEqual(held.decisions, ['approve'], 'the desk carried out one decision');
-    assert.deepEqual(board.lastStatus(), { kind: 'info', text: 'Saved Person 12 (version 4)' });
+    assert.deepEqual(board.lastStatus(), { kind: 'info', text: 'Saved Person 12.' });
     assert.deepEqual(board.sent('board/approvalDecided', from).map((m) => m.params), [{ id: '12', outcome: 'approved' }]);
     assert.deepEqual(board.lastList(), [], 'the list without the decided one came before the outcome');
     const methods = board.posted.slice(from).map((m) => m.method);

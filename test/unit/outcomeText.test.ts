@@ -195,11 +195,34 @@ test('the agent\'s words for a refused query and for data that does not fit stay
     + 'record 3: person.age: must be an integer (got "old"). Allowed fields of person_list: id, age. Call xos_render again with those fields.');
 });
 
-test('the person reads labels and versions in the Board\'s language', () => {
+test('the person reads labels in the Board\'s language', () => {
   const ast = demoApp();
   const saved = SAMPLES.saved[0];
-  assert.match(personText(personWords(translator('de'), ast, 'de'), saved), /^Gespeichert: Person 12 \(Version 3 → 4\)\. Gespeicherte Werte: .+: "Schmidt"; .+: 35\.$/);
-  assert.match(personText(personWords(translator('en'), ast, 'en'), saved), /^Saved Person 12 \(version 3 → 4\)\. Stored: .+: "Schmidt"; .+: 35\.$/);
+  assert.match(personText(personWords(translator('de'), ast, 'de'), saved), /^Gespeichert: Person 12\. Gespeicherte Werte: .+: "Schmidt"; .+: 35\.$/);
+  assert.match(personText(personWords(translator('en'), ast, 'en'), saved), /^Saved Person 12\. Stored: .+: "Schmidt"; .+: 35\.$/);
+});
+
+test('the person never reads a record\'s version (a row digest on their own tables); the agent still does', () => {
+  const ast = demoApp();
+  // Versions as a digest of the person's own table makes them (PostgreSQL xmin, a SQLite value digest).
+  const digests = (outcome: BoardOutcome): BoardOutcome => {
+    const o = { ...outcome } as Record<string, unknown>;
+    for (const [field, digest] of [['versionFrom', 1725912010], ['versionTo', 302456766], ['version', 918273645], ['versionNow', 564738291]] as const) {
+      if (field in o) o[field] = digest;
+    }
+    return o as unknown as BoardOutcome;
+  };
+  const versioned = samples().filter((o) => ['versionFrom', 'versionTo', 'version', 'versionNow'].some((field) => field in o)).map(digests);
+  assert.deepEqual(new Set(versioned.map((o) => o.kind)), new Set(['saved', 'created', 'conflict', 'answer_lost']));
+  for (const outcome of versioned) {
+    for (const locale of ['en', 'de']) {
+      const text = personText(personWords(translator(locale), ast, locale), outcome);
+      assert.doesNotMatch(text, /version|1725912010|302456766|918273645|564738291/i, `${outcome.kind} (${locale}): ${text}`);
+    }
+  }
+  assert.equal(personText(personWords(translator('en'), ast, 'en'), versioned.find((o) => o.kind === 'conflict')!),
+    'Not saved: Person 12 was changed by someone else meanwhile. Your changes are kept; save again to store them.');
+  assert.match(agentText(ast, versioned.find((o) => o.kind === 'saved')!), /\(version 1725912010 -> 302456766\)/);
 });
 
 test('the agent\'s words for the same outcomes name the next tool call where there is one', () => {

@@ -74,7 +74,7 @@ test('what a decision came to, worded for the Board (English and German)', () =>
   assert.deepEqual(decisionOutcome({ kind: 'decided', approval: changed }, en), { kind: 'void', why: 'Person 12 was changed after the request.' });
   assert.deepEqual(decisionOutcome({ kind: 'decided', approval: changed }, de), { kind: 'void', why: 'Person 12 wurde nach der Anfrage geändert.' });
   const saved = { ...approval, state: 'approved' as const, outcome: { kind: 'saved' as const, ok: true as const, entity: 'person', id: '12', versionFrom: 3, versionTo: 4, stored: [] } };
-  assert.deepEqual(decisionOutcome({ kind: 'decided', approval: saved }, en), { kind: 'approved', text: 'Saved Person 12 (version 3 → 4).' });
+  assert.deepEqual(decisionOutcome({ kind: 'decided', approval: saved }, en), { kind: 'approved', text: 'Saved Person 12.' });
   assert.deepEqual(decisionOutcome({ kind: 'not_committed', approval, why: { kind: 'no_mailer' } }, de),
     { kind: 'failed', text: 'Hier ist kein Mailkonto eingerichtet, um sie zu senden. Die Anfrage wartet weiter.' });
 });
