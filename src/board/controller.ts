@@ -102,7 +102,11 @@ export class BoardController {
   /** The review the page was sent last, its id and revision: a new review or revision goes whole, else only its touched rows. */
   private sentReview: { review: Review; id: number; revision: number } | undefined;
   private reviewId = 0;
-  private status: protocol.StatusLine | null = null;
+  /** The status line and the view it is about (scopedStatus): it leaves when the person sees another view. */
+  private status: { readonly line: protocol.StatusLine; readonly about: string } | null = null;
+  /** Each review the Board showed, numbered: the status line's scope tells one from the next. */
+  private readonly reviewNumbers = new WeakMap<Review, number>();
+  private reviewsNumbered = 0;
   private connection: protocol.ConnectionLine | null = null;
   /** Set while the host applies the page's own edit, so it is not echoed back mid-typing. */
   private applyingWebviewEdit = false;
@@ -162,7 +166,7 @@ export class BoardController {
       told: (outcome) => this.told(outcome),
       setStatus: (status) => this.setStatus(status),
       setStatusWithMail: (status) => {
-        this.status = status;
+        this.status = this.scoped(status);
         this.send({ mail: true, status: true });
       },
       applyPageEdit: (edit) => this.applyPageEdit(edit),
@@ -366,7 +370,7 @@ export class BoardController {
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.mail.sending }) ?? null });
-      if (parts.status) endpoint.notify(protocol.status, { status: this.door.status(this.status) });
+      if (parts.status) endpoint.notify(protocol.status, { status: this.door.status(this.status?.line ?? null) });
       if (parts.history) endpoint.notify(protocol.history, { history: this.history.view(ast, locale) });
       if (parts.connection) endpoint.notify(protocol.connection, { connection: this.connection });
       if (parts.review) this.sendReview(endpoint, ast, locale);
@@ -419,12 +423,45 @@ export class BoardController {
   }
 
   private setStatus(status: protocol.StatusLine | null): void {
-    this.status = status;
+    this.status = this.scoped(status);
     this.send({ status: true });
+  }
+
+  /**
+   * The one rule of the status line: a line (an outcome, a failure, "Saving…", a notice) is about
+   * the view shown when it was set — this record, this list, this review, the start page — and
+   * leaves when the person sees another one (the record shown again after its save keeps it; a
+   * decision on the desk is said where the person is then). Only "live updates are paused" stays.
+   */
+  private scoped(line: protocol.StatusLine | null): { readonly line: protocol.StatusLine; readonly about: string } | null {
+    return line && { line, about: this.viewShown() };
+  }
+
+  /** What the Board shows, as a status line's scope: a record (or a new one's form), a list (each shown anew its own), a review, or nothing. */
+  private viewShown(): string {
+    const { state } = this.options;
+    const { kind, context, detail } = state.snapshot();
+    if (kind === 'detail' && detail) return `detail:${context ?? ''}:${detail.isNew ? '(new)' : String(detail.record.id)}`;
+    if (kind === 'list') return `list:${this.listId}`;
+    const review = state.review();
+    if (kind === 'review' && review) {
+      let number = this.reviewNumbers.get(review);
+      if (number === undefined) this.reviewNumbers.set(review, number = ++this.reviewsNumbered);
+      return `review:${number}`;
+    }
+    return 'start';
+  }
+
+  /** The view changed: a status line about another one leaves (while the feed is lost, that line stays); true when it did. */
+  private statusLeft(): boolean {
+    if (!this.status || this.status.about === this.viewShown()) return false;
+    this.status = this.scoped(this.live?.pausedStatus() ?? null);
+    return true;
   }
 
   private stateChanged(change: BoardChange): void {
     if (change === 'list') this.listId++;
+    const statusLeft = this.statusLeft();
     this.updateTitle();
     this.live?.stateChanged();
     if (this.applyingWebviewEdit) return;
@@ -433,13 +470,11 @@ export class BoardController {
     if (!surface.isOpen() || (change !== 'form' && !surface.isVisible())) surface.show(true);
     if (!surface.isOpen()) return;
     if (change === 'list' || change === 'detail') {
-      // While the feed is lost, the status line keeps saying so.
-      this.status = this.live?.pausedStatus() ?? null;
       this.send({ list: true, detail: true, status: true, review: true });
       this.live?.sendPresence();
-    } else if (change === 'review') this.send({ review: true });
-    else if (change === 'form') this.send({ detail: true });
-    else this.send({ mail: true });
+    } else if (change === 'review') this.send({ review: true, status: statusLeft });
+    else if (change === 'form') this.send({ detail: true, status: statusLeft });
+    else this.send({ mail: true, status: statusLeft });
   }
 
   private async rows({ listId, offset, limit, query }: protocol.RowsParams): Promise<protocol.RowsResult> {

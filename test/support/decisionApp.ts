@@ -7,6 +7,7 @@ import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextpro
 import type { XosApp } from '../../src/app/xosApp.ts';
 import type { ApprovalStore } from '../../src/core/approvals.ts';
 import type { AskedQuestion } from '../../src/board/confirmer.ts';
+import type { BoardSurface } from '../../src/board/controller.ts';
 import { translator } from '../../src/board/texts.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 import { WorkflowHandles } from '../../src/mcp/handles.ts';
@@ -35,12 +36,13 @@ export interface DecisionApp {
 
 const text = (result: CallToolResult): Reply => ({ text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), isError: result.isError === true });
 
-export async function startDecisionApp(client: XosClient, store: ApprovalStore & { close(): void }, options: { readonly caller?: string; readonly backend?: string } = {}): Promise<DecisionApp> {
+export async function startDecisionApp(client: XosClient, store: ApprovalStore & { close(): void }, options: { readonly caller?: string; readonly backend?: string; readonly surface?: BoardSurface } = {}): Promise<DecisionApp> {
   const t = translator('en');
   const caller = options.caller ?? 'agent via http';
   const questions: ScriptedQuestions = { asked: [], answers: [] };
   const app = headlessApp({
     client,
+    ...(options.surface ? { surface: options.surface } : {}),
     ask: async (question) => {
       questions.asked.push(question);
       const answer = questions.answers.shift();
