@@ -26,7 +26,7 @@ import * as protocol from './protocol.ts';
 import type { MessageEndpoint } from './protocol.ts';
 import { RecordActions, type RecordActionHost } from './recordActions.ts';
 import { LiveBoard } from './liveBoard.ts';
-import { errorText, runAction, type BoardDeps } from './runAction.ts';
+import { errorText, runAction, type BoardDeps, type OutcomeWording } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
 import { costlySort } from '../core/sortHint.ts';
@@ -161,9 +161,9 @@ export class BoardController {
       deps: () => options.deps(),
       locale: () => options.locale(),
       ast: () => options.client.ast(),
-      said: (outcome) => this.said(outcome),
+      said: (outcome, wording) => this.said(outcome, wording),
       logged: (outcome) => this.logged(outcome),
-      told: (outcome) => this.told(outcome),
+      told: (outcome, wording) => this.told(outcome, wording),
       setStatus: (status) => this.setStatus(status),
       setStatusWithMail: (status) => {
         this.status = this.scoped(status);
@@ -587,9 +587,9 @@ export class BoardController {
   }
 
   /** An outcome in the Board's language, for its status line. */
-  private said(outcome: BoardOutcome): string {
+  private said(outcome: BoardOutcome, wording: OutcomeWording = personText): string {
     const locale = this.options.locale();
-    return personText(personWords(translator(locale), this.options.client.ast(), locale), outcome);
+    return wording(personWords(translator(locale), this.options.client.ast(), locale), outcome);
   }
 
   /** An outcome for the log: its kind and the person's words in English. */
@@ -598,8 +598,8 @@ export class BoardController {
   }
 
   /** An outcome in the front end's language, for a notification (as its other messages). */
-  private told(outcome: BoardOutcome): string {
-    return personText(personWords(this.ui.t, this.options.client.ast(), this.options.locale()), outcome);
+  private told(outcome: BoardOutcome, wording: OutcomeWording = personText): string {
+    return wording(personWords(this.ui.t, this.options.client.ast(), this.options.locale()), outcome);
   }
 
   /** A failed outcome becomes an error in the Board's words, so it takes the action's failure path. */

@@ -151,6 +151,24 @@ function recordProblem(words: PersonWords, context: string, index: number, probl
   }
 }
 
+/** That a save met someone else's newer version: what happened, without what to do next. */
+function changedMeanwhile(words: PersonWords, outcome: Extract<BoardOutcome, { kind: 'conflict' }>): string {
+  return words.t('Not saved: {0} {1} was changed by someone else meanwhile.', words.entity(outcome.entity), outcome.id);
+}
+
+/**
+ * A save's outcome while the form shows open conflicts: the form itself says beside Save that someone
+ * else saved the record and what to do (texts.settleConflicts), so the status line and the
+ * notification say only what happened — the person never reads the same advice twice.
+ */
+export function besideOpenConflicts(words: PersonWords, outcome: BoardOutcome): string {
+  switch (outcome.kind) {
+    case 'conflict': return changedMeanwhile(words, outcome);
+    case 'open_conflicts': return words.t('Not saved: the marked fields wait for your choice.');
+    default: return personText(words, outcome);
+  }
+}
+
 /** An outcome as the person reads it, in the language of `words.t`. */
 export function personText(words: PersonWords, outcome: BoardOutcome): string {
   const { t } = words;
@@ -183,10 +201,8 @@ export function personText(words: PersonWords, outcome: BoardOutcome): string {
       return outcome.action === 'create' ? t('Not created: the XOS server refused it: {0}', message) : t('Not deleted: the XOS server refused it: {0}', message);
     }
     case 'conflict': {
-      const args = [words.entity(outcome.entity), outcome.id] as const;
-      return outcome.fields.length
-        ? t('Not saved: {0} {1} was changed by someone else meanwhile. Choose per marked field which value to keep, then save.', ...args)
-        : t('Not saved: {0} {1} was changed by someone else meanwhile. Your changes are kept; save again to store them.', ...args);
+      const next = outcome.fields.length ? t('Choose per marked field which value to keep, then save.') : t('Your changes are kept; save again to store them.');
+      return `${changedMeanwhile(words, outcome)} ${next}`;
     }
     case 'deleted_meanwhile': return t('Not saved: {0} {1} was deleted by someone else meanwhile. The form is kept.', words.entity(outcome.entity), outcome.id);
     case 'answer_lost': {

@@ -13,6 +13,7 @@ import { deleteShown } from '../core/records.ts';
 import { saveForm } from '../core/save.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
 import { keepsAudit } from '../ast/lookup.ts';
+import { besideOpenConflicts, personText } from './outcomeText.ts';
 import * as protocol from './protocol.ts';
 import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
 import { errorText, runAction, type BoardActionHost } from './runAction.ts';
@@ -58,16 +59,17 @@ export class RecordActions {
   }
 
   /**
-   * A save's outcome (Save, or an undo) for the person, in the Board's language (src/board/outcomeText.ts);
-   * after a conflict the person gets words for the form in front of them. A stored save is announced by
-   * savedNotice (through the deps' onSaved), with Undo.
+   * A save's outcome (Save, or an undo) for the person, in the Board's language (src/board/outcomeText.ts).
+   * While the form shows open conflicts it says itself, beside Save, what to do: the line and the
+   * notification then say only what happened. A stored save is announced by savedNotice (through the
+   * deps' onSaved), with Undo.
    */
   private reportSave(outcome: BoardOutcome): void {
     const { host } = this;
     const conflicts = Object.keys(host.state.snapshot().conflicts ?? {}).length > 0;
-    const settle = !outcome.ok && conflicts ? boardTexts(host.locale()).settleConflicts : undefined;
-    host.setStatus({ kind: outcome.ok ? 'info' : 'error', text: settle ?? host.said(outcome) });
-    if (!outcome.ok) void host.ui.tell('warning', settle ?? host.told(outcome));
+    const wording = !outcome.ok && conflicts ? besideOpenConflicts : personText;
+    host.setStatus({ kind: outcome.ok ? 'info' : 'error', text: host.said(outcome, wording) });
+    if (!outcome.ok) void host.ui.tell('warning', host.told(outcome, wording));
   }
 
   /** The "saved" notification of every stored save (the Board's or the agent's), with Undo. */

@@ -7,6 +7,7 @@ import type { CoreDeps } from '../core/base.ts';
 import type { Board, Mailer } from '../core/domain.ts';
 import type { SendWindow } from '../core/mailSend.ts';
 import type { BoardOutcome } from '../core/outcomes.ts';
+import type { PersonWords } from './outcomeText.ts';
 import type { BoardUi } from './controller.ts';
 import type { NotificationType, StatusLine } from './protocol.ts';
 import type { BoardState } from './state.ts';
@@ -50,6 +51,9 @@ export async function runAction(reporter: ActionReporter, run: () => Promise<voi
   }
 }
 
+/** How an outcome becomes the person's words (personText, or a variant of it in src/board/outcomeText.ts). */
+export type OutcomeWording = (words: PersonWords, outcome: BoardOutcome) => string;
+
 /** What the use cases of the person's actions get (the same the agent's tools get, mail included). */
 export type BoardDeps = CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
 
@@ -63,12 +67,12 @@ export interface BoardActionHost extends ActionReporter {
   deps(): BoardDeps;
   locale(): string;
   ast(): Ast;
-  /** An outcome in the Board's language, for its status line. */
-  said(outcome: BoardOutcome): string;
+  /** An outcome in the Board's language, for its status line (worded by `wording`, personText unless told otherwise). */
+  said(outcome: BoardOutcome, wording?: OutcomeWording): string;
   /** An outcome for the log: its kind and the person's words in English. */
   logged(outcome: BoardOutcome): string;
-  /** An outcome in the front end's language, for a notification. */
-  told(outcome: BoardOutcome): string;
+  /** An outcome in the front end's language, for a notification (worded by `wording`, personText unless told otherwise). */
+  told(outcome: BoardOutcome, wording?: OutcomeWording): string;
   /** Applies the page's own edit to the state without sending it back while the person types. */
   applyPageEdit(edit: () => void): void;
   /** Whether a page is connected and has said ready (what only the page needs is worked out only then). */

@@ -189,6 +189,37 @@ describe('the Board live over a real backend', () => {
     endpoint.receive({ method: 'board/formAction', params: { action: 'discard' } });
   });
 
+  test('a conflict is said once: the status line says what happened, the form beside Save what to do (heard at Save, or at once from the feed)', async () => {
+    const note = sent('board/locale').at(-1)!.params.texts.settleConflicts as string;
+    const status = () => sent('board/status').at(-1)!.params.status as { kind: string; text: string } | null;
+    /** Everything the page shows about the conflict, as the person reads it: the status line and, while fields wait for a choice, the note beside Save. */
+    const shown = () => [status()?.text ?? '', lastDetail().conflicts > 0 ? note : ''].join(' ');
+    const count = (text: string, words: RegExp) => text.match(new RegExp(words.source, 'gi'))?.length ?? 0;
+
+    // Someone else's save the feed has not told yet: the person's Save meets it.
+    assert.equal((await showRecord(deps(), 'person_detail', '9')).ok, true);
+    controller.board.edit('city', 'Mine');
+    await write('9', { city: 'Theirs' }, false);
+    await controller.save();
+    assert.equal(lastDetail().conflicts, 1);
+    assert.deepEqual(status(), { kind: 'error', text: 'Not saved: Person 9 was changed by someone else meanwhile.' });
+    assert.equal(count(shown(), /someone else saved/), 1, shown());
+    assert.equal(count(shown(), /choose per marked field/), 1, shown());
+    endpoint.receive({ method: 'board/formAction', params: { action: 'discard' } });
+
+    // Told by the feed at once: the form marks the field; a Save then (the agent's, an undo) says only that it waits.
+    assert.equal((await showRecord(deps(), 'person_detail', '10')).ok, true);
+    controller.board.edit('city', 'Mine');
+    await write('10', { city: 'Theirs' });
+    await controller.liveSettled();
+    assert.equal(lastDetail().conflicts, 1);
+    await controller.save();
+    assert.deepEqual(status(), { kind: 'error', text: 'Not saved: the marked fields wait for your choice.' });
+    assert.equal(count(shown(), /someone else saved/), 1, shown());
+    assert.equal(count(shown(), /choose per marked field/), 1, shown());
+    endpoint.receive({ method: 'board/formAction', params: { action: 'discard' } });
+  });
+
   test('presence: the form names who else is there, list rows mark who edits, and the Save question says who else is editing', async () => {
     assert.equal((await showRecord(deps(), 'person_detail', '3')).ok, true);
     const mark = board.posted.length;

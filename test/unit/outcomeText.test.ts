@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { BoardOutcome, ProposeOutcome, QueryRefusal, RecordProblem } from '../../src/core/outcomes.ts';
-import { personText, personWords, type PersonWords } from '../../src/board/outcomeText.ts';
+import { besideOpenConflicts, personText, personWords, type PersonWords } from '../../src/board/outcomeText.ts';
 import { translator, type Translate } from '../../src/board/texts.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { agentText } from '../../src/mcp/wording.ts';
@@ -223,6 +223,25 @@ test('the person never reads a record\'s version (a row digest on their own tabl
   assert.equal(personText(personWords(translator('en'), ast, 'en'), versioned.find((o) => o.kind === 'conflict')!),
     'Not saved: Person 12 was changed by someone else meanwhile. Your changes are kept; save again to store them.');
   assert.match(agentText(ast, versioned.find((o) => o.kind === 'saved')!), /\(version 1725912010 -> 302456766\)/);
+});
+
+test('beside a form that shows its open conflicts, a save\'s outcome says only what happened, in English and German', () => {
+  const ast = demoApp();
+  const bundle = JSON.parse(readFileSync(new URL('../../l10n/bundle.l10n.de.json', import.meta.url), 'utf8')) as Record<string, string>;
+  const english = recording();
+  const en = personWords(english.t, ast, 'en');
+  const de = personWords(translator('de'), ast, 'de');
+  const [, conflict] = SAMPLES.conflict;
+  const [open] = SAMPLES.open_conflicts;
+  assert.equal(besideOpenConflicts(en, conflict), 'Not saved: Person 12 was changed by someone else meanwhile.');
+  assert.equal(besideOpenConflicts(de, conflict), 'Nicht gespeichert: Person 12 wurde inzwischen von jemand anderem geändert.');
+  assert.equal(besideOpenConflicts(en, open), 'Not saved: the marked fields wait for your choice.');
+  assert.equal(personText(en, conflict), 'Not saved: Person 12 was changed by someone else meanwhile. Choose per marked field which value to keep, then save.');
+  for (const outcome of [conflict, open]) {
+    assert.doesNotMatch(besideOpenConflicts(en, outcome), /choose|someone else saved/i);
+    assert.notEqual(besideOpenConflicts(de, outcome), besideOpenConflicts(en, outcome));
+  }
+  assert.deepEqual([...english.keys].filter((key) => !Object.hasOwn(bundle, key)), []);
 });
 
 test('the agent\'s words for the same outcomes name the next tool call where there is one', () => {
