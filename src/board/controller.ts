@@ -102,7 +102,7 @@ export class BoardController {
   /** The review the page was sent last, its id and revision: a new review or revision goes whole, else only its touched rows. */
   private sentReview: { review: Review; id: number; revision: number } | undefined;
   private reviewId = 0;
-  /** The status line and the view it is about (scopedStatus): it leaves when the person sees another view. */
+  /** The status line and the view it is about (scoped): it leaves when the person sees another view. */
   private status: { readonly line: protocol.StatusLine; readonly about: string } | null = null;
   /** Each review the Board showed, numbered: the status line's scope tells one from the next. */
   private readonly reviewNumbers = new WeakMap<Review, number>();
