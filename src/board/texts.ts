@@ -15,6 +15,10 @@ export interface BoardTexts {
   readonly back: string;
   readonly forward: string;
   readonly breadcrumb: string;
+  /** The breadcrumb's root (the app's name): where it leads. */
+  readonly homeHint: string;
+  /** The start page shown while the Board holds a list or record the person left for it. */
+  readonly homeLead: string;
   /** The Board's language switch (its accessible name). */
   readonly language: string;
   /** The connection line: `{ms}` is replaced; `remote` names an XOS server in front of the database. */
@@ -194,6 +198,8 @@ export function textsThrough(t: Translate): BoardTexts {
     back: t('Back'),
     forward: t('Forward'),
     breadcrumb: t('Breadcrumb'),
+    homeHint: t('Start page: the app\'s lists'),
+    homeLead: t('Open a list. What you were working on stays until you open one; Back or Forward returns to it.'),
     language: t('Language of the Board'),
     connected: t('connected, {ms} ms'),
     unreachable: t('not reachable'),

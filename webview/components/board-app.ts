@@ -26,7 +26,7 @@ export class XosBoard extends LitElement {
   declare store: BoardStore | undefined;
   private readonly provider = new ContextProvider(this, { context: boardStoreContext });
   // Only what decides the layout; each part follows its own topic.
-  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection', 'review']);
+  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection', 'review', 'history', 'home']);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Before the parts render: they take the store from the provider when they connect.
@@ -43,10 +43,15 @@ export class XosBoard extends LitElement {
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
     // The writes waiting for the person's decision sit on top of whatever the Board shows (it renders nothing when none wait).
     const approvals = html`<xos-approval-list></xos-approval-list>`;
-    if (!list && !detail && !mail && !review) return html`${banner}${approvals}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    // The start page: before anything is shown, or when the person went to the app's lists (Back
+    // and the breadcrumb lead there and back). The way back is shown whenever there is one.
+    if (!store.showsSomething || store.home) {
+      const nav = store.showsSomething || store.history.crumbs.length ? html`<xos-nav-bar></xos-nav-bar>` : nothing;
+      return html`${banner}${nav}${approvals}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    }
     return html`
       ${banner}
-      ${list || detail || review ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
+      <xos-nav-bar></xos-nav-bar>
       ${approvals}
       ${review
         ? html`<section class="list review"><h1>${review.label}</h1>${review.undoOf ? html`<p class="undo-of">${review.undoOf}</p>` : nothing}<xos-review-grid></xos-review-grid></section>`
