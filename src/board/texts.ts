@@ -59,6 +59,10 @@ export interface BoardTexts {
   readonly loading: string;
   readonly noRows: string;
   readonly noMatches: string;
+  /** A list the agent narrowed (`{where}` is its condition): the person's filter found nothing within it; Show all widens it. */
+  readonly noMatchesNarrowed: string;
+  readonly narrowedHint: string;
+  readonly showAll: string;
   /** `{error}` is replaced by the reason. */
   readonly rowsFailed: string;
   /** Row counts; `{count}` and `{total}` are replaced by formatted numbers. */
@@ -232,6 +236,9 @@ export function textsThrough(t: Translate): BoardTexts {
     loading: t('Loading…'),
     noRows: t('No records.'),
     noMatches: t('No records match the filter.'),
+    noMatchesNarrowed: t('No records match the filter. The agent narrowed this list to the records where {where}; Show all searches every record.'),
+    narrowedHint: t('The agent narrowed this list'),
+    showAll: t('Show all'),
     rowsFailed: t('The rows could not be loaded: {error}'),
     countOne: t('1 record'),
     countMany: t('{count} records'),

@@ -6,6 +6,7 @@
 import { ContextProvider } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BoardStore } from '../state.ts';
+import type { ListBlock, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController, boardStoreContext } from '../storeController.ts';
 import { boardAppStyles } from './board-app.styles.ts';
 import './approval-list.ts';
@@ -55,7 +56,7 @@ export class XosBoard extends LitElement {
       ${approvals}
       ${review
         ? html`<section class="list review"><h1>${review.label}</h1>${review.undoOf ? html`<p class="undo-of">${review.undoOf}</p>` : nothing}<xos-review-grid></xos-review-grid></section>`
-        : list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
+        : list ? html`<section class="list">${this.listHead(store, list, texts)}<xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">
         ${detail ? html`<xos-detail-form></xos-detail-form>` : nothing}
         ${mail ? html`<xos-mail-draft></xos-mail-draft>` : nothing}
@@ -63,6 +64,15 @@ export class XosBoard extends LitElement {
       <xos-status-strip></xos-status-strip>
       <xos-question></xos-question>
     `;
+  }
+
+  /** The list's title; a list the agent narrowed says by what, and Show all opens it whole. */
+  private listHead(store: BoardStore, list: ListBlock, texts: WebviewTexts): TemplateResult {
+    if (!list.narrowed) return html`<h1>${list.label}</h1>`;
+    return html`<div class="list-head">
+      <h1>${list.label}<span class="narrowed" title=${texts.narrowedHint}> · ${list.narrowed}</span></h1>
+      <button type="button" class="show-all" @click=${() => store.openContext(list.context)}>${texts.showAll}</button>
+    </div>`;
   }
 }
 
