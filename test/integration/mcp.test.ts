@@ -404,7 +404,7 @@ describe('XOS MCP server', () => {
       assert.deepEqual(result.structuredContent, JSON.parse(text), `${name}: the text and the structured data say the same`);
     }
     const schema = tools.find((t) => t.name === 'xos_schema')!.outputSchema as { required?: string[] };
-    assert.deepEqual(schema.required, ['app', 'locale', 'locales', 'prompts']);
+    assert.deepEqual(schema.required, ['app', 'label', 'locale', 'locales', 'prompts']);
   });
 
   test('ending a session closes it', async () => {
