@@ -518,7 +518,8 @@ export class BoardController {
     const { state, locale, surface } = this.options;
     const snapshot = state.snapshot();
     const dirty = hasUnsavedWork(snapshot);
-    const title = boardTexts(locale()).title;
+    // The app's name too: two Boards (two apps) are told apart by their tabs.
+    const title = `${boardTexts(locale()).title} · ${appName(this.options.client.ast(), locale())}`;
     surface.setTitle(dirty ? `● ${title}` : title);
   }
 

@@ -39,7 +39,8 @@ describe('the app\'s name', () => {
     assert.match(prompt.text('en'), /^You work with the XOS app "Chinook"\./);
   });
 
-  test('the Board gets it with its texts, for the start page\'s heading and the breadcrumb\'s root', () => {
+  test('the Board gets it with its texts, for the start page\'s heading and the breadcrumb\'s root, and its tab says it', () => {
+    const titles: string[] = [];
     const posted: Array<{ method: string; params: any }> = [];
     const endpoint = new MessageEndpoint((message: WireMessage) => {
       if ('method' in message) posted.push({ method: message.method, params: message.params });
@@ -49,12 +50,13 @@ describe('the app\'s name', () => {
     const controller: BoardController = new BoardController({
       state: new BoardState(), client, locale: () => 'en',
       deps: () => ({ client, board: controller.board, confirmer: undefined as never, locale: 'en' }),
-      surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: () => {} },
+      surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: (title) => void titles.push(title) },
       ui: { t: translator('en'), log: quiet, tell: async () => undefined, askDiscard: async () => false, setLocale: () => {}, csvExport: async () => undefined },
     });
     controller.connect(endpoint);
     endpoint.receive({ method: 'board/ready', params: {} });
     assert.equal(posted.find((m) => m.method === 'board/locale')?.params.app, 'Chinook');
+    assert.equal(titles.at(-1), 'XOS Board · Chinook');
     controller.dispose();
   });
 });
