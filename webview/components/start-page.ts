@@ -26,6 +26,11 @@ export class XosStartPage extends LitElement {
 
   private readonly board = new StoreController(this, ['locale', 'home', 'list', 'detail', 'mail', 'review']);
 
+  // Shown over a list or record by the breadcrumb's root or Back: focus goes to the first list, not lost with the button that was pressed.
+  protected override firstUpdated(): void {
+    if (this.board.store.home) this.renderRoot.querySelector<HTMLButtonElement>('nav button')?.focus();
+  }
+
   override render(): TemplateResult {
     const { store } = this.board;
     const texts = store.texts;
