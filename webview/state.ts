@@ -22,7 +22,9 @@ export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 
   /** The writes waiting for the person's decision, and the person asking to see them. */
   | 'approvals'
   /** The review block, its filter, counts and canSave; its rows have their own topic. */
-  | 'review' | 'reviewRows';
+  | 'review' | 'reviewRows'
+  /** The start page shown over what the Board holds (the person went to the app's lists). */
+  | 'home';
 
 /** Rows per request and per cache entry. */
 export const CHUNK_ROWS = 100;
@@ -39,6 +41,15 @@ export class BoardStore {
   contexts: readonly OpenableContext[] = [];
   /** The app's locales, for the Board's language switch. */
   locales: readonly string[] = [];
+  /** The app's name: the start page's heading and the breadcrumb's root. */
+  app = '';
+  /**
+   * The start page shown over what the Board holds, by the person's choice: `root` when they chose
+   * the app's name in the breadcrumb (Back returns), `back` when Back went past the first step
+   * (Forward returns); null otherwise. The host's Board stays as it is until they open a list,
+   * so unsaved work is asked about only then; anything new the host shows takes its place.
+   */
+  home: 'root' | 'back' | null = null;
   list: ListBlock | null = null;
   /** The person's sort and filter over the list. */
   query: ListQuery = {};
@@ -101,11 +112,12 @@ export class BoardStore {
   constructor(host: BoardEndpoint, page: BoardPage) {
     this.host = host;
     this.locale = page.lang || 'en';
-    host.onNotification(protocol.locale, ({ locale, texts, contexts, locales }) => {
+    host.onNotification(protocol.locale, ({ locale, texts, contexts, locales, app }) => {
       this.locale = locale;
       this.texts = texts;
       this.contexts = contexts ?? [];
       this.locales = locales ?? [];
+      this.app = app ?? '';
       page.setLang(locale);
       this.emit('locale');
     });
@@ -131,6 +143,7 @@ export class BoardStore {
           this.typed.delete(field.field);
         }
       }
+      if (detail && detail.key !== this.detail?.key) this.leaveHome();
       this.detail = detail;
       this.problems = Object.fromEntries((detail?.fields ?? []).filter((f) => f.problem).map((f) => [f.field, f.problem!]));
       this.edited = new Set((detail?.fields ?? []).filter((f) => f.edited).map((f) => f.field));
@@ -139,6 +152,7 @@ export class BoardStore {
       this.emit('detail');
     });
     host.onNotification(protocol.mail, ({ mail }) => {
+      if (mail && !this.mail) this.leaveHome();
       this.mail = mail;
       this.mailProblem = mail?.problem ?? null;
       this.emit('mail');
@@ -272,6 +286,7 @@ export class BoardStore {
   }
 
   private showList(list: ListBlock | null): void {
+    if (list && list.listId !== this.list?.listId) this.leaveHome();
     this.list = list;
     this.query = list?.query ?? {};
     this.resetRows();
@@ -380,6 +395,7 @@ export class BoardStore {
 
   private showReview(review: ReviewBlock | null): void {
     const current = this.review;
+    if (review && review.reviewId !== current?.reviewId) this.leaveHome();
     const same = review !== null && current !== null && review.reviewId === current.reviewId && review.revision === current.revision
       && review.filter === this.reviewFilter;
     this.review = review;
@@ -565,6 +581,49 @@ export class BoardStore {
 
   navigate(direction: 'back' | 'forward'): void {
     this.host.notify(protocol.navigate, { direction });
+  }
+
+  /** Whether the Board holds a list, record, review or mail draft (without, it shows its start page anyway). */
+  get showsSomething(): boolean {
+    return Boolean(this.list || this.detail || this.review || this.mail);
+  }
+
+  /** Whether Back leads somewhere: an earlier step, back from the start page, or from the first step to the start page. */
+  get canBack(): boolean {
+    if (this.home) return this.home === 'root';
+    return this.history.canBack || this.showsSomething;
+  }
+
+  get canForward(): boolean {
+    if (this.home) return this.home === 'back';
+    return this.history.canForward;
+  }
+
+  /** Back (the button, Alt+Left): the step before; from the first step, the start page with the app's lists. */
+  back(): void {
+    if (this.home === 'root') this.leaveHome();
+    else if (this.home) return;
+    else if (this.history.canBack) this.navigate('back');
+    else if (this.showsSomething) this.goHome('back');
+  }
+
+  /** Forward (the button, Alt+Right): the next step, or from the start page back to what the Board holds. */
+  forward(): void {
+    if (this.home === 'back') this.leaveHome();
+    else if (!this.home && this.history.canForward) this.navigate('forward');
+  }
+
+  /** Shows the start page (the app's lists) over whatever the Board holds. */
+  goHome(how: 'root' | 'back' = 'root'): void {
+    if (!this.showsSomething || this.home === how) return;
+    this.home = how;
+    this.emit('home');
+  }
+
+  private leaveHome(): void {
+    if (!this.home) return;
+    this.home = null;
+    this.emit('home');
   }
 
   /** Records of the related entity for the ref picker, by name. */

@@ -3,6 +3,7 @@
 // reply cleans and bounds its texts (src/mcp/schemaReply.ts).
 import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schema.ts';
 import { pickLocale, resolveText } from './locale.ts';
+import { appName } from './appName.ts';
 import { agentEditable, agentListFields, agentPolicy } from './agentPolicy.ts';
 import { displayField, findInverse } from './lookup.ts';
 
@@ -50,6 +51,8 @@ export interface RelationView {
 
 export interface SchemaView {
   app: string;
+  /** The app's name as people read it (appName.ts), the one the Board and the start lines use. */
+  label: string;
   version?: string;
   locale: string;
   locales: string[];
@@ -82,6 +85,7 @@ export function buildSchemaView(ast: Ast, locale?: string): SchemaView {
   }
   return {
     app: ast.app,
+    label: appName(ast, chosen),
     ...(ast.version === undefined ? {} : { version: ast.version }),
     locale: chosen,
     locales: [...ast.locales],

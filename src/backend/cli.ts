@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import type { Ast } from '../ast/schema.ts';
+import { appName } from '../ast/appName.ts';
 import { exampleQuery } from '../ast/view.ts';
 import { AstError, loadAstFile } from '../ast/load.ts';
 import { startBackend, type Backend } from './backend.ts';
@@ -212,7 +213,7 @@ async function main(argv: string[]): Promise<void> {
 
   const seeded = Object.entries(backend.seeded).map(([e, n]) => `${e} ${n}`).join(', ');
   const lines = [
-    `XOS server for app "${ast.app}"${astFile ? '' : ' (bundled demo)'} on ${redactDsn(dsn)}`,
+    `XOS server for app "${appName(ast)}"${astFile ? '' : ' (bundled demo)'} on ${redactDsn(dsn)}`,
     `  GraphQL  ${http.url}/graphql`,
     `  AST      ${http.url}/xos/ast`,
     `  Health   ${http.url}/healthz`,

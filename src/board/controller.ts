@@ -17,6 +17,7 @@ import { refChoices } from '../core/refChoices.ts';
 import { BoardHistory } from '../core/history.ts';
 import { openableContexts, openContext } from '../core/openContext.ts';
 import { appModel } from '../ast/appModel.ts';
+import { appName } from '../ast/appName.ts';
 import type { ApprovalDesk } from './approvalDesk.ts';
 import { ApprovalsPart } from './approvalsPart.ts';
 import type { AskedQuestion } from './confirmer.ts';
@@ -366,7 +367,7 @@ export class BoardController {
     try {
       const ast = client.ast();
       const locale = this.options.locale();
-      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales });
+      if (parts.locale) endpoint.notify(protocol.locale, { locale, texts: webviewTexts(locale), contexts: openableContexts(ast, locale), locales: ast.locales, app: appName(ast, locale) });
       if (parts.list) endpoint.notify(protocol.list, { list: listBlock({ ast, locale, list: state.list(), listId: this.listId, listQuery: state.listQuery() }) ?? null });
       if (parts.detail) endpoint.notify(protocol.detail, { detail: detailBlock({ ast, locale, snapshot: state.snapshot(), form: state.formValues() }) ?? null });
       if (parts.mail) endpoint.notify(protocol.mail, { mail: mailBlock({ snapshot: state.snapshot(), locale, from: this.mailFrom(), sending: this.mail.sending }) ?? null });
@@ -552,7 +553,8 @@ export class BoardController {
     const { state, locale, surface } = this.options;
     const snapshot = state.snapshot();
     const dirty = hasUnsavedWork(snapshot);
-    const title = boardTexts(locale()).title;
+    // The app's name too: two Boards (two apps) are told apart by their tabs.
+    const title = `${boardTexts(locale()).title} · ${appName(this.options.client.ast(), locale())}`;
     surface.setTitle(dirty ? `● ${title}` : title);
   }
 

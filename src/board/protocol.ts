@@ -192,7 +192,11 @@ export const reviewEdit = notification<{ readonly reviewId: number; readonly key
 
 // host -> webview
 /** The Board's locale, its own texts and the contexts the person can open; sent first and when the locale or the app changes. */
-export const locale = notification<{ readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[]; readonly locales?: readonly string[] }>('board/locale');
+export const locale = notification<{
+  readonly locale: string; readonly texts: WebviewTexts; readonly contexts: readonly OpenableContext[]; readonly locales?: readonly string[];
+  /** The app's name (src/ast/appName.ts): the start page's heading and the breadcrumb's root, which leads back to it. */
+  readonly app?: string;
+}>('board/locale');
 /** The list (columns, total, first rows), or null when the Board shows none. */
 export const list = notification<{ readonly list: ListBlock | null }>('board/list');
 /**

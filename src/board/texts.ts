@@ -15,6 +15,10 @@ export interface BoardTexts {
   readonly back: string;
   readonly forward: string;
   readonly breadcrumb: string;
+  /** The breadcrumb's root (the app's name): where it leads. */
+  readonly homeHint: string;
+  /** The start page shown while the Board holds a list or record the person left for it. */
+  readonly homeLead: string;
   /** The Board's language switch (its accessible name). */
   readonly language: string;
   /** The connection line: `{ms}` is replaced; `remote` names an XOS server in front of the database. */
@@ -55,6 +59,10 @@ export interface BoardTexts {
   readonly loading: string;
   readonly noRows: string;
   readonly noMatches: string;
+  /** A list the agent narrowed (`{where}` is its condition): the person's filter found nothing within it; Show all widens it. */
+  readonly noMatchesNarrowed: string;
+  readonly narrowedHint: string;
+  readonly showAll: string;
   /** `{error}` is replaced by the reason. */
   readonly rowsFailed: string;
   /** Row counts; `{count}` and `{total}` are replaced by formatted numbers. */
@@ -194,6 +202,8 @@ export function textsThrough(t: Translate): BoardTexts {
     back: t('Back'),
     forward: t('Forward'),
     breadcrumb: t('Breadcrumb'),
+    homeHint: t('Start page: the app\'s lists'),
+    homeLead: t('Open a list. What you were working on stays until you open one; Back or Forward returns to it.'),
     language: t('Language of the Board'),
     connected: t('connected, {ms} ms'),
     unreachable: t('not reachable'),
@@ -226,6 +236,9 @@ export function textsThrough(t: Translate): BoardTexts {
     loading: t('Loading…'),
     noRows: t('No records.'),
     noMatches: t('No records match the filter.'),
+    noMatchesNarrowed: t('No records match the filter. The agent narrowed this list to the records where {where}; Show all searches every record.'),
+    narrowedHint: t('The agent narrowed this list'),
+    showAll: t('Show all'),
     rowsFailed: t('The rows could not be loaded: {error}'),
     countOne: t('1 record'),
     countMany: t('{count} records'),

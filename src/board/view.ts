@@ -13,6 +13,7 @@ import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
 import { ownValue, refId } from '../ast/lookup.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
 import { boardTexts, translator } from './texts.ts';
+import { whereText } from './whereText.ts';
 import type { Review, ReviewRowState } from '../core/review.ts';
 import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
 
@@ -92,7 +93,14 @@ export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardVi
     navigable: context.rowTarget !== undefined,
     query: listQuery,
     canCreate: creatingContext(ast, list.context) !== undefined,
+    ...narrowedBy(ast, locale, context.entity, list.source.origin?.where),
   };
+}
+
+/** The agent's condition of a list, when it has one. */
+function narrowedBy(ast: Ast, locale: string, entity: string, where: unknown): { narrowed?: string } {
+  const narrowed = whereText(ast, entity, where, locale, translator(locale));
+  return narrowed ? { narrowed } : {};
 }
 
 export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput, 'ast' | 'locale' | 'snapshot' | 'form'>): DetailBlock | undefined {

@@ -47,6 +47,8 @@ export interface ListBlock {
   readonly query: ListQuery;
   /** The person can create a record of the list's entity (a detail context allows "create"). */
   readonly canCreate: boolean;
+  /** The agent's `where` in the person's words when it narrowed the list (src/board/whereText.ts); Show all opens the context whole. */
+  readonly narrowed?: string;
 }
 
 export interface FormField {

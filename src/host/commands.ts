@@ -44,7 +44,7 @@ interface StatusShape {
   readonly active_context?: string | null;
   readonly tools?: readonly string[];
   readonly dsn?: { readonly kind?: string; readonly description?: string; readonly ok?: boolean; readonly latency_ms?: number | null };
-  readonly app?: { readonly name?: string; readonly version?: string | null };
+  readonly app?: { readonly name?: string; readonly label?: string; readonly version?: string | null };
   readonly sessions?: number;
 }
 
@@ -54,7 +54,7 @@ export function statusLines(status: Record<string, unknown>): string[] {
   const reachable = dsn?.ok
     ? vscode.l10n.t('reachable ({0} ms)', String(dsn.latency_ms ?? '?'))
     : vscode.l10n.t('NOT reachable');
-  const appName = app?.name ? `${app.name}${app.version ? ` ${app.version}` : ''}` : '?';
+  const appName = app?.name ? `${app.label ?? app.name}${app.version ? ` ${app.version}` : ''}` : '?';
   return [
     vscode.l10n.t('XOS app {0}, data source {1}: {2}', appName, dsn?.description ?? dsn?.kind ?? '?', reachable),
     context ? vscode.l10n.t('Board shows {0}', context) : vscode.l10n.t('Board shows nothing yet'),

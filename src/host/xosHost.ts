@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { pickLocale, resolveText } from '../ast/locale.ts';
+import { pickLocale } from '../ast/locale.ts';
+import { appName } from '../ast/appName.ts';
 import type { ConnectionLine } from '../board/protocol.ts';
 import type { DsnStatus } from '../core/domain.ts';
 import type { KeptDraft } from '../board/drafts.ts';
@@ -145,7 +146,7 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     if (!active || !dsn) return null;
     const ast = active.client.ast();
     return {
-      app: resolveText(ast.label, locale(), ast.locales) ?? ast.app,
+      app: appName(ast, locale()),
       kind: dsn.kind,
       remote: active.mode === 'remote',
       reachable: dsn.ok,

@@ -38,6 +38,7 @@ const ContextViewOutput = z.object({
 export const schemaOutput = {
   handle: z.string().optional().describe('Pass it as `handle` to the tools that need the schema (clients without MCP sessions must). It shows only that the schema was loaded; it holds no data.'),
   app: z.string(),
+  label: z.string().describe('The app\'s name as the person reads it on the Board and in XOS\'s messages; call the app by it.'),
   version: z.string().optional(),
   locale: z.string(),
   locales: z.array(z.string()),
@@ -63,7 +64,7 @@ export const systemStatusOutput = {
     audit: z.object({ kept: z.boolean(), reason: z.string().optional() }).optional()
       .describe('Whether changes are recorded (History, Undo); when not, why (e.g. an app on the database\'s own tables that does not allow XOS its audit table).'),
   }),
-  app: z.object({ name: z.string(), version: z.string().nullable() }),
+  app: z.object({ name: z.string(), label: z.string().describe('The app\'s name as the person reads it.'), version: z.string().nullable() }),
   schema_loaded: z.boolean().describe('Whether xos_schema was called in this conversation (or session); without an MCP session, whether the conversation this call names loaded it.'),
   sessions: z.number().int(),
   board_url: z.string().optional().describe('Where the person opens the Board and confirms (xos-mcp; absent in VS Code, which shows its own).'),

@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { pickLocale, resolveText } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
+import { appName } from '../ast/appName.ts';
 import { exampleQuery } from '../ast/view.ts';
 
 export interface XosPrompt {
@@ -21,12 +22,12 @@ export function astPrompts(ast: Ast): XosPrompt[] {
   const texts = (list: typeof ast.prompts, locale: string) => (list ?? []).map((p) => resolveText(p, locale, ast.locales) ?? '').filter(Boolean);
   const prompts: XosPrompt[] = [{
     name: 'xos',
-    title: `XOS: ${ast.app}`,
-    description: `Work with the XOS app "${ast.app}": load its schema, follow its rules, show data on the Board.`,
+    title: `XOS: ${appName(ast)}`,
+    description: `Work with the XOS app "${appName(ast)}": load its schema, follow its rules, show data on the Board.`,
     text: (requested) => {
       const locale = localeOf(requested);
       return [
-        `You work with the XOS app "${ast.app}". Call xos_schema first, then show data with xos_query; the person sees it on the XOS Board.`,
+        `You work with the XOS app "${appName(ast, locale)}". Call xos_schema first, then show data with xos_query; the person sees it on the XOS Board.`,
         'Propose changes with xos_ui_change_required and save with xos_ui_save only after the person said so; XOS asks them to confirm.',
         ...texts(ast.prompts, locale),
       ].join('\n');

@@ -92,7 +92,7 @@ function asData(view: SchemaView): SchemaView {
     }])),
     ...(context.prompts ? { prompts: prompts(context.prompts) } : {}),
   }]));
-  return { ...view, prompts: prompts(view.prompts), contexts };
+  return { ...view, label: label(view.label), prompts: prompts(view.prompts), contexts };
 }
 
 /**

@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadAstFile } from '../ast/load.ts';
-import { pickLocale, resolveText } from '../ast/locale.ts';
+import { pickLocale } from '../ast/locale.ts';
 import type { Ast } from '../ast/schema.ts';
+import { appName } from '../ast/appName.ts';
 import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../board/approvalStore.ts';
@@ -241,7 +242,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     log(`Restored unsaved Board work from ${kept.draft.savedAt}.`);
   }
   if (!kept.draft && hadHistory) void controller.resume();
-  log(`XOS for app "${resolveText(ast.label, locale(), ast.locales) ?? ast.app}" on ${backend.where}`);
+  log(`XOS for app "${appName(ast, locale())}" on ${backend.where}`);
   log(`Open the XOS Board: ${board.link}`);
   // For clients that hide stderr (Claude Desktop): the link of the running xos-mcp, readable by the person only.
   const linkFile = join(options.dataDir, 'board-link');

@@ -69,6 +69,12 @@ test('the XOS view in the activity bar opens People on the Board; Alt+← and Al
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await board.locator('xos-detail-form').count(), 0);
     await screenshot(page, 'keys-back');
+    // Alt+← from the first list: the start page with the app's lists; Alt+→ back to the list.
+    await page.keyboard.press('Alt+ArrowLeft');
+    await becomes('XOS CRM', 'Alt+← from the first list did not show the start page');
+    await board.locator('nav[aria-label="Open a list"] button', { hasText: 'People' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.keyboard.press('Alt+ArrowRight');
+    await becomes('People', 'Alt+→ did not leave the start page for the list');
     await page.keyboard.press('Alt+ArrowRight');
     await becomes(person, 'Alt+→ did not go forward to the record');
     await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });

@@ -310,6 +310,24 @@ describe('xos-mcp and the Board in a browser', () => {
       assert.equal(await storedCity(), 'Bremen-Vegesack');
       assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
 
+      // The person on their own: the form's inputs are named by their labels; the app's lists are
+      // one step away (the breadcrumb's root, the app's name), and Back returns to the record.
+      assert.equal(await page.getByRole('textbox', { name: /^(City|Ort)$/ }).inputValue(), 'Bremen-Vegesack');
+      await page.locator('xos-nav-bar button.home').click();
+      await page.locator('xos-start-page button[data-context="company_list"]').waitFor({ state: 'visible', timeout: 20_000 });
+      assert.equal(await page.locator('xos-detail-form').count(), 0);
+      await page.locator('xos-nav-bar button.back').click();
+      await page.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 20_000 });
+      // A list the agent narrowed says so; Show all opens it whole.
+      assert.equal((await call('xos_query', { context: 'person_list', query: '{ person_list(where: { id: { _eq: "1" } }) { id firstname lastname email city age net_worth } }' })).isError, false);
+      await page.locator('section.list h1 .narrowed').waitFor({ state: 'visible', timeout: 20_000 });
+      assert.match(await page.locator('section.list h1').innerText(), /· id = "1"$/);
+      await page.locator('section.list button.show-all').click();
+      await page.locator('section.list h1 .narrowed').waitFor({ state: 'hidden', timeout: 20_000 });
+      assert.ok(Number(await page.locator('[role="grid"]').getAttribute('aria-rowcount')) > 2, 'Show all lists every person');
+      assert.equal((await call('xos_query', { context: 'person_detail', query: `{ person_detail(id: "1") { ${DETAIL_FIELDS} } }` })).isError, false);
+      await page.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 20_000 });
+
       // The key left the address bar without a history entry that keeps it, and is stored nowhere:
       // IndexedDB holds this start's key only, a CryptoKey that cannot be exported.
       const key = link.split('#token=')[1];

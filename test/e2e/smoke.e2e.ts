@@ -125,17 +125,31 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').click();
     await page.keyboard.press('Enter');
     await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
-    const toDetail = await vscodeServer.waitFor(async () => ((await crumbs()).length === 2 ? crumbs() : undefined), { timeoutMs: 10_000, describe: () => 'no breadcrumb after opening a row' });
-    assert.equal(toDetail[0], 'People');
-    assert.match(toDetail[1], /^Person \S/);
+    // The breadcrumb's root is the app's name, the way to the start page.
+    const toDetail = await vscodeServer.waitFor(async () => ((await crumbs()).length === 3 ? crumbs() : undefined), { timeoutMs: 10_000, describe: () => 'no breadcrumb after opening a row' });
+    assert.equal(toDetail[0], 'XOS CRM');
+    assert.equal(toDetail[1], 'People');
+    assert.match(toDetail[2], /^Person \S/);
     await screenshot(page, 'installed-person-detail');
     await board.locator('button[aria-label="Back"]').click();
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await board.locator('xos-detail-form').count(), 0);
     assert.equal(await board.locator('li[aria-current="page"]').innerText(), 'People');
+    // Back from the first list: the start page with the app's lists; Forward returns to the list.
+    await board.locator('button[aria-label="Back"]').click();
+    await board.locator('nav[aria-label="Open a list"] button', { hasText: 'People' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await board.locator('li[aria-current="page"]').innerText(), 'XOS CRM');
+    await board.locator('button[aria-label="Forward"]').click();
+    await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
     await board.locator('button[aria-label="Forward"]').click();
     await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal(await board.locator('li[aria-current="page"]').innerText(), toDetail[1]);
+    assert.equal(await board.locator('li[aria-current="page"]').innerText(), toDetail[2]);
+    // From the record, the app's name in the breadcrumb leads to the start page; Back returns.
+    await board.locator('nav[aria-label="Breadcrumb"] button', { hasText: 'XOS CRM' }).click();
+    await board.locator('nav[aria-label="Open a list"] button', { hasText: 'People' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await board.locator('xos-detail-form').count(), 0);
+    await board.locator('button[aria-label="Back"]').click();
+    await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
 
     // The person form's own layout from the AST: sections with a legend, net worth as money.
     assert.deepEqual((await board.locator('xos-detail-form fieldset.section legend').allInnerTexts()).map((t) => t.trim()), ['Contact', 'Address', 'Sales']);

@@ -27,7 +27,7 @@ function startCli(args: string[], env: Record<string, string> = {}): Promise<Sta
 describe('xos-server', () => {
   test('serves any valid AST with --seed=N and stops cleanly on Ctrl+C', async () => {
     const { child, url, stdout } = await startCli(['--ast', LIBRARY, '--dsn', `sqlite:${join(dir.path, 'library.db')}`, '--seed=50', '--port', '0']);
-    assert.match(stdout(), /XOS server for app "library"/);
+    assert.match(stdout(), /XOS server for app "City Library"/);
     assert.match(stdout(), /seeded: author 50, book 50, member 50, loan 50/);
     const data = await gqlData(url, '{ book_list { id title } book_list_count }');
     assert.equal(data.book_list.length, 50);
@@ -53,7 +53,7 @@ describe('xos-server', () => {
     const db = join(dir.path, 'from-env.db');
     const env = { XOS_AST: LIBRARY, XOS_DSN: `sqlite:${db}` };
     const started = await startCli(['--port', '0'], env);
-    assert.match(started.stdout(), new RegExp(`XOS server for app "library" on sqlite:${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    assert.match(started.stdout(), new RegExp(`XOS server for app "City Library" on sqlite:${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
     assert.equal((await gqlData(started.url, '{ book_list_count }')).book_list_count, 0);
     assert.equal(await cli.stop(started.child), 0);
     assert.ok(existsSync(db), 'the database of XOS_DSN');
@@ -64,7 +64,7 @@ describe('xos-server', () => {
 
     const flagged = join(dir.path, 'from-flag.db');
     const overridden = await startCli(['--dsn', `sqlite:${flagged}`, '--port', '0'], { XOS_DSN: `sqlite:${join(dir.path, 'not-this.db')}` });
-    assert.match(overridden.stdout(), /XOS server for app "crm" \(bundled demo\) on sqlite:.*from-flag\.db\n/);
+    assert.match(overridden.stdout(), /XOS server for app "XOS CRM" \(bundled demo\) on sqlite:.*from-flag\.db\n/);
     assert.equal(await cli.stop(overridden.child), 0);
     assert.equal(existsSync(join(dir.path, 'not-this.db')), false);
   });

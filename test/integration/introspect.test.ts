@@ -230,7 +230,7 @@ describe('xos-server init', () => {
     assert.equal(first.stderr, '');
     assert.equal(first.stdout, [
       `Read sqlite:${db}: 13 tables and views`,
-      `Wrote ${out}: app "edge" with 13 entities and 26 contexts`,
+      `Wrote ${out}: app "Edge" with 13 entities and 26 contexts`,
       '  left out 3 columns (see each entity\'s "notes"):',
       '    "Customer"."photo" (type BLOB): XOS has no field type for it',
       '    "Customer"."anything" (type none): XOS has no field type for it',

@@ -129,6 +129,7 @@ describe('XOS MCP server', () => {
     const view = JSON.parse(schema.text);
     assert.deepEqual(view.contexts.person_list.list_fields, ['id', 'firstname', 'lastname', 'email', 'city', 'age', 'net_worth']);
     assert.equal(view.app, 'crm');
+    assert.equal(view.label, 'XOS CRM', 'the app\'s name as the Board and the start lines say it');
 
     assert.deepEqual(await call('xos_query', { context: 'person_list', query: LIST_QUERY }),
       { text: 'All data was successfully displayed in the UI. (240 records of person_list.)', isError: false });
@@ -385,7 +386,7 @@ describe('XOS MCP server', () => {
     assert.deepEqual(dsn, { kind: 'sqlite', description: backend.api.storage.description, ok: true, audit: { kept: true } });
     assert.equal(typeof latency, 'number');
     assert.ok(latency >= 0 && latency < 1000, `latency ${latency}`);
-    assert.deepEqual(status.app, { name: 'crm', version: '1.0.0' });
+    assert.deepEqual(status.app, { name: 'crm', label: 'XOS CRM', version: '1.0.0' });
     assert.equal(status.sessions, server.sessionCount());
     assert.ok(status.sessions >= 1);
   });
@@ -403,7 +404,7 @@ describe('XOS MCP server', () => {
       assert.deepEqual(result.structuredContent, JSON.parse(text), `${name}: the text and the structured data say the same`);
     }
     const schema = tools.find((t) => t.name === 'xos_schema')!.outputSchema as { required?: string[] };
-    assert.deepEqual(schema.required, ['app', 'locale', 'locales', 'prompts']);
+    assert.deepEqual(schema.required, ['app', 'label', 'locale', 'locales', 'prompts']);
   });
 
   test('ending a session closes it', async () => {

@@ -14,10 +14,10 @@ import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
 import { openableContexts, openContext } from '../../src/core/openContext.ts';
-import { detailBlock } from '../../src/board/view.ts';
+import { detailBlock, listBlock } from '../../src/board/view.ts';
 import { openFormLink } from '../../src/core/formLinks.ts';
 import { BoardHistory } from '../../src/core/history.ts';
-import { openRow, showRecord } from '../../src/core/show.ts';
+import { openRow, showQuery, showRecord } from '../../src/core/show.ts';
 import type { CoreDeps } from '../../src/core/base.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { agentText } from '../../src/mcp/wording.ts';
@@ -39,6 +39,17 @@ describe('opening a context without the agent', () => {
       ['person_list', 'People'], ['company_list', 'Companies'], ['deal_list', 'Deals'],
     ]);
     assert.deepEqual(openableContexts(demoApp(), 'de').map((c) => c.label), ['Personen', 'Firmen', 'Geschäfte']);
+  });
+
+  test('a list the agent narrowed says by what; Show all (the same context opened) is the whole list', async () => {
+    const narrowed = await showQuery(deps, 'person_list', '{ person_list(where: { id: { _eq: "5" } }) { id firstname lastname email city age net_worth } }');
+    assert.equal(narrowed.ok, true, narrowed.kind);
+    const block = (locale: string) => listBlock({ ast: demoApp(), locale, list: deps.board.list(), listId: 1, listQuery: {} })!;
+    assert.equal(block('en').narrowed, 'id = "5"');
+    assert.equal(block('en').total, 1);
+    assert.equal((await openContext(deps, 'person_list')).ok, true);
+    assert.equal(block('en').narrowed, undefined);
+    assert.ok(block('en').total > 1);
   });
 
   test('a list opens with every record, its fields and the count, as a window source', async () => {

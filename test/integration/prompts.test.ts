@@ -33,7 +33,7 @@ test('prompts/get answers in the locale asked for, with the global and the conte
   const ast = demoApp();
   const [globalPrompt] = ast.prompts!;
   const german = textOf(await client.getPrompt({ name: 'xos', arguments: { locale: 'de' } }));
-  assert.match(german, /^You work with the XOS app "crm"\. Call xos_schema first/);
+  assert.match(german, /^You work with the XOS app "XOS CRM"\. Call xos_schema first/);
   assert.ok(german.includes(typeof globalPrompt === 'string' ? globalPrompt : globalPrompt.de), german);
   const contextName = Object.entries(ast.contexts).find(([, c]) => (c.prompts ?? []).length > 0)![0];
   const contextPrompt = ast.contexts[contextName].prompts![0];

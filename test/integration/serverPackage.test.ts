@@ -122,7 +122,7 @@ describe(`the npm package ${SERVER_PACKAGE}`, () => {
   test('init reads the Chinook sample and prints the command that serves it; that command, as printed, serves it with the token', async () => {
     await createChinookSqlite(join(project, 'chinook.db'));
     const { stdout } = await shell(`npx -p ${SERVER_PACKAGE} xos-server init --from sqlite:./chinook.db`);
-    assert.match(stdout, /^Read sqlite:\.\/chinook\.db: 11 tables and views\nWrote xos\.json: app "chinook"/);
+    assert.match(stdout, /^Read sqlite:\.\/chinook\.db: 11 tables and views\nWrote xos\.json: app "Chinook"/);
     const next = /^Next: (.+)$/m.exec(stdout)?.[1];
     assert.equal(next, `npx -p ${SERVER_PACKAGE} xos-server --ast xos.json --dsn sqlite:./chinook.db`);
 

@@ -57,7 +57,7 @@ test('xos_schema: a schema that fits is the whole schema, as before (Chinook, th
     const view = buildSchemaView(await loadAstFile(file), 'en');
     const reply = schemaReply(view, {});
     assert.ok(reply.ok);
-    assert.deepEqual(Object.keys(reply.data), ['app', ...(view.version ? ['version'] : []), 'locale', 'locales', 'prompts', 'contexts', 'relations']);
+    assert.deepEqual(Object.keys(reply.data), ['app', 'label', ...(view.version ? ['version'] : []), 'locale', 'locales', 'prompts', 'contexts', 'relations']);
     assert.deepEqual(reply.data.contexts, view.contexts);
     assert.ok(JSON.stringify(reply.data).length <= SCHEMA_REPLY_BUDGET);
   }

@@ -104,7 +104,7 @@ describe('without an MCP session', () => {
     const handles = new WorkflowHandles();
     const status = async (session: McpSession) => {
       const deps = {
-        client: { ast: () => ({ app: 'crm' }), status: async () => ({ kind: 'sqlite', description: '', ok: true, latency_ms: 1 }) },
+        client: { ast: () => ({ app: 'crm', locales: ['en'] }), status: async () => ({ kind: 'sqlite', description: '', ok: true, latency_ms: 1 }) },
         board: { snapshot: () => ({}) },
       } as unknown as XosDeps;
       const result = await systemStatusTool.handler({}, deps, session, new AbortController().signal);

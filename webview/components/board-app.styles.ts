@@ -17,6 +17,12 @@ export const boardAppStyles = css`
   .scroll { overflow: auto; flex: 0 1 auto; min-height: 0; }
   .list { display: flex; flex-direction: column; flex: 1 1 auto; min-height: 0; }
   xos-list-grid, xos-review-grid { flex: 1 1 auto; }
+  .list-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.6rem; }
+  .narrowed { font-weight: normal; color: var(--vscode-descriptionForeground); overflow-wrap: anywhere; }
+  .show-all {
+    font: inherit; color: var(--vscode-textLink-foreground); background: transparent; border: none; padding: 0; cursor: pointer; text-decoration: underline;
+  }
+  .show-all:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   .undo-of { margin: 0 0 0.5rem; color: var(--vscode-descriptionForeground); }
   .production {
     margin: 0.5rem -1rem 0;

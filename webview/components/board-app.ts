@@ -6,6 +6,7 @@
 import { ContextProvider } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BoardStore } from '../state.ts';
+import type { ListBlock, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController, boardStoreContext } from '../storeController.ts';
 import { boardAppStyles } from './board-app.styles.ts';
 import './approval-list.ts';
@@ -26,7 +27,7 @@ export class XosBoard extends LitElement {
   declare store: BoardStore | undefined;
   private readonly provider = new ContextProvider(this, { context: boardStoreContext });
   // Only what decides the layout; each part follows its own topic.
-  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection', 'review']);
+  private readonly board = new StoreController(this, ['locale', 'list', 'detail', 'mail', 'connection', 'review', 'history', 'home']);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Before the parts render: they take the store from the provider when they connect.
@@ -43,14 +44,19 @@ export class XosBoard extends LitElement {
     const banner = store.connection?.production ? html`<div class="production" role="note">${texts.production}</div>` : nothing;
     // The writes waiting for the person's decision sit on top of whatever the Board shows (it renders nothing when none wait).
     const approvals = html`<xos-approval-list></xos-approval-list>`;
-    if (!list && !detail && !mail && !review) return html`${banner}${approvals}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    // The start page: before anything is shown, or when the person went to the app's lists (Back
+    // and the breadcrumb lead there and back). The way back is shown whenever there is one.
+    if (!store.showsSomething || store.home) {
+      const nav = store.showsSomething || store.history.crumbs.length ? html`<xos-nav-bar></xos-nav-bar>` : nothing;
+      return html`${banner}${nav}${approvals}<xos-start-page></xos-start-page><xos-status-strip></xos-status-strip><xos-question></xos-question>`;
+    }
     return html`
       ${banner}
-      ${list || detail || review ? html`<xos-nav-bar></xos-nav-bar>` : nothing}
+      <xos-nav-bar></xos-nav-bar>
       ${approvals}
       ${review
         ? html`<section class="list review"><h1>${review.label}</h1>${review.undoOf ? html`<p class="undo-of">${review.undoOf}</p>` : nothing}<xos-review-grid></xos-review-grid></section>`
-        : list ? html`<section class="list"><h1>${list.label}</h1><xos-list-grid></xos-list-grid></section>` : nothing}
+        : list ? html`<section class="list">${this.listHead(store, list, texts)}<xos-list-grid></xos-list-grid></section>` : nothing}
       ${detail || mail ? html`<div class="scroll">
         ${detail ? html`<xos-detail-form></xos-detail-form>` : nothing}
         ${mail ? html`<xos-mail-draft></xos-mail-draft>` : nothing}
@@ -58,6 +64,15 @@ export class XosBoard extends LitElement {
       <xos-status-strip></xos-status-strip>
       <xos-question></xos-question>
     `;
+  }
+
+  /** The list's title; a list the agent narrowed says by what, and Show all opens it whole. */
+  private listHead(store: BoardStore, list: ListBlock, texts: WebviewTexts): TemplateResult {
+    if (!list.narrowed) return html`<h1>${list.label}</h1>`;
+    return html`<div class="list-head">
+      <h1>${list.label}<span class="narrowed" title=${texts.narrowedHint}> · ${list.narrowed}</span></h1>
+      <button type="button" class="show-all" @click=${() => store.openContext(list.context)}>${texts.showAll}</button>
+    </div>`;
   }
 }
 

@@ -110,25 +110,25 @@ export class XosFieldEditor extends LitElement {
     if (field.type === 'ref') return html`<xos-ref-picker input-id=${id} .field=${field} ?invalid=${isInvalid}></xos-ref-picker>`;
     switch (field.input) {
       case 'checkbox':
-        return html`<vscode-checkbox id=${id} .checked=${live(store.inputValue(field.field, field.value) === true)} aria-label=${field.label}
-          @change=${(event: Event) => this.changed((event.target as HTMLInputElement).checked)}></vscode-checkbox>`;
+        return html`<vscode-checkbox id=${id} .checked=${live(store.inputValue(field.field, field.value) === true)} 
+          @change=${(event: Event) => this.changed((event.target as HTMLInputElement).checked)}><span class="visually-hidden">${field.label}</span></vscode-checkbox>`;
       case 'select':
-        return html`<vscode-single-select id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} @change=${text}>
+        return html`<vscode-single-select id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} @change=${text}>
           ${(field.options ?? []).map((o) => html`<vscode-option value=${o.value} ?selected=${o.value === field.value}>${o.label}</vscode-option>`)}
         </vscode-single-select>`;
       case 'textarea':
-        return html`<vscode-textarea id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
+        return html`<vscode-textarea id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
       case 'number':
         // Decimals keep their exact digits: a text field, since a number input would round and flag them.
         return field.type === 'int'
-          ? html`<vscode-textfield id=${id} type="number" min=${field.min ?? nothing} max=${field.max ?? nothing} .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
-          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+          ? html`<vscode-textfield id=${id} type="number" min=${field.min ?? nothing} max=${field.max ?? nothing} .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
+          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       case 'datetime':
-        return html`<vscode-textfield id=${id} type="datetime-local" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label="${field.label} (UTC)" aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield><span class="summary">UTC</span>`;
+        return html`<vscode-textfield id=${id} type="datetime-local" .value=${live(String(store.inputValue(field.field, field.value)))} .label="${field.label} (UTC)" aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield><span class="summary">UTC</span>`;
       case 'date':
-        return html`<vscode-textfield id=${id} type="date" .value=${live(String(store.inputValue(field.field, field.value)))} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} type="date" .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
       default:
-        return html`<vscode-textfield id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} ?required=${field.required} aria-label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+        return html`<vscode-textfield id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} ?required=${field.required} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
     }
   }
 }

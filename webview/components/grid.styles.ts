@@ -50,6 +50,7 @@ export const gridStyles = css`
     color: var(--vscode-descriptionForeground);
   }
   .message.error { color: var(--vscode-errorForeground); }
+  .message .show-all { font: inherit; color: var(--vscode-textLink-foreground); background: transparent; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
   .visually-hidden {
     position: absolute;
     width: 1px;

@@ -189,7 +189,15 @@ export class XosListGrid extends LitElement {
     const texts = store.texts!;
     if (store.rowsError) return html`<div class="message error" role="alert">${texts.rowsFailed.replace('{error}', store.rowsError)}</div>`;
     if (store.total === undefined) return html`<div class="message">${texts.loading}</div>`;
-    if (store.total === 0) return html`<div class="message">${store.query.filter ? texts.noMatches : texts.noRows}</div>`;
+    if (store.total === 0) {
+      const narrowed = store.query.filter ? store.list?.narrowed : undefined;
+      // Within a list the agent narrowed, the filter searched only its records: the way to all of them is offered.
+      if (narrowed) {
+        return html`<div class="message">${texts.noMatchesNarrowed.replace('{where}', () => narrowed)}
+          <button type="button" class="show-all" @click=${() => store.openContext(store.list!.context)}>${texts.showAll}</button></div>`;
+      }
+      return html`<div class="message">${store.query.filter ? texts.noMatches : texts.noRows}</div>`;
+    }
     return nothing;
   }
 

@@ -31,14 +31,14 @@ export class XosMailDraft extends LitElement {
           <span class="from" aria-labelledby="mail-from-label">${mail.from ?? '—'}</span>
           <label for="mail-to">${texts.mailTo}</label>
           <div class="field">
-            <vscode-textfield id="mail-to" .value=${mail.to} ?invalid=${problem !== null} aria-invalid=${problem !== null ? 'true' : 'false'}
+            <vscode-textfield id="mail-to" .label=${texts.mailTo} .value=${mail.to} ?invalid=${problem !== null} aria-invalid=${problem !== null ? 'true' : 'false'}
               aria-describedby=${problem !== null ? 'mail-to-problem' : nothing} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('to')}></vscode-textfield>
             ${problem !== null ? html`<div id="mail-to-problem" class="problem" role="alert">${problem}</div>` : nothing}
           </div>
           <label for="mail-subject">${texts.mailSubject}</label>
-          <vscode-textfield id="mail-subject" .value=${mail.subject} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('subject')}></vscode-textfield>
+          <vscode-textfield id="mail-subject" .label=${texts.mailSubject} .value=${mail.subject} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('subject')}></vscode-textfield>
           <label for="mail-body">${texts.mailBody}</label>
-          <vscode-textarea id="mail-body" rows="10" .value=${mail.body} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('body')}></vscode-textarea>
+          <vscode-textarea id="mail-body" rows="10" .label=${texts.mailBody} .value=${mail.body} ?disabled=${mail.sending || mail.sendAt !== undefined} @input=${edit('body')}></vscode-textarea>
         </form>
         ${mail.sendAt ? html`<div class="actions waiting" role="status">
           <span class="goes-out">${mail.sendAtText}</span>

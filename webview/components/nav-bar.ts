@@ -1,6 +1,8 @@
 // <xos-nav-bar>: Back and Forward through the lists and records shown on the Board,
 // and a breadcrumb of the last steps. The history lives in the host, so it survives
-// hiding the panel; Alt+Left and Alt+Right work anywhere on the Board.
+// hiding the panel; Alt+Left and Alt+Right work anywhere on the Board. The breadcrumb's
+// root, the app's name, leads to the start page with the app's lists, as Back does from
+// the first step: every list is one step away from every view.
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { StoreController } from '../storeController.ts';
 
@@ -22,17 +24,18 @@ export class XosNavBar extends LitElement {
     ol { display: flex; flex-wrap: wrap; list-style: none; margin: 0 0 0 0.4rem; padding: 0; color: var(--vscode-descriptionForeground); }
     li + li::before { content: '›'; padding: 0 0.4em; }
     [aria-current='page'] { color: var(--vscode-foreground); }
+    button.home { padding: 0 0.3rem; color: var(--vscode-textLink-foreground); }
   `;
 
-  private readonly board = new StoreController(this, ['locale', 'history']);
+  private readonly board = new StoreController(this, ['locale', 'history', 'home', 'list', 'detail', 'mail', 'review']);
   private readonly onKey = (event: KeyboardEvent): void => {
     if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     // In a text field Alt/Option+arrows move the caret by word.
     const target = event.composedPath()[0];
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
     const { store } = this.board;
-    if (event.key === 'ArrowLeft' && store.history.canBack) store.navigate('back');
-    else if (event.key === 'ArrowRight' && store.history.canForward) store.navigate('forward');
+    if (event.key === 'ArrowLeft' && store.canBack) store.back();
+    else if (event.key === 'ArrowRight' && store.canForward) store.forward();
     else return;
     event.preventDefault();
   };
@@ -50,14 +53,20 @@ export class XosNavBar extends LitElement {
   override render(): TemplateResult {
     const { store } = this.board;
     const texts = store.texts;
-    const { canBack, canForward, crumbs } = store.history;
     if (!texts) return html``;
+    const home = store.home !== null || !store.showsSomething;
+    const app = store.app || texts.title;
+    // On the start page the root is where the person is; elsewhere it is the way there.
+    const root = home
+      ? html`<li aria-current="page">${app}</li>`
+      : html`<li><button type="button" class="home" title=${texts.homeHint} @click=${() => store.goHome()}>${app}</button></li>`;
     return html`
-      <button type="button" class="back" aria-label=${texts.back} title="${texts.back} (Alt+←)" ?disabled=${!canBack} @click=${() => store.navigate('back')}>←</button>
-      <button type="button" class="forward" aria-label=${texts.forward} title="${texts.forward} (Alt+→)" ?disabled=${!canForward} @click=${() => store.navigate('forward')}>→</button>
-      ${crumbs.length ? html`<nav aria-label=${texts.breadcrumb}><ol>
-        ${crumbs.map((crumb) => html`<li aria-current=${crumb.current ? 'page' : nothing}>${crumb.label}</li>`)}
-      </ol></nav>` : nothing}
+      <button type="button" class="back" aria-label=${texts.back} title="${texts.back} (Alt+←)" ?disabled=${!store.canBack} @click=${() => store.back()}>←</button>
+      <button type="button" class="forward" aria-label=${texts.forward} title="${texts.forward} (Alt+→)" ?disabled=${!store.canForward} @click=${() => store.forward()}>→</button>
+      <nav aria-label=${texts.breadcrumb}><ol>
+        ${root}
+        ${home ? nothing : store.history.crumbs.map((crumb) => html`<li aria-current=${crumb.current ? 'page' : nothing}>${crumb.label}</li>`)}
+      </ol></nav>
     `;
   }
 }

@@ -24,7 +24,12 @@ export class XosStartPage extends LitElement {
     .entity { color: var(--vscode-descriptionForeground); margin-left: 0.4em; }
   `;
 
-  private readonly board = new StoreController(this, ['locale']);
+  private readonly board = new StoreController(this, ['locale', 'home', 'list', 'detail', 'mail', 'review']);
+
+  // Shown over a list or record by the breadcrumb's root or Back: focus goes to the first list, not lost with the button that was pressed.
+  protected override firstUpdated(): void {
+    if (this.board.store.home) this.renderRoot.querySelector<HTMLButtonElement>('nav button')?.focus();
+  }
 
   override render(): TemplateResult {
     const { store } = this.board;
@@ -33,8 +38,8 @@ export class XosStartPage extends LitElement {
     // Two lists of one entity are told apart by the entity's label.
     const labels = store.contexts.map((c) => c.label);
     return html`
-      <h1>${texts.title}</h1>
-      <p class="empty">${texts.empty}</p>
+      <h1>${store.app || texts.title}</h1>
+      <p class="empty">${store.showsSomething ? texts.homeLead : texts.empty}</p>
       <nav aria-label=${texts.openContexts}>
         <ul>
           ${store.contexts.map((context) => html`<li><button type="button" data-context=${context.name} @click=${() => store.openContext(context.name)}>${context.label}${

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { dsnHasPassword, dsnWithoutPassword, isPostgresDsn, redactDsn } from '../dsn.ts';
 import { shellWord } from '../launchCommand.ts';
+import { appName } from '../../ast/appName.ts';
 import type { Catalog } from './catalog.ts';
 import { compareAst } from './compare.ts';
 import { readPostgresCatalog } from './postgresCatalog.ts';
@@ -63,7 +64,7 @@ export async function runInit(options: InitOptions, print: (...lines: string[]) 
   const entities = Object.keys(ast.entities).length;
   const contexts = Object.keys(ast.contexts).length;
   print(`Read ${where}: ${catalog.tables.length} tables and views`);
-  print(`Wrote ${options.out}: app "${ast.app}" with ${count(entities, 'entity', 'entities')} and ${count(contexts, 'context', 'contexts')}`);
+  print(`Wrote ${options.out}: app "${appName(ast)}" with ${count(entities, 'entity', 'entities')} and ${count(contexts, 'context', 'contexts')}`);
   if (leftOutTables.length) print(`  left out ${count(leftOutTables.length, 'table', 'tables')} (see "notes"):`, ...limited(leftOutTables.map(tableLine), '    '));
   if (leftOutColumns.length) print(`  left out ${count(leftOutColumns.length, 'column', 'columns')} (see each entity's "notes"):`, ...limited(leftOutColumns.map(columnLine), '    '));
   if (cleaned.length) print(`  cleaned ${count(cleaned.length, 'label or description', 'labels and descriptions')} taken from the database (they are data, not markup):`, ...limited(cleaned.map(cleanedLine), '    '));

@@ -2,6 +2,9 @@
 import { defineTool } from '../ports.ts';
 import { systemStatusOutput } from '../outputs.ts';
 import { okData } from '../result.ts';
+import { appName } from '../../ast/appName.ts';
+import { dataText } from '../../text/foreignText.ts';
+import { AGENT_LABEL_MAX } from '../schemaReply.ts';
 
 export const systemStatusTool = defineTool({
   name: 'xos_system_status',
@@ -18,7 +21,7 @@ export const systemStatusTool = defineTool({
       board: board.kind ?? null,
       tools: [...session.tools],
       dsn: await deps.client.status(),
-      app: { name: ast.app, version: ast.version ?? null },
+      app: { name: ast.app, label: dataText(appName(ast, deps.locale), AGENT_LABEL_MAX), version: ast.version ?? null },
       schema_loaded: session.schemaLoaded,
       sessions: deps.sessionCount?.() ?? 1,
       ...(deps.boardUrl?.() ? { board_url: deps.boardUrl() } : {}),
