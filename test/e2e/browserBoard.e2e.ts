@@ -312,7 +312,8 @@ describe('xos-mcp and the Board in a browser', () => {
 
       // The person on their own: the form's inputs are named by their labels; the app's lists are
       // one step away (the breadcrumb's root, the app's name), and Back returns to the record.
-      assert.equal(await page.getByRole('textbox', { name: /^(City|Ort)$/ }).inputValue(), 'Bremen-Vegesack');
+      // (The discarded proposal stays on the Board: the box shows it.)
+      assert.equal(await page.getByRole('textbox', { name: /^(City|Ort)$/ }).inputValue(), 'Köln');
       await page.locator('xos-nav-bar button.home').click();
       await page.locator('xos-start-page button[data-context="company_list"]').waitFor({ state: 'visible', timeout: 20_000 });
       assert.equal(await page.locator('xos-detail-form').count(), 0);

@@ -11,11 +11,17 @@ import { runCommand } from './workbench.ts';
  */
 export async function answerNotification(page: Page, question: RegExp, button: string, shot: string, { timeoutMs = 90_000 } = {}): Promise<string> {
   const item = page.locator('.notification-list-item', { hasText: question }).first();
-  try {
-    await item.waitFor({ state: 'visible', timeout: 15_000 });
-  } catch {
-    await runCommand(page, 'Notifications: Show Notifications');
-    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The center can close again before the notification arrives (focus moving to a webview that
+  // renders meanwhile): it is opened again until the notification shows or the time is up.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await item.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(15_000, deadline - Date.now())) });
+      break;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await runCommand(page, 'Notifications: Show Notifications').catch(() => undefined);
+    }
   }
   const text = (await item.locator('.notification-list-item-message').innerText()).replaceAll('\u00a0', ' ').trim();
   await screenshot(page, shot);
