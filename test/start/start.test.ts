@@ -109,7 +109,8 @@ describe('npm start', { timeout: startTimeoutMs * 2 }, () => {
     const output = started.output();
     assert.equal(code, 0, `npm start --check failed:\n${output}`);
     assert.match(output, /Example: .*\n\s+->\s+240 people/);
-    assert.match(output, /Board:\s+loaded in .*XOS Board/);
+    // The Board's start page, headed by the app's name.
+    assert.match(output, /Board:\s+loaded in .*\("XOS CRM /);
     assert.match(output, /Stopped: browser, VS Code, mail catcher, backend\./);
     const preparation = output.match(/first-run preparation took (.+)$/m)?.[1];
     console.log(`first-run path: ${preparation ? `VS Code prepared in ${preparation}` : 'VS Code was already prepared (cached)'}`);
