@@ -96,7 +96,7 @@ test('agent mode calls xos_system_status on the XOS MCP server and quotes it', {
   assert.equal(turn[0].reply.kind === 'tool' && turn[0].reply.name, tool);
   const status = turn[1].toolResults.at(-1) ?? '';
   const parsed = JSON.parse(status);
-  assert.deepEqual({ app: parsed.app, hasTool: parsed.tools.includes('xos_system_status') }, { app: { name: 'crm', version: '1.0.0' }, hasTool: true });
+  assert.deepEqual({ app: parsed.app, hasTool: parsed.tools.includes('xos_system_status') }, { app: { name: 'crm', label: 'XOS CRM', version: '1.0.0' }, hasTool: true });
   assert.equal(await lastAnswer(page), `Status: ${status}`);
 }));
 

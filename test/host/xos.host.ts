@@ -66,7 +66,7 @@ const boardChecks: Check[] = [
     assert.equal(`sqlite:${status.dsn.description.replace(/^sqlite:/, '')}`, facts.dsn);
     const fromTool = JSON.parse(await invoke('xos_system_status'));
     assert.deepEqual(fromTool.dsn.description, status.dsn.description);
-    assert.deepEqual(fromTool.app, { name: 'crm', version: '1.0.0' });
+    assert.deepEqual(fromTool.app, { name: 'crm', label: 'XOS CRM', version: '1.0.0' });
   }],
   ['xos_query before xos_schema is refused by the server', async () => {
     const text = await invoke('xos_query', { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' });
