@@ -194,13 +194,12 @@ async function main() {
     return { result, duration: formatDuration(performance.now() - stageStart) };
   };
   for (const stage of selected) {
-    const partnerSelected = stage.alongside !== undefined && selected.some((other) => other.name === stage.alongside);
     if (failed && !alongside.has(stage.name)) {
       results.push([stage.name, 'not run', '', '']);
       continue;
     }
     let outcome;
-    if (partnerSelected && alongside.has(stage.name)) {
+    if (alongside.has(stage.name)) {
       // Started with its partner; its output, kept in a file meanwhile, is told now.
       const { done, logFile, logDir } = alongside.get(stage.name);
       console.log(`\n=== ${stage.name} (ran alongside ${stage.alongside})`);
