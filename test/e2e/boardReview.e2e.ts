@@ -62,7 +62,7 @@ async function clickMark(target: Target): Promise<void> {
 
 /** Every person as stored, read from the extension's SQLite file (read-only). */
 function stored(dsn: string): Map<number, Person> {
-  const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true });
+  const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true, timeout: 10_000 });
   try {
     const rows = db.prepare('SELECT id, city, age, version FROM person ORDER BY id').all() as unknown as Person[];
     return new Map(rows.map((p) => [Number(p.id), { id: Number(p.id), city: p.city, age: p.age === null ? null : Number(p.age), version: Number(p.version) }]));

@@ -33,7 +33,7 @@ async function seedPeople(dir: string): Promise<{ dsn: string; minAge: number; m
   await seedStorage(backend.api.storage, backend.api.model, ast, { company: generated.company.slice(0, 50), person: generated.person.map((p, i) => ({ ...p, company: (i % 50) + 1 })) });
   await backend.close();
   // What the grid must show, read straight from the file.
-  const db = new DatabaseSync(path, { readOnly: true });
+  const db = new DatabaseSync(path, { readOnly: true, timeout: 10_000 });
   const ages = db.prepare('SELECT min(age) AS min, max(age) AS max FROM person').get() as { min: number; max: number };
   const like = `%${FILTER}%`;
   const { n } = db.prepare('SELECT count(*) AS n FROM person WHERE lower(firstname) LIKE ? OR lower(lastname) LIKE ? OR lower(email) LIKE ? OR lower(city) LIKE ?').get(like, like, like, like) as { n: number };

@@ -47,7 +47,7 @@ const dsn = () => `sqlite:${join(dir, 'xos-mcp', 'xos.db')}`;
 
 /** Every person as stored, read from xos-mcp's SQLite file (read-only). */
 function stored(): Map<number, Person> {
-  const db = new DatabaseSync(join(dir, 'xos-mcp', 'xos.db'), { readOnly: true });
+  const db = new DatabaseSync(join(dir, 'xos-mcp', 'xos.db'), { readOnly: true, timeout: 10_000 });
   try {
     const rows = db.prepare('SELECT id, city, net_worth, version FROM person ORDER BY id').all() as Array<Record<string, unknown>>;
     return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), city: r.city as string | null, net_worth: r.net_worth === null ? null : Number(r.net_worth).toFixed(2), version: Number(r.version) }]));

@@ -114,7 +114,7 @@ function turnReplies(prompt: string): Array<{ tool: string; input: Record<string
 
 /** Person 1 as stored in the SQLite file, read without locking out the extension host. */
 function storedPerson(): Record<string, unknown> {
-  const db = new DatabaseSync(databasePath, { readOnly: true });
+  const db = new DatabaseSync(databasePath, { readOnly: true, timeout: 10_000 });
   try {
     return { ...(db.prepare('SELECT * FROM person WHERE id = 1').get() as Record<string, unknown>) };
   } finally {

@@ -167,7 +167,7 @@ function assertModal(dialog: Dialog, text: RegExp, buttons: readonly string[]): 
 
 /** A person as stored in the SQLite file, read without locking out the extension host. */
 function storedPerson(id: number): { lastname: string; version: number } | undefined {
-  const db = new DatabaseSync(databasePath, { readOnly: true });
+  const db = new DatabaseSync(databasePath, { readOnly: true, timeout: 10_000 });
   try {
     const row = db.prepare('SELECT lastname, version FROM person WHERE id = ?').get(id) as { lastname: string; version: number } | undefined;
     return row && { ...row };

@@ -191,7 +191,7 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     const summary = await board.locator('xos-detail-form div.summary').innerText();
     const [, personId, loadedVersion] = /#(\d+) · Version (\d+)/.exec(summary) ?? [];
     assert.ok(personId && loadedVersion, summary);
-    const database = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'));
+    const database = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'), { timeout: 10_000 });
     try {
       const city = board.locator('xos-field-editor[data-field="city"]');
       await city.locator('vscode-textfield input').click();
@@ -276,7 +276,7 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
       return /#(\d+) · Version 1/.exec(text)?.[1];
     }, { timeoutMs: 30_000, describe: () => 'the new person was not shown as stored' });
     const createdRow = () => {
-      const db = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'));
+      const db = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'), { timeout: 10_000 });
       try {
         return db.prepare('SELECT firstname, lastname, company_id FROM person WHERE id = ?').get(Number(created)) as { firstname: string; lastname: string; company_id: number } | undefined;
       } finally {

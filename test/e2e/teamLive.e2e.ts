@@ -95,7 +95,7 @@ test('two people on one SQLite file in two code-server windows see each other li
   const seeded = await startBackend({ ast: demoApp(), dsn, seed: true });
   await seeded.close();
   const stored = (): Stored => {
-    const db = new DatabaseSync(databasePath, { readOnly: true });
+    const db = new DatabaseSync(databasePath, { readOnly: true, timeout: 10_000 });
     try {
       const row = db.prepare('SELECT lastname, city, version FROM person WHERE id = ?').get(PERSON) as { lastname: string; city: string | null; version: number };
       return { lastname: row.lastname, city: row.city, version: Number(row.version) };

@@ -90,7 +90,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   const readStored = (result: HostRun) => {
     const dsn = String(result.outcome.facts.dsn ?? '');
     if (!dsn.startsWith('sqlite:')) return;
-    const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true });
+    const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true, timeout: 10_000 });
     try {
       stored = { ...(db.prepare('SELECT lastname, version FROM person WHERE id = 1').get() as object) };
     } finally {
