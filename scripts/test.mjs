@@ -18,6 +18,14 @@ import { run } from './lib/run.mjs';
 import { provision } from './lib/vscode-server.mjs';
 
 const node = projectNode();
+
+// Every Node process of the run (test files, the servers and children they start, code-server's
+// extension host) keeps the code it compiled, TypeScript stripped included, for the next one:
+// a process that loads the backend starts in about half the CPU time. A cache entry is keyed by
+// the file's content and Node's version, so an old one is never used for a changed file.
+if (!process.env.NODE_COMPILE_CACHE && !process.env.NODE_DISABLE_COMPILE_CACHE) {
+  process.env.NODE_COMPILE_CACHE = join(tmpdir(), `xos-node-compile-cache-${process.getuid?.() ?? 'user'}`);
+}
 /** Integration files run side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one). */
 const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
 /** E2E files side by side, each with its own code-server and Chromium: most of their time is waiting on the UI (XOS_E2E_CONCURRENCY overrides). */
