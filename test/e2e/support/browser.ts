@@ -20,6 +20,7 @@ export interface Locator {
   inputValue(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;
   count(): Promise<number>;
+  isVisible(): Promise<boolean>;
 }
 
 export interface Keyboard {
