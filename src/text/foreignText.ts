@@ -50,14 +50,19 @@ export function cleanForeignText(text: string, options: CleanOptions): CleanedTe
     else visible += char;
   }
   let links = 0;
-  let unmarked = visible.replace(MARKDOWN_LINK, (_match, label: string) => {
-    links += 1;
-    return label;
-  });
-  unmarked = unmarked.replace(TAG, () => {
-    links += 1;
-    return '';
-  });
+  // Again until nothing is left: taking one tag out can join its neighbours into another
+  // (`<` + `</a>` + `b>` leaves `<b>`). Each pass shortens the text, so this ends.
+  let unmarked = visible;
+  for (let before = ''; before !== unmarked;) {
+    before = unmarked;
+    unmarked = unmarked.replace(MARKDOWN_LINK, (_match, label: string) => {
+      links += 1;
+      return label;
+    }).replace(TAG, () => {
+      links += 1;
+      return '';
+    });
+  }
   // What is left of a link that was split (`[x] (y)` stays readable, `](` never renders as a link).
   unmarked = neutraliseLinks(unmarked);
   const blanked = options.lines
