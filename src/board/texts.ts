@@ -50,7 +50,6 @@ export interface BoardTexts {
   readonly none: string;
   readonly yes: string;
   readonly no: string;
-  readonly version: (version: number) => string;
   readonly readOnly: (reason: string) => string;
   /** Grid: the quick filter's accessible name and placeholder. */
   readonly filter: string;
@@ -336,7 +335,6 @@ export function textsThrough(t: Translate): BoardTexts {
     approvalDeciding: t('Carrying out your decision…'),
     saving: t('Saving…'),
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
-    version: (version) => t('Version {0}', version),
     readOnly: (reason) => t('Read only: {0}', reason),
     problem: (p) => {
       switch (p.code) {

@@ -18,7 +18,7 @@ import type { Review, ReviewRowState } from '../core/review.ts';
 import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
-  const { records: _r, version: _v, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, reviewUndoOf: _u, ...texts } = boardTexts(locale);
+  const { records: _r, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, reviewUndoOf: _u, ...texts } = boardTexts(locale);
   return texts;
 }
 
@@ -151,11 +151,13 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   });
   const id = detail.record.id;
   const def = ast.contexts[context.name];
-  const summary = detail.isNew ? texts.newRecord
-    : [id === undefined ? undefined : `#${String(id)}`, detail.version === undefined || context.ownTable ? undefined : texts.version(detail.version)].filter(Boolean).join(' · ');
+  // A record is named by its id; its stored version is row state (a digest on the person's own
+  // tables), never shown, only carried for what reads again when it changes.
+  const summary = detail.isNew ? texts.newRecord : id === undefined ? '' : `#${String(id)}`;
   const proposals = fields.filter((f) => f.pending).length;
   return {
     context: context.name, key: `${context.name}:${String(id)}`, label: context.label, summary, fields,
+    ...(detail.version === undefined ? {} : { version: detail.version }),
     canSave: !detail.deleted && context.editable.size > 0 && (detail.isNew ? def?.create === true : detail.version !== undefined),
     isNew: detail.isNew === true,
     canDelete: !detail.deleted && !detail.isNew && detail.version !== undefined && def?.delete === true,

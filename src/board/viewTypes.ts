@@ -88,6 +88,8 @@ export interface DetailBlock {
   readonly key: string;
   readonly label: string;
   readonly summary: string;
+  /** The stored row's version the form was read at: not shown (row state), it tells History to read again. */
+  readonly version?: number;
   readonly fields: readonly FormField[];
   readonly canSave: boolean;
   /** Something on the form is not saved yet (the person's edits or the agent's proposals). */

@@ -200,8 +200,9 @@ test('production: the person\'s create and delete on the Board are asked in moda
   await board.locator('vscode-button.save').click();
   assertModal(await answerDialog(/Create a new Person\?/, 'Save', 'production-2-create-dialog'), /^Create a new Person\? .*Neuanlage/, ['Save', 'Discard']);
   const created = Number(await vscodeServer.waitFor(async () => {
-    const text = await board.locator('xos-detail-form div.summary').innerText().catch(() => '');
-    return /#(\d+) · Version 1/.exec(text)?.[1];
+    // Stored: the form names the new record by its id and was read at its first version.
+    const text = await board.locator('xos-detail-form div.summary[data-version="1"]').innerText({ timeout: 1_000 }).catch(() => '');
+    return /^#(\d+)/.exec(text)?.[1];
   }, { timeoutMs: 30_000, describe: () => 'the new person was not shown as stored' }));
   assert.deepEqual(storedPerson(created), { lastname: 'Neuanlage', version: 1 });
   await board.locator('vscode-button.delete').click();

@@ -188,9 +188,12 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     // The other write is raw SQL without an audit entry: SQLite's change feed names other
     // processes' writes from the audit trail, so the live Board does not hear it and the
     // conflict is found at Save (a write it hears: boardReview.e2e.ts, teamLive.e2e.ts).
-    const summary = await board.locator('xos-detail-form div.summary').innerText();
-    const [, personId, loadedVersion] = /#(\d+) · Version (\d+)/.exec(summary) ?? [];
+    const summaryBox = board.locator('xos-detail-form div.summary');
+    const summary = await summaryBox.innerText();
+    const personId = /^#(\d+)/.exec(summary)?.[1];
+    const loadedVersion = await attributeOf(summaryBox, 'data-version');
     assert.ok(personId && loadedVersion, summary);
+    assert.doesNotMatch(summary, /version/i, 'row state is not shown to the person');
     const database = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'), { timeout: 10_000 });
     try {
       const city = board.locator('xos-field-editor[data-field="city"]');
@@ -216,7 +219,7 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
       await answerNotification(page, /Save changes to Person/, 'Save', 'installed-conflict-resolved');
       await vscodeServer.waitFor(async () => (storedRow().version === Number(loadedVersion) + 2 || undefined), { timeoutMs: 30_000, describe: () => `not saved: ${JSON.stringify(storedRow())}` });
       assert.equal(storedRow().city, 'Kiel');
-      await board.locator('xos-detail-form div.summary', { hasText: `Version ${Number(loadedVersion) + 2}` }).waitFor({ state: 'visible', timeout: 15_000 });
+      await board.locator(`xos-detail-form div.summary[data-version="${Number(loadedVersion) + 2}"]`).waitFor({ state: 'visible', timeout: 15_000 });
     } finally {
       database.close();
     }
@@ -272,8 +275,9 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     await board.locator('vscode-button.save').click();
     await answerNotification(page, /Create a new Person\?/, 'Save', 'installed-create-question');
     const created = await vscodeServer.waitFor(async () => {
-      const text = await board.locator('xos-detail-form div.summary').innerText().catch(() => '');
-      return /#(\d+) · Version 1/.exec(text)?.[1];
+      // Stored: the form names the new record by its id and was read at its first version.
+      const text = await board.locator('xos-detail-form div.summary[data-version="1"]').innerText({ timeout: 1_000 }).catch(() => '');
+      return /^#(\d+)/.exec(text)?.[1];
     }, { timeoutMs: 30_000, describe: () => 'the new person was not shown as stored' });
     const createdRow = () => {
       const db = new DatabaseSync(join(dirs.userDataDir, 'User', 'globalStorage', 'xos.xos-vscode', 'xos.db'), { timeout: 10_000 });

@@ -139,7 +139,7 @@ const workflowChecks: Check[] = [
     // The driving test opens the History, clicks Undo on the agent's save and answers the save question.
     await step('workflow-undo');
     const lastname = () => api().boardView().detail?.fields.find((f: any) => f.field === 'lastname');
-    await until('the old last name to be stored again', () => lastname()?.value === facts.lastnameBefore && !lastname()?.edited && api().boardView().detail?.summary === '#1 · Version 3');
+    await until('the old last name to be stored again', () => lastname()?.value === facts.lastnameBefore && !lastname()?.edited && api().boardView().detail?.summary === '#1' && api().boardView().detail?.version === 3);
     await step('workflow-undone');
   }],
 ];

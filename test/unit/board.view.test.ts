@@ -64,7 +64,9 @@ describe('Board view model', () => {
     state.showDetail({ context: 'person_detail', record: person, version: 3 });
     const detail = view(state, 'en').detail!;
     assert.equal(detail.key, 'person_detail:12');
-    assert.equal(detail.summary, '#12 · Version 3');
+    // The version is row state: carried for History, never in the words.
+    assert.equal(detail.summary, '#12');
+    assert.equal(detail.version, 3);
     assert.equal(detail.canSave, true);
     const byField = Object.fromEntries(detail.fields.map((f) => [f.field, f]));
     assert.deepEqual(detail.fields.map((f) => [f.field, f.input, f.editable]), [

@@ -41,7 +41,7 @@ test('cleanForeignText: whatever comes in, nothing invisible, no link or tag, wi
     assert.ok(!/<\/?[A-Za-z][^<>]*>/.test(text), JSON.stringify(text));
     assert.ok([...text].length <= max);
     assert.deepEqual(cleanForeignText(text, { max, lines, kind: 'label' }), { text, changes: [] });
-  }), { numRuns: 2_000 });
+  }), { numRuns: Number(process.env.XOS_FOREIGN_TEXT_RUNS ?? 2_000), seed: Number(process.env.XOS_FOREIGN_TEXT_SEED ?? 20261206) });
 });
 
 test('a long or multi-line table comment becomes the entity\'s description; the AST validates', () => {

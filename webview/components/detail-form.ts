@@ -18,7 +18,7 @@ export class XosDetailForm extends LitElement {
     if (!detail || !texts) return html``;
     return html`
       <h1>${detail.label}</h1>
-      <div class="summary">${detail.summary}${store.dirty ? html` · <span class="unsaved">${texts.unsaved}</span>` : nothing}</div>
+      <div class="summary" data-version=${detail.version ?? nothing}>${detail.summary}${store.dirty ? html` · <span class="unsaved">${texts.unsaved}</span>` : nothing}</div>
       ${detail.readOnly ? html`<p class="read-only" role="note">${detail.readOnly}</p>` : nothing}
       ${detail.deleted ? html`<p class="deleted" role="alert">${texts.deletedMeanwhile}</p>` : nothing}
       ${store.presence.length && !detail.isNew ? html`<div class="presence" role="status" aria-label=${texts.presenceLabel}>

@@ -23,7 +23,7 @@ export class XosRecordHistory extends LitElement {
     if (this.open) void this.load();
   });
   private open = false;
-  /** The record and version the shown entries were read for (`key|summary`). */
+  /** The record and version the shown entries were read for (`key|version`). */
   private loadedFor: string | undefined;
   private view: RecordHistoryView | undefined;
   private failed = false;
@@ -38,7 +38,7 @@ export class XosRecordHistory extends LitElement {
     const { store } = this.board;
     const detail = store.detail;
     if (!detail) return;
-    const wanted = `${detail.key}|${detail.summary}`;
+    const wanted = `${detail.key}|${String(detail.version)}`;
     if (this.loadedFor === wanted) return;
     this.loadedFor = wanted;
     this.failed = false;
