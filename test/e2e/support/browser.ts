@@ -33,7 +33,14 @@ export interface ConsoleMessage {
   text(): string;
 }
 
+export interface Mouse {
+  move(x: number, y: number): Promise<void>;
+}
+
 export interface Page {
+  readonly mouse: Mouse;
+  /** The document's title (the tab's text). */
+  title(): Promise<string>;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
   reload(options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
   /** The page's browser context: its other pages share its storage (tabs of one browser profile). */
