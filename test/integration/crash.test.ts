@@ -23,6 +23,8 @@ const SAVER = `
   const { startBackend } = await import(${JSON.stringify(backendModule)});
   const { demoApp } = await import(${JSON.stringify(demoModule)});
   const backend = await startBackend({ ast: demoApp(), dsn: process.env.XOS_DSN });
+  // A killed process never writes Node's compile cache at exit: written now, the next saver starts faster.
+  (await import('node:module')).flushCompileCache?.();
   process.stdout.write('ready\\n');
   const mutation = 'mutation ($id: ID!, $v: Int!, $m: String!) { update_person(id: $id, version: $v, set: { firstname: $m, lastname: $m, city: $m }) { version } }';
   for (let n = 0; ; n++) {
