@@ -30,6 +30,7 @@ import { LiveBoard } from './liveBoard.ts';
 import { errorText, runAction, type BoardDeps, type OutcomeWording } from './runAction.ts';
 import type { BoardState } from './state.ts';
 import { boardTexts, translator, type Translate } from './texts.ts';
+import { boardTitle } from '../text/boardTitle.ts';
 import { costlySort } from '../core/sortHint.ts';
 import { personText, personWords } from './outcomeText.ts';
 import type { BatchSaved, BoardOutcome, MailOutcome, Saved, ShowOutcome } from '../core/outcomes.ts';
@@ -554,7 +555,7 @@ export class BoardController {
     const snapshot = state.snapshot();
     const dirty = hasUnsavedWork(snapshot);
     // The app's name too: two Boards (two apps) are told apart by their tabs.
-    const title = `${boardTexts(locale()).title} · ${appName(this.options.client.ast(), locale())}`;
+    const title = boardTitle(boardTexts(locale()).title, appName(this.options.client.ast(), locale()));
     surface.setTitle(dirty ? `● ${title}` : title);
   }
 

@@ -138,7 +138,7 @@ export interface PresenceView {
 }
 
 /** The Board's own words as the webview gets them (no functions over postMessage). */
-export type WebviewTexts = Omit<BoardTexts, 'records' | 'version' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut' | 'readOnly' | 'reviewUndoOf'>;
+export type WebviewTexts = Omit<BoardTexts, 'records' | 'saving' | 'openFailed' | 'exported' | 'problem' | 'mailGoesOut' | 'readOnly' | 'reviewUndoOf'>;
 
 
 // ---- the review of many proposed changes (one batch, confirmed once) ------------------------

@@ -18,6 +18,7 @@ import { QuestionConfirmer } from '../board/confirmer.ts';
 import type { BoardController, BoardUi } from '../board/controller.ts';
 import { XosApp } from '../app/xosApp.ts';
 import { boardTexts, translator } from '../board/texts.ts';
+import { boardTitle } from '../text/boardTitle.ts';
 import { ContactDirectory } from '../contacts/directory.ts';
 import { countryOfLocale } from '../contacts/normalize.ts';
 import { xosRecordProviders } from '../contacts/xosRecords.ts';
@@ -217,7 +218,8 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
       port: options.boardPort ?? 0,
       assets: join(packageRoot(), 'dist', 'webview'),
       lang: locale,
-      title: () => boardTexts(locale()).title,
+      // The tab names the app, as the Board's tab in VS Code does: two apps' Boards are told apart.
+      title: () => boardTitle(boardTexts(locale()).title, appName(client.ast(), locale())),
       busy: () => openQuestions > 0 || confirmer.asking,
       connect: (endpoint) => {
         toldToOpen = false;

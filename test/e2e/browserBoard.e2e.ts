@@ -314,6 +314,11 @@ describe('xos-mcp and the Board in a browser', () => {
       // one step away (the breadcrumb's root, the app's name), and Back returns to the record.
       // (The discarded proposal stays on the Board: the box shows it.)
       assert.equal(await page.getByRole('textbox', { name: /^(City|Ort)$/ }).inputValue(), 'Köln');
+      // The tab names the app, as the Board's tab in VS Code does.
+      const app = (await page.locator('xos-nav-bar button.home').innerText()).trim();
+      assert.ok(app, 'the breadcrumb names the app');
+      const title = await page.title();
+      assert.ok([`XOS Board · ${app}`, `XOS-Board · ${app}`].includes(title), title);
       await page.locator('xos-nav-bar button.home').click();
       await page.locator('xos-start-page button[data-context="company_list"]').waitFor({ state: 'visible', timeout: 20_000 });
       assert.equal(await page.locator('xos-detail-form').count(), 0);

@@ -176,7 +176,10 @@ describe(`the npm package ${SERVER_PACKAGE}`, () => {
       const page = await fetch(link);
       assert.equal(page.status, 200);
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-      assert.match(await page.text(), /src="\/board\.js"/);
+      const html = await page.text();
+      assert.match(html, /src="\/board\.js"/);
+      // The tab names the app init made, as the Board's tab in VS Code does.
+      assert.match(html, /<title>XOS Board · Chinook<\/title>/);
       const script = await fetch(new URL('/board.js', link));
       assert.equal(script.status, 200);
       assert.equal(await script.text(), readFileSync(join(project, 'node_modules', SERVER_PACKAGE, 'dist', 'webview', 'board.js'), 'utf8'));

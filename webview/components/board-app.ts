@@ -6,6 +6,7 @@
 import { ContextProvider } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BoardStore } from '../state.ts';
+import { boardTitle } from '../../src/text/boardTitle.ts';
 import type { ListBlock, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController, boardStoreContext } from '../storeController.ts';
 import { boardAppStyles } from './board-app.styles.ts';
@@ -34,6 +35,12 @@ export class XosBoard extends LitElement {
     if (!changed.has('store')) return;
     this.provider.setValue(this.store);
     this.board.setStore(this.store);
+  }
+
+  protected override updated(): void {
+    // The browser Board's tab (in VS Code the panel's title is the host's, this one unseen).
+    const texts = this.store?.texts;
+    if (texts) document.title = boardTitle(texts.title, this.store!.app);
   }
 
   override render(): TemplateResult {
