@@ -14,7 +14,7 @@ export const FLOORS = [
   { parts: ['src/backend'], summary: 'the XOS reference backend (GraphQL server, storage)' },
   { parts: ['src/graphql'], summary: 'the client: embedded or remote backend, request building, query rules, its errors' },
   { parts: ['src/contacts', 'src/mail'], summary: 'contact providers; mail drafts, addresses, SMTP' },
-  { parts: ['src/core'], summary: 'the use cases and the domain types; the agent\'s wording' },
+  { parts: ['src/core'], summary: 'the use cases and the domain types (the agent\'s words are src/mcp/wording.ts, the person\'s src/board)' },
   { parts: ['src/board', 'src/mcp'], summary: 'the Board controller, state, protocol and texts; the MCP tools and server' },
   { parts: ['src/app'], summary: 'one XOS app as every front end builds it: Board state and controller, questions, the tools\' dependencies, kept work' },
   { parts: ['src/host', 'src/standalone'], summary: 'VS Code (the only part that imports vscode); the xos-mcp CLI' },

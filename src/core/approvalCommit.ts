@@ -6,7 +6,7 @@ import { canonicalValue } from '../ast/values.ts';
 import { approvalText } from '../backend/storage/audit.ts';
 import { buildAuditQuery } from '../graphql/requests.ts';
 import { MailSendError } from '../mail/errors.ts';
-import type { ApprovalDeps, ApprovalOutcome, PendingApproval } from './approvals.ts';
+import type { ApprovalDeps, ApprovalOutcome, PendingApproval } from './approvalTypes.ts';
 import { auditAction, writeRecords, writtenFields, type RecordPayload } from './boundWrites.ts';
 import type { BoardRecord } from './domain.ts';
 import { recordSent } from './mailSend.ts';

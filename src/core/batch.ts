@@ -15,7 +15,7 @@ import type { BoardRecord } from './domain.ts';
 import { openContext } from './openContext.ts';
 import type { FieldProblem, ProposeOutcome } from './outcomes.ts';
 import type { CurrentRecord, ProposedRow, Review } from './review.ts';
-import { fieldProblem } from './save.ts';
+import { fieldProblem } from './outcomes.ts';
 
 /** A `set` value computed from the stored one: a factor or an addend, on int and decimal fields. */
 type Arithmetic = { readonly op: '_mul' | '_add'; readonly operand: Decimal };
@@ -129,7 +129,7 @@ function parseProposal(ast: Ast, context: string, def: ContextDef, proposed: unk
       for (const field of Object.keys(set)) fields.add(field);
       byId.set(String(id), set);
     }
-    return { where: { id: { _in: [...byId.keys()] } }, fields: ordered(def, editable, fields), byId };
+    return { where: { id: { _in: [...byId.keys()] } }, fields: ordered(editable, fields), byId };
   }
   if (proposed === null || typeof proposed !== 'object') return fail('changes must be a list of {"id": …, field: value} or an object {"where": {…}, "set": {…}}');
   const { where, set, ...rest } = proposed as Record<string, unknown>;
@@ -140,7 +140,7 @@ function parseProposal(ast: Ast, context: string, def: ContextDef, proposed: unk
   if (typeof values === 'string') return fail(values);
   const checked = checkedWhere(ast, context, where ?? {});
   if ('kind' in checked) return checked;
-  return { where: checked.where, fields: ordered(def, editable, Object.keys(values)), set: values };
+  return { where: checked.where, fields: ordered(editable, Object.keys(values)), set: values };
 }
 
 /** A `set` object's values: literals, or `{ "_mul": n }` / `{ "_add": n }` on int and decimal fields when `arithmetic`. */
@@ -186,7 +186,7 @@ function checkedWhere(ast: Ast, context: string, where: unknown): { where: unkno
 }
 
 /** The changed fields in the order the agent may change them. */
-function ordered(_def: ContextDef, editable: readonly string[], fields: Iterable<string>): string[] {
+function ordered(editable: readonly string[], fields: Iterable<string>): string[] {
   const names = new Set(fields);
   return editable.filter((f) => names.has(f));
 }

@@ -15,7 +15,7 @@ import { compare, subtract, toDecimal, add, decimalText, type Decimal } from './
 import type { BatchSummary, BoardRecord, SaveSummary } from './domain.ts';
 import type { SaveOutcome, UndoOutcome } from './outcomes.ts';
 import type { BatchChange, CurrentRecord, Review } from './review.ts';
-import { askBound, confirmedText } from './save.ts';
+import { askBound, confirmedText } from './asking.ts';
 
 /** First rows the question names. */
 const FIRST_ROWS = 3;

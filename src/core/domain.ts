@@ -11,7 +11,8 @@ export type { DsnStatus, GraphQLErrorShape, GraphQLResult, XosClient } from '../
 export type { MailDraft, Mailer } from '../mail/types.ts';
 export type { Contact, ContactFailure, ContactSearch, Contacts } from '../contacts/types.ts';
 
-export type BoardRecord = Record<string, unknown>;
+import type { BoardRecord } from './boardRecord.ts';
+export type { BoardRecord };
 
 /** A sort the person chose in the grid: one column, one direction. */
 export interface ListSort {

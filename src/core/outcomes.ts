@@ -2,7 +2,7 @@
 // with ids, versions, fields and values, never sentences. The MCP tools word them for the
 // agent (src/mcp/wording.ts), the Board for the person in its language (src/board/outcomeText.ts).
 // `ok` says whether it was done. No MCP, no VS Code.
-import type { ValueProblem } from '../ast/values.ts';
+import type { FieldValueError, ValueProblem } from '../ast/values.ts';
 import type { QueryRefusal } from '../graphql/queryRules.ts';
 
 export type { QueryRefusal } from '../graphql/queryRules.ts';
@@ -221,3 +221,8 @@ export type BoardOutcome = UndoOutcome | NewRecordOutcome | DeleteOutcome | Mail
 
 /** Every outcome of a use case. */
 export type AnyOutcome = BoardOutcome | ProposeOutcome;
+
+/** A value check's failure as data. */
+export function fieldProblem(error: FieldValueError): FieldProblem {
+  return { entity: error.entity, field: error.field, message: error.message, problem: error.problem };
+}

@@ -6,7 +6,7 @@ import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import type { FieldProblem, ProposeOutcome } from './outcomes.ts';
 import { hasUnsavedForm, storedValue, type CoreDeps } from './base.ts';
 import { proposeBatch } from './batch.ts';
-import { fieldProblem } from './save.ts';
+import { fieldProblem } from './outcomes.ts';
 
 /** The agent's proposed changes as a preview in the form; nothing is saved. */
 export async function proposeChanges(deps: CoreDeps, context: string, changes: unknown): Promise<ProposeOutcome> {

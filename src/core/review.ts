@@ -3,7 +3,7 @@
 // invalid or that someone else changed meanwhile. It knows nothing of the AST: values come
 // checked (canonical) with their problems, from the use cases in batch.ts. The Board holds
 // one; Save writes exactly `accepted()` in one transaction. No MCP, no VS Code.
-import type { BoardRecord } from './domain.ts';
+import type { BoardRecord } from './boardRecord.ts';
 import { ownValue } from '../ast/lookup.ts';
 import type { FieldProblem } from './outcomes.ts';
 

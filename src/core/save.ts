@@ -1,14 +1,14 @@
 // Saving the Board's form (the person's edits and the agent's preview) after the person
 // confirmed exactly that change set: xos_ui_save and the Board's Save take this path.
 // No MCP, no VS Code.
-import { approvalText, type AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { writeRecords, type PreparedWrite, type SavePayload } from './boundWrites.ts';
-import { approvalMarker } from './approvalCommit.ts';
-import type { ConflictField, FieldProblem, SaveOutcome } from './outcomes.ts';
+import { fieldProblem, type ConflictField, type FieldProblem, type SaveOutcome } from './outcomes.ts';
+import { askBound, confirmedText } from './asking.ts';
 import type { BoardRecord, DetailView, SaveSummary } from './domain.ts';
 import { createFromForm, prepareCreate } from './records.ts';
 import { prepareReview, saveReview } from './batchSave.ts';
@@ -173,30 +173,6 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
   return changes;
 }
 
-/** The approval an audit entry records: what the person confirmed, for which fields. */
-/**
- * How the audit trail names a write the person confirmed. `approvals`: stored approvals this write
- * decides (the Board's own Save of what they were asked from), named so that a sweep after a crash
- * finds the write and settles them as approved.
- */
-export function confirmedText(action: string, changes: readonly { field: string }[], approvals: readonly string[] = []): string {
-  return approvalText(`${action} confirmed by the person${approvals.map((id) => ` ${approvalMarker(id)}`).join('')}`, changes.map((c) => c.field));
-}
-
-/** Asks the person; any change of the Board while the question is open voids the answer. */
-export async function askBound(deps: CoreDeps, summary: SaveSummary, signal: AbortSignal): Promise<'save' | 'discard' | 'timeout' | 'void'> {
-  const changed = new AbortController();
-  const subscription = deps.board.onChange((change) => {
-    if (change !== 'mail') changed.abort();
-  });
-  try {
-    const answer = await deps.confirmer.confirmSave(summary, AbortSignal.any([changed.signal, signal]));
-    return changed.signal.aborted ? 'void' : answer;
-  } finally {
-    subscription.dispose();
-  }
-}
-
 /**
  * After a save whose answer was lost: reads the record (without touching the Board) and says
  * what is known — stored, not stored, changed by someone else, or unknown while unreachable.
@@ -246,9 +222,4 @@ async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: strin
   const current = await readStored(deps, ast, contextName, id);
   if (current) deps.board.showDetail({ context: contextName, ...current });
   return current;
-}
-
-/** A value check's failure as data. */
-export function fieldProblem(error: FieldValueError): FieldProblem {
-  return { entity: error.entity, field: error.field, message: error.message, problem: error.problem };
 }

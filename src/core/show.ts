@@ -14,7 +14,7 @@ import type { RecordProblem, ShowOutcome } from './outcomes.ts';
 import type { Board, BoardRecord, ListQuery, ListWindow } from './domain.ts';
 import { MemoryListSource, QueryListSource } from './listSource.ts';
 import { contextModel, withoutVersion, type CoreDeps } from './base.ts';
-import { fieldProblem } from './save.ts';
+import { fieldProblem } from './outcomes.ts';
 
 const shown = (context: string, count: number): ShowOutcome => ({ kind: 'shown', ok: true, context, count });
 

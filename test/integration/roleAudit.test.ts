@@ -8,7 +8,7 @@ import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import type { Person } from '../../src/backend/people/person.ts';
 import { approvalShownTo, approvalText, MAX_APPROVAL_LENGTH } from '../../src/backend/storage/audit.ts';
 import { approvedText } from '../../src/core/approvalCommit.ts';
-import { confirmedText } from '../../src/core/save.ts';
+import { confirmedText } from '../../src/core/asking.ts';
 
 const ast = astFromObject({
   xos: '1',

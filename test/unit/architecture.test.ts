@@ -130,6 +130,57 @@ test('nothing the webview reaches, types included, imports Node or vscode', () =
   assert.deepEqual(problems, []);
 });
 
+/** The import circles of `files` (type-only and dynamic imports included): each as its sorted files, at least two. */
+function importCircles(files: readonly string[]): string[][] {
+  const known = new Set(files);
+  const graph = new Map(files.map((file) => [file, specifiers(file).filter((s) => s.startsWith('.')).map((s) => resolved(file, s)).filter((target) => known.has(target))]));
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, next);
+    low.set(file, next);
+    next++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file)!) {
+      if (!order.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, order.get(target)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const circle: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      circle.push(member);
+    } while (member !== file);
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const file of files) if (!order.has(file)) visit(file);
+  return circles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/**
+ * The import circles still there. This list only shrinks: a new circle, a known one that grew
+ * or one that is gone (then take it out here) fails the test below.
+ */
+const REMAINING_CIRCLES = [
+  ['src/backend/changes/types.ts', 'src/backend/people/peopleSql.ts', 'src/backend/storage/audit.ts', 'src/backend/storage/seek.ts', 'src/backend/storage/sql.ts', 'src/backend/storage/types.ts'],
+  ['src/backend/graphql/audit.ts', 'src/backend/graphql/schema.ts', 'src/backend/graphql/sortHint.ts'],
+  ['src/board/approvalsPart.ts', 'src/board/controller.ts', 'src/board/liveBoard.ts', 'src/board/mailActions.ts', 'src/board/personFacing.ts', 'src/board/recordActions.ts', 'src/board/runAction.ts'],
+];
+
+test('import circles: none in src/ and webview/ beyond the remaining ones', () => {
+  assert.deepEqual(importCircles([...sources('src'), ...sources('webview')]), REMAINING_CIRCLES);
+});
+
 test('docs/architecture.md names every part of the floor table', () => {
   const doc = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
   for (const part of FLOORS.flatMap((floor) => floor.parts)) assert.ok(doc.includes(`\`${part}\``), `docs/architecture.md does not name ${part}`);
