@@ -1,9 +1,10 @@
-// npm test: lint, typecheck, build, unit and integration tests, npm start itself (start), then
-// the suites in real VS Code (code-server): in-host suites (host) and browser tests (e2e), in
-// order, stopping at the first failure. XOS_TEST_STAGES=lint,unit runs a subset (still in this order).
+// npm test: typecheck with lint alongside, build, unit and integration tests with npm start itself
+// (start) alongside, then the suites in real VS Code (code-server): in-host suites (host) and
+// browser tests (e2e), in order, stopping at the first failure. XOS_TEST_STAGES=lint,unit runs a
+// subset (still in this order).
 // --changed[=<rev>] (npm run test:changed) is the fast local path: lint on the changed files,
 // typecheck, build, and the unit and integration files the change reaches through their imports.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,8 +27,11 @@ const node = projectNode();
 if (!process.env.NODE_COMPILE_CACHE && !process.env.NODE_DISABLE_COMPILE_CACHE) {
   process.env.NODE_COMPILE_CACHE = join(tmpdir(), `xos-node-compile-cache-${process.getuid?.() ?? 'user'}`);
 }
-/** Integration files run side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one). */
-const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 2);
+/**
+ * Integration files side by side (XOS_TEST_CONCURRENCY overrides; 1 runs them one by one): three
+ * on two cores, as many of them wait on servers (Radicale, SMTP, PostgreSQL, child processes).
+ */
+const INTEGRATION_CONCURRENCY = Math.max(1, Number(process.env.XOS_TEST_CONCURRENCY) || 3);
 /** E2E files side by side, each with its own code-server and Chromium: most of their time is waiting on the UI (XOS_E2E_CONCURRENCY overrides). */
 const E2E_CONCURRENCY = Math.max(1, Number(process.env.XOS_E2E_CONCURRENCY) || 2);
 
@@ -46,33 +50,43 @@ const passedIf = (code) => (code === 0 ? 'passed' : 'failed');
 /** Test counts over all stages, for the closing line. */
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-/** Adds the summary counts of a TAP report (`# pass N`, `# fail N`, `# skipped N`). */
-function countTap(file) {
-  const text = readFileSync(file, 'utf8');
-  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  totals.passed += count('pass');
-  totals.failed += count('fail') + count('cancelled');
-  totals.skipped += count('skipped') + count('todo');
-}
+/**
+ * Seconds per test file as measured by a whole run (test/durations.json; npm test writes this run's
+ * to test-results/durations.json, copy it over to refresh). Files run longest first, so a run does
+ * not end with one long file alone; a file not listed yet counts as long, so it starts early.
+ */
+const knownDurations = JSON.parse(readFileSync(join(repoRoot, 'test/durations.json'), 'utf8'));
+const UNKNOWN_SECONDS = 60;
+const longestFirst = (files) => [...files].sort((a, b) => (knownDurations[b] ?? UNKNOWN_SECONDS) - (knownDurations[a] ?? UNKNOWN_SECONDS) || a.localeCompare(b));
+/** This run's seconds per file, written to test-results/durations.json at the end. */
+const measuredDurations = {};
 
-async function nodeTests(dir, extraArgs, env, output) {
+async function nodeTests(dir, options) {
   const all = findFiles(dir, '.test.ts');
   const files = selectFiles(all);
   if (all.length === 0) return { outcome: 'no tests', detail: `no ${dir}/**/*.test.ts` };
   if (files.length === 0) return { outcome: 'no tests', detail: 'none reached by the change' };
-  return nodeTestFiles(files, extraArgs, env, output);
+  return nodeTestFiles(files, options);
 }
 
-/** Runs test files with the spec reporter on stdout and counts their TAP summary. */
-async function nodeTestFiles(files, extraArgs, env, output) {
+/**
+ * Runs test files (scripts/lib/test-files.mjs: node:test, each file in its own process,
+ * `concurrency` at a time, longest first) with the spec reporter, and adds up their counts.
+ */
+async function nodeTestFiles(files, { concurrency = 1, env, output } = {}) {
   const reportDir = mkdtempSync(join(tmpdir(), 'xos-test-'));
-  const tap = join(reportDir, 'report.tap');
+  const summaryFile = join(reportDir, 'summary.json');
   try {
     const code = await run(node, [
-      '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extraArgs, ...files,
+      join(repoRoot, 'scripts/lib/test-files.mjs'), `--concurrency=${concurrency}`, `--summary=${summaryFile}`, '--', ...longestFirst(files),
     ], { env, output });
-    countTap(tap);
+    if (existsSync(summaryFile)) {
+      const { counts, durations } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+      totals.passed += counts.passed;
+      totals.failed += counts.failed + counts.cancelled;
+      totals.skipped += counts.skipped + counts.todo;
+      Object.assign(measuredDurations, durations);
+    }
     return { outcome: passedIf(code), detail: `${files.length} file${files.length === 1 ? '' : 's'}` };
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
@@ -97,14 +111,6 @@ function withArtifacts(result) {
 
 const stages = [
   {
-    name: 'lint',
-    run: async () => {
-      const targets = changed === undefined ? ['.'] : changed.filter((file) => /\.(ts|mts|cts|js|mjs|cjs)$/.test(file) && existsSync(join(repoRoot, file)));
-      if (targets.length === 0) return { outcome: 'no tests', detail: 'no changed source file' };
-      return { outcome: passedIf(await run(node, [packageBin('eslint', 'bin/eslint.js'), ...targets])), ...(changed ? { detail: `${targets.length} changed file${targets.length === 1 ? '' : 's'}` } : {}) };
-    },
-  },
-  {
     name: 'typecheck',
     // The whole tree, then the webview on its own (DOM, no Node types: what it imports must run in a browser).
     run: async () => {
@@ -114,21 +120,32 @@ const stages = [
     },
   },
   {
+    name: 'lint',
+    // One core each: lint and typecheck side by side.
+    alongside: 'typecheck',
+    run: async ({ output } = {}) => {
+      const targets = changed === undefined ? ['.'] : changed.filter((file) => /\.(ts|mts|cts|js|mjs|cjs)$/.test(file) && existsSync(join(repoRoot, file)));
+      if (targets.length === 0) return { outcome: 'no tests', detail: 'no changed source file' };
+      return { outcome: passedIf(await run(node, [packageBin('eslint', 'bin/eslint.js'), ...targets], { output })), ...(changed ? { detail: `${targets.length} changed file${targets.length === 1 ? '' : 's'}` } : {}) };
+    },
+  },
+  {
     name: 'build',
     run: async () => ({ outcome: passedIf(await run(node, ['esbuild.mjs'])) }),
   },
   {
     name: 'unit',
-    run: () => nodeTests('test/unit', []),
+    // Two files at a time: a file is one process, mostly one core.
+    run: () => nodeTests('test/unit', { concurrency: 2 }),
   },
   {
     name: 'integration',
     run: async () => {
-      if (findFiles('test/integration', '.test.ts').length === 0) return nodeTests('test/integration', []);
+      if (findFiles('test/integration', '.test.ts').length === 0) return nodeTests('test/integration');
       const postgresBin = await ensurePostgres();
-      // Tells the PostgreSQL tests where initdb and postgres are. Two files at a time: each has its
-      // own servers, ports and folders, and many wait on SMTP, PostgreSQL or a killed child.
-      return nodeTests('test/integration', [`--test-concurrency=${INTEGRATION_CONCURRENCY}`], { ...process.env, XOS_PG_BINDIR: postgresBin });
+      // Tells the PostgreSQL tests where initdb and postgres are. Each file has its own servers,
+      // ports and folders.
+      return nodeTests('test/integration', { concurrency: INTEGRATION_CONCURRENCY, env: { ...process.env, XOS_PG_BINDIR: postgresBin } });
     },
   },
   {
@@ -138,7 +155,7 @@ const stages = [
     // Mostly waiting on npm and the network (the first-run path): it runs alongside integration,
     // its output told when it is done.
     alongside: 'integration',
-    run: ({ output } = {}) => nodeTests('test/start', ['--test-concurrency=1'], process.env, output),
+    run: ({ output } = {}) => nodeTests('test/start', { output }),
   },
   {
     // test/host/*.host.ts inside the real extension host, this repository as the development extension.
@@ -146,7 +163,7 @@ const stages = [
     run: async () => {
       if (findFiles('test/host', '.host.ts').length === 0) return { outcome: 'no tests', detail: 'no test/host/*.host.ts' };
       await provisionVscode();
-      return withArtifacts(await nodeTestFiles(['test/e2e/support/hostStage.ts'], ['--test-concurrency=1']));
+      return withArtifacts(await nodeTestFiles(['test/e2e/support/hostStage.ts']));
     },
   },
   {
@@ -161,10 +178,15 @@ const stages = [
       const vsix = await packageExtension({ quiet: true });
       console.log(`packaged ${vsix.path} (${formatBytes(vsix.bytes)})`);
       // Each file runs its own code-server and Chromium; XOS_E2E_CONCURRENCY files at a time.
-      return withArtifacts(await nodeTestFiles(files, [`--test-concurrency=${E2E_CONCURRENCY}`], { ...process.env, XOS_E2E_VSIX: vsix.path }));
+      return withArtifacts(await nodeTestFiles(files, { concurrency: E2E_CONCURRENCY, env: { ...process.env, XOS_E2E_VSIX: vsix.path } }));
     },
   },
 ];
+
+/** The object with its keys in order (a stable file to compare and copy). */
+function sortedByKey(object) {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /** The stages XOS_TEST_STAGES asks for (all when unset); throws on an unknown name. */
 function selectedStages() {
@@ -230,6 +252,10 @@ async function main() {
     console.log(`=== ${stage.name}: ${result.outcome} in ${duration}`);
     results.push([stage.name, result.outcome, duration, result.detail ?? '']);
     failed = failed || result.outcome === 'failed';
+  }
+  if (Object.keys(measuredDurations).length > 0) {
+    mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+    writeFileSync(join(repoRoot, 'test-results/durations.json'), `${JSON.stringify(sortedByKey(measuredDurations), null, 2)}\n`);
   }
   console.log(`\n${formatTable([['stage', 'result', 'time', 'detail'], ...results])}`);
   console.log(`\n${failed ? 'FAILED' : 'OK'} in ${formatDuration(performance.now() - started)}`);
