@@ -4,6 +4,7 @@
 // walking src/ast on every render or window.
 import { resolveText } from './locale.ts';
 import type { Ast, FieldDef, WidgetDef } from './schema.ts';
+import { displayFields } from './display.ts';
 import { displayField, findInverse } from './lookup.ts';
 import { agentPolicy } from './agentPolicy.ts';
 import type { BoardFieldType } from './fieldKinds.ts';
@@ -22,17 +23,18 @@ export interface FieldModel {
   readonly def: FieldDef | undefined;
   /** enum value -> label in the locale */
   readonly enumLabels?: Readonly<Record<string, string>>;
-  /** A ref's related entity and the field that names its records. */
+  /** A ref's related entity, the first field that names its records (a search matches it) and all of them (display.ts). */
   readonly refEntity?: string;
   readonly refDisplay?: string;
+  readonly refFields?: readonly string[];
   /** The `<entity>_order_by` key that sorts by this field; undefined when it cannot be sorted. */
   readonly orderKey?: string;
   /** Where a click on a ref's value leads: the context's `navigate.<field>`, else a detail context of the related entity. */
   readonly refTarget?: RowTarget;
   /** An inverse list's items (a company's employees): the detail each opens, `idPath` inside the item. */
   readonly itemTarget?: RowTarget;
-  /** An inverse list's related entity and the field that names its records. */
-  readonly itemDisplay?: string;
+  /** The fields that name an inverse list's items (display.ts). */
+  readonly itemDisplay?: readonly string[];
   /** From the context's layout: how the value is shown, and a list column's width in pixels. */
   readonly widget?: WidgetDef;
   readonly width?: number;
@@ -107,7 +109,7 @@ function resolveApp(ast: Ast, locale: string): AppModel {
         if (!inverse) return { field, label: field, type: 'unknown', required: false, def };
         // The AST gives an inverse list no label: its name, readable ("open_deals" -> "Open deals").
         const label = field.charAt(0).toUpperCase() + field.slice(1).replaceAll('_', ' ');
-        return { field, label, type: 'list', required: false, def, itemTarget: itemTarget(ast, context, field, inverse.entity), itemDisplay: displayField(ast, inverse.entity) };
+        return { field, label, type: 'list', required: false, def, itemTarget: itemTarget(ast, context, field, inverse.entity), itemDisplay: displayFields(ast, inverse.entity) };
       }
       const model: { -readonly [K in keyof FieldModel]: FieldModel[K] } = {
         field, label: text(def.label) ?? field, type: def.type, required: def.required === true, def,
@@ -119,6 +121,7 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       if (def.type === 'ref' && def.entity) {
         model.refEntity = def.entity;
         model.refDisplay = displayField(ast, def.entity);
+        model.refFields = displayFields(ast, def.entity);
         const nav = context.navigate?.[field];
         const target = nav && ast.contexts[nav.context]?.kind === 'detail'
           ? nav.context

@@ -5,6 +5,7 @@
 // Browser-safe: no Node or VS Code imports.
 import type { FieldType, WidgetDef } from './schema.ts';
 import { refId } from './lookup.ts';
+import { joinedName } from './display.ts';
 
 export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
 
@@ -21,6 +22,8 @@ export interface FormatContext {
   readonly enumLabels?: Readonly<Record<string, string>>;
   /** The context's layout may show a number as money or as a percentage. */
   readonly widget?: WidgetDef;
+  /** The fields that name a ref's related record (display.ts); without them its first loaded value. */
+  readonly refFields?: readonly string[];
 }
 
 export interface FieldKind {
@@ -36,7 +39,7 @@ export interface FieldKind {
   /** The value an input shows: a string, or a boolean for checkboxes. */
   inputValue(value: unknown): string | boolean;
   /** The value in a CSV file: raw and locale-independent (ISO dates, `.` decimals). */
-  csv(value: unknown): string;
+  csv(value: unknown, context?: Pick<FormatContext, 'refFields'>): string;
   /**
    * The GraphQL `where` fragment the quick filter uses for this field, or undefined when the
    * text cannot match it (e.g. letters in a number column).
@@ -234,6 +237,13 @@ const enumKind: FieldKind = {
   },
 };
 
+/** A loaded related record's name: its display fields' values joined (display.ts), else its first loaded value. */
+function refName(related: Record<string, unknown>, fields: readonly string[] | undefined): string | undefined {
+  if (fields?.length) return joinedName(fields.map((field) => (Object.hasOwn(related, field) ? related[field] : undefined)));
+  const first = Object.entries(related).find(([key]) => key !== 'id')?.[1];
+  return first === undefined || first === null ? undefined : String(first);
+}
+
 const ref: FieldKind = {
   ...text(),
   valid: () => true,
@@ -241,8 +251,7 @@ const ref: FieldKind = {
     if (isEmpty(value)) return c.none;
     if (typeof value === 'object' && value !== null) {
       const related = value as Record<string, unknown>;
-      const name = Object.entries(related).find(([key]) => key !== 'id')?.[1];
-      return name === undefined || name === null ? `#${String(related.id)}` : String(name);
+      return refName(related, c.refFields) ?? `#${String(related.id)}`;
     }
     return `#${String(value)}`;
   },
@@ -250,9 +259,9 @@ const ref: FieldKind = {
     const id = refId(value);
     return isEmpty(id) ? '' : String(id);
   },
-  csv(value) {
+  csv(value, c) {
     if (isEmpty(value)) return '';
-    return typeof value === 'object' && value !== null ? String(Object.entries(value).find(([key]) => key !== 'id')?.[1] ?? refId(value)) : String(value);
+    return typeof value === 'object' && value !== null ? refName(value as Record<string, unknown>, c?.refFields) ?? String(refId(value)) : String(value);
   },
   quickFilter: (field, q, hints) => (hints?.refDisplay && hints.refDisplay !== 'id' ? { [field]: { [hints.refDisplay]: { _ilike: `%${likeEscape(q)}%` } } } : undefined),
 };

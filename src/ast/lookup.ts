@@ -3,6 +3,7 @@
 // fields and their labels, what names a record, which ref an inverse list stands for,
 // and how a ref is given and stored. Plain functions over the parsed AST; browser-safe.
 import type { Ast, ContextDef, FieldDef } from './schema.ts';
+import { displayFields } from './display.ts';
 import { resolveText } from './locale.ts';
 
 export function findContext(ast: Ast, name: string): ContextDef | undefined {
@@ -35,18 +36,9 @@ export function fieldLabel(ast: Ast, entity: string, field: string, locale: stri
   return resolveText(def?.label, locale ?? ast.locales[0], ast.locales) ?? field;
 }
 
-/**
- * The field that names a record: the first required string field, else the first string field,
- * else the same of text fields (databases that use text for names), else `id`.
- */
+/** The first field that names a record of `entityName` (display.ts), else `id`: what a search matches. */
 export function displayField(ast: Ast, entityName: string): string {
-  const fields = Object.entries(ast.entities[entityName]?.fields ?? {});
-  for (const type of ['string', 'text']) {
-    const named = fields.filter(([, def]) => def.type === type);
-    const field = named.find(([, def]) => def.required)?.[0] ?? named[0]?.[0];
-    if (field !== undefined) return field;
-  }
-  return 'id';
+  return displayFields(ast, entityName)[0] ?? 'id';
 }
 
 /** The ref that an inverse list name on `entityName` stands for. */

@@ -80,6 +80,12 @@ export const EntitySchema = z.strictObject({
   read_only: z.string().min(1).optional(),
   /** What the database has that this entity leaves out, and why (written by `xos-server init`). */
   notes: z.array(z.string()).optional(),
+  /**
+   * A record's name, `{first_name} {last_name}`: fields in braces, one space between them (the name
+   * is their values joined by spaces, empty ones left out). Absent: the first required string field,
+   * else the first string field, else the same of text fields, else the record's id.
+   */
+  display: z.string().optional(),
   fields: z.record(z.string(), FieldSchema),
 });
 export type EntityDef = z.infer<typeof EntitySchema>;

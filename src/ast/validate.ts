@@ -2,6 +2,7 @@
 // all reported at once so an author can fix a file in one pass. The semantic
 // checks read the raw value defensively, so they still run when the shape is off.
 import type { z } from 'zod';
+import { DISPLAY_TYPES, displayTemplateFields } from './display.ts';
 import { AstSchema, FIELD_TYPES } from './schema.ts';
 import type { Ast, FieldType } from './schema.ts';
 
@@ -240,6 +241,22 @@ class SemanticCheck {
       if (isRecord(def)) this.checkField(fieldName, def, fieldAt);
     }
     this.checkMapping(entity, at);
+    this.checkDisplay(entity.display, [...at, 'display'], fields);
+  }
+
+  /** `display` names fields of the entity that read as text, `{a} {b}`. */
+  private checkDisplay(display: unknown, at: readonly PathSegment[], fields: ReadonlyMap<string, Raw>): void {
+    if (display === undefined) return;
+    const names = typeof display === 'string' ? displayTemplateFields(display) : undefined;
+    if (names === undefined) {
+      this.add(at, `invalid display ${JSON.stringify(display)}: write the fields that name a record in braces, one space between them, like "{first_name} {last_name}"`);
+      return;
+    }
+    for (const name of names) {
+      const type = fields.get(name)?.type;
+      if (type === undefined) this.add(at, `unknown field "${name}" in display`);
+      else if (typeof type !== 'string' || !DISPLAY_TYPES.has(type)) this.add(at, `field "${name}" (${String(type)}) cannot name a record: use text, enum, number or date fields`);
+    }
   }
 
   /** `table`/`column` name the person's own table: columns only there, each column once. */

@@ -5,7 +5,8 @@ import type { Ast, ContextKind, FieldDef, FieldType, NavigateDef } from './schem
 import { pickLocale, resolveText } from './locale.ts';
 import { appName } from './appName.ts';
 import { agentEditable, agentListFields, agentPolicy } from './agentPolicy.ts';
-import { displayField, findInverse } from './lookup.ts';
+import { displayFields } from './display.ts';
+import { findInverse } from './lookup.ts';
 
 
 export interface FieldView {
@@ -123,7 +124,7 @@ function agentNavigate(ast: Ast, entity: string, navigate: Record<string, Naviga
 
 /**
  * The selection of each of the given list_fields (all of the context's by default); refs and
- * inverse lists get `{ id <display field> }`.
+ * inverse lists get `{ id <display fields> }` (display.ts).
  */
 export function listFieldSelections(ast: Ast, contextName: string, names: readonly string[] = ast.contexts[contextName].list_fields): string[] {
   const context = ast.contexts[contextName];
@@ -132,8 +133,7 @@ export function listFieldSelections(ast: Ast, contextName: string, names: readon
     const def = fields[name];
     const related = def ? (def.type === 'ref' ? def.entity : undefined) : findInverse(ast, context.entity, name)?.entity;
     if (related === undefined) return name;
-    const shown = displayField(ast, related);
-    return `${name} { ${shown === 'id' ? 'id' : `id ${shown}`} }`;
+    return `${name} { ${['id', ...displayFields(ast, related)].join(' ')} }`;
   });
 }
 

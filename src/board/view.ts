@@ -11,6 +11,7 @@ import { createDraft } from '../mail/draft.ts';
 import type { FormState } from './protocol.ts';
 import { fieldKind, type FormatContext } from '../ast/fieldKinds.ts';
 import { ownValue, refId } from '../ast/lookup.ts';
+import { joinedName } from '../ast/display.ts';
 import { appModel, creatingContext, enumOptions, type ContextModel, type FieldModel } from '../ast/appModel.ts';
 import { boardTexts, translator } from './texts.ts';
 import { whereText } from './whereText.ts';
@@ -66,6 +67,7 @@ export function columnsOf(context: ContextModel): Column[] {
       field: f.field, label: f.label, type: f.type, numeric: fieldKind(f.type).numeric, sortable: f.orderKey !== undefined,
     };
     if (f.enumLabels) column.enumLabels = f.enumLabels;
+    if (f.refFields?.length) column.refFields = f.refFields;
     if (f.refTarget) column.opens = true;
     if (f.width) column.width = f.width;
     if (f.widget) column.widget = f.widget;
@@ -110,7 +112,7 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
   const texts = boardTexts(locale);
   const fields = context.fields.map((f): FormField => {
     const kind = fieldKind(f.type);
-    const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels, widget: f.widget };
+    const format: FormatContext = { locale, none: texts.none, yes: texts.yes, no: texts.no, enumLabels: f.enumLabels, widget: f.widget, refFields: f.refFields };
     const stored = ownValue(detail.record, f.field);
     const current = Object.hasOwn(form, f.field) ? form[f.field] : stored;
     const out: { -readonly [K in keyof FormField]: FormField[K] } = {
@@ -135,10 +137,10 @@ export function detailBlock({ ast, locale, snapshot, form }: Pick<BoardViewInput
     }
     if (f.refTarget && stored !== null && stored !== undefined && stored !== '') out.opens = true;
     if (f.type === 'list') {
-      const name = f.itemDisplay ?? 'id';
+      const names = f.itemDisplay ?? [];
       out.items = (Array.isArray(stored) ? stored as BoardRecord[] : []).filter((item) => item && item.id !== undefined && item.id !== null).map((item) => ({
         key: String(item.id),
-        label: item[name] === undefined || item[name] === null || item[name] === '' ? `#${String(item.id)}` : String(item[name]),
+        label: joinedName(names.map((name) => (Object.hasOwn(item, name) ? item[name] : undefined))) ?? `#${String(item.id)}`,
       }));
       if (f.itemTarget) out.opens = true;
     }
@@ -241,6 +243,7 @@ function columnOf(ast: Ast, locale: string, review: Review, field: string): Colu
   return {
     field, label: model?.label ?? field, type, numeric: fieldKind(type).numeric, sortable: false,
     ...(model?.enumLabels ? { enumLabels: model.enumLabels } : {}),
+    ...(model?.refFields?.length ? { refFields: model.refFields } : {}),
     ...(model?.widget ? { widget: model.widget } : {}),
   };
 }

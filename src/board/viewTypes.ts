@@ -16,6 +16,8 @@ export interface Column {
   readonly numeric: boolean;
   /** enum value -> label in the locale */
   readonly enumLabels?: Readonly<Record<string, string>>;
+  /** A ref column: the fields that name the related record (display.ts). */
+  readonly refFields?: readonly string[];
   /** Whether a click on the header sorts (through the backend). */
   readonly sortable: boolean;
   /** A ref whose value is a link to the related record's detail. */

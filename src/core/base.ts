@@ -3,6 +3,7 @@
 // propose.ts (the agent's proposed changes), save.ts (the form); their results are data
 // (outcomes.ts), worded by the MCP tools and the Board. No MCP, no VS Code.
 import type { Ast, ContextDef } from '../ast/schema.ts';
+import { displayFields, displayName } from '../ast/display.ts';
 import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
@@ -73,27 +74,21 @@ export function withoutVersion(row: BoardRecord): { record: BoardRecord; version
   return { record, version: version as number };
 }
 
-/** Fields that name a record, in the order they are tried. */
-const NAME_FIELDS = ['name', 'label', 'title', 'lastname', 'email'];
-
-/** The readable name a loaded related object carries (`{ id, name }`), if any. */
-export function relatedName(value: unknown): string | undefined {
+/** The name a loaded related record of `entity` carries (`{ id, first_name, last_name }`: display.ts), if any. */
+export function relatedName(ast: Ast, entity: string, value: unknown): string | undefined {
   if (!value || typeof value !== 'object') return undefined;
-  const record = value as Record<string, unknown>;
-  const key = NAME_FIELDS.find((k) => typeof record[k] === 'string' && record[k] !== '');
-  return key ? record[key] as string : undefined;
+  return displayName(ast, entity, value as Record<string, unknown>);
 }
 
 /** The name of the related record `id`, read through its entity's detail context (the id as a variable). */
 export async function refName(ast: Ast, deps: Pick<CoreDeps, 'client'>, entity: string, id: unknown): Promise<string | undefined> {
   if (id === null || id === undefined) return undefined;
   const [context] = Object.entries(ast.contexts).find(([, c]) => c.kind === 'detail' && c.entity === entity) ?? [];
-  const field = NAME_FIELDS.find((f) => ast.entities[entity]?.fields[f]);
-  if (!context || !field) return undefined;
-  const request = buildRefNameQuery(ast, context, field, String(id));
+  const fields = displayFields(ast, entity);
+  if (!context || fields.length === 0) return undefined;
+  const request = buildRefNameQuery(ast, context, fields, String(id));
   const result = await deps.client.run(request.query, request.variables);
-  const value = (result.data?.[request.root] as Record<string, unknown> | null | undefined)?.[field];
-  return typeof value === 'string' ? value : undefined;
+  return relatedName(ast, entity, result.data?.[request.root]);
 }
 
 export function withoutUndefined<T extends Record<string, unknown>>(object: T): Partial<T> {

@@ -32,7 +32,7 @@ export async function writeCsv(source: ListSource, fields: readonly FieldModel[]
     if (window.records.length === 0) break;
     let chunk = '';
     for (const record of window.records) {
-      chunk += csvLine(fields.map((f, i) => csvCell(kinds[i].csv(ownValue(record, f.field)), kinds[i].numeric)));
+      chunk += csvLine(fields.map((f, i) => csvCell(kinds[i].csv(ownValue(record, f.field), f), kinds[i].numeric)));
     }
     await write(chunk);
     offset += window.records.length;

@@ -4,7 +4,7 @@
 // Lives in the host with the Board state, so hiding the panel loses nothing; `saved()` and
 // `restore()` carry it over a window reload or a crash of the extension host.
 import type { Ast } from '../ast/schema.ts';
-import { displayField, ownValue } from '../ast/lookup.ts';
+import { displayName } from '../ast/display.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { Board, BoardRecord, Crumb, HistoryView, ListOrigin, ListQuery, ListView } from './domain.ts';
 import { QueryListSource } from './listSource.ts';
@@ -91,12 +91,10 @@ export class BoardHistory {
     return { canBack: this.index > 0, canForward: this.index < this.steps.length - 1, crumbs };
   }
 
-  /** A record's name for the breadcrumb: the entity's display field, else its id. */
+  /** A record's name for the breadcrumb (display.ts), else its id. */
   private recordName(ast: Ast, step: Extract<Step, { kind: 'detail' }>): string {
     const entity = ast.contexts[step.context]?.entity;
-    const field = entity ? displayField(ast, entity) : 'id';
-    const name = ownValue(step.record, field);
-    return name === undefined || name === null || name === '' || field === 'id' || typeof name === 'object' ? `#${step.id}` : String(name);
+    return (entity === undefined ? undefined : displayName(ast, entity, step.record)) ?? `#${step.id}`;
   }
 
   back(deps: CoreDeps): Promise<ShowOutcome> {

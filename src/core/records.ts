@@ -4,7 +4,8 @@
 // version-checked so a record someone else changed meanwhile is never deleted unseen.
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
-import { displayField, fieldDef, fieldLabel } from '../ast/lookup.ts';
+import { displayName } from '../ast/display.ts';
+import { fieldDef, fieldLabel } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { creatingContext } from '../ast/appModel.ts';
 import { writeRecords, type CreatePayload, type PreparedWrite } from './boundWrites.ts';
@@ -127,7 +128,7 @@ export function prepareDelete(deps: CoreDeps): Extract<PreparedWrite, { kind: 'd
   }
   if (context.delete !== true) return { kind: 'cannot_delete', ok: false, context: contextName };
   const id = String(detail.record.id);
-  const name = detail.record[displayField(ast, context.entity)];
-  const summary: DeleteSummary = { entity: context.entity, id, ...(typeof name === 'string' && name ? { name } : {}) };
+  const name = displayName(ast, context.entity, detail.record);
+  const summary: DeleteSummary = { entity: context.entity, id, ...(name ? { name } : {}) };
   return { kind: 'delete', payload: { kind: 'delete', context: contextName, entity: context.entity, id, version: detail.version }, summary };
 }

@@ -1,7 +1,7 @@
 // The ref picker on the form: the records of the related entity whose name matches what
 // the person types, through a list context of that entity (the search text goes in a
 // variable, never into the query).
-import { displayField } from '../ast/lookup.ts';
+import { displayFields, displayName } from '../ast/display.ts';
 import { buildRefChoicesQuery } from '../graphql/requests.ts';
 import type { RefChoice } from './domain.ts';
 import type { CoreDeps } from './base.ts';
@@ -21,11 +21,10 @@ export async function refChoices(deps: CoreDeps, field: string, search: string):
   const entity = def.entity;
   const list = Object.entries(ast.contexts).find(([, c]) => c.kind === 'list' && c.entity === entity)?.[0];
   if (!list) throw new Error(`no list context of ${entity} to choose from`);
-  const name = displayField(ast, entity);
   const text = search.trim().slice(0, 200);
-  const request = buildRefChoicesQuery(ast, list, name, text, MAX_REF_CHOICES);
+  const request = buildRefChoicesQuery(ast, list, displayFields(ast, entity), text, MAX_REF_CHOICES);
   const result = await deps.client.run(request.query, request.variables);
   if (result.errors?.length) throw new Error(result.errors[0].message);
   const rows = (result.data?.[request.root] ?? []) as Record<string, unknown>[];
-  return rows.map((row) => ({ id: String(row.id), label: name === 'id' || row[name] === null || row[name] === undefined ? `#${String(row.id)}` : String(row[name]) }));
+  return rows.map((row) => ({ id: String(row.id), label: displayName(ast, entity, row) ?? `#${String(row.id)}` }));
 }

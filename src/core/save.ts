@@ -165,7 +165,7 @@ async function changeSet(ast: Ast, context: ContextDef, detail: DetailView, deps
     const from = storedValue(ast, context, field, detail.record);
     if (isDeepStrictEqual(from, to)) continue;
     const names = def.type === 'ref' && def.entity
-      ? withoutUndefined({ fromText: relatedName(detail.record[field]), toText: relatedName(form[field]) ?? await refName(ast, deps, def.entity, to) })
+      ? withoutUndefined({ fromText: relatedName(ast, def.entity, detail.record[field]), toText: relatedName(ast, def.entity, form[field]) ?? await refName(ast, deps, def.entity, to) })
       : {};
     changes.push({ field, label: fieldLabel(ast, context.entity, field, deps.locale), from, to, ...names });
   }

@@ -118,11 +118,11 @@ export function buildDeleteMutation(ast: Ast, contextName: string, id: string, v
 }
 
 /** One field (the record's name) of a record, read through a detail context by id. */
-export function buildRefNameQuery(ast: Ast, contextName: string, field: string, id: string): RootedRequest {
+export function buildRefNameQuery(ast: Ast, contextName: string, fields: readonly string[], id: string): RootedRequest {
   const context = astContext(ast, contextName, 'detail');
-  astField(ast, context.entity, field);
+  for (const field of fields) astField(ast, context.entity, field);
   return {
-    query: `query XosRefName($id: ID!) { ${contextName}(id: $id) { ${field} } }`,
+    query: `query XosRefName($id: ID!) { ${contextName}(id: $id) { ${fields.join(' ')} } }`,
     variables: { id },
     root: contextName,
   };
@@ -184,12 +184,15 @@ function containsPattern(text: string): string {
  * The ref picker's choices: records of a list context whose name field contains `search`
  * (all when empty), ordered by that field, at most `limit`.
  */
-export function buildRefChoicesQuery(ast: Ast, listContext: string, nameField: string, search: string, limit: number): RootedRequest {
+export function buildRefChoicesQuery(ast: Ast, listContext: string, nameFields: readonly string[], search: string, limit: number): RootedRequest {
   const entity = astContext(ast, listContext, 'list').entity;
-  astField(ast, entity, nameField);
-  const where = search && nameField !== 'id' ? { [nameField]: { _ilike: containsPattern(search) } } : {};
-  const orderBy = nameField === 'id' ? [{ id: 'asc' }] : [{ [nameField]: 'asc' }];
-  const selection = nameField === 'id' ? 'id' : `id ${nameField}`;
+  const named = nameFields.filter((field) => field !== 'id');
+  for (const field of named) astField(ast, entity, field);
+  // The search matches any part of the name ("Peacock" finds "Jane Peacock").
+  const matches = named.map((field) => ({ [field]: { _ilike: containsPattern(search) } }));
+  const where = !search || matches.length === 0 ? {} : matches.length === 1 ? matches[0] : { _or: matches };
+  const orderBy = named.length === 0 ? [{ id: 'asc' }] : named.map((field) => ({ [field]: 'asc' }));
+  const selection = ['id', ...named].join(' ');
   return {
     query: `query XosRefChoices($where: ${entity}_bool_exp, $orderBy: [${entity}_order_by!]) { ${listContext}(where: $where, order_by: $orderBy, limit: ${literalCount(limit)}) { ${selection} } }`,
     variables: { where, orderBy },

@@ -91,7 +91,18 @@ test('"XOS: Create App from Database…" on the Chinook SQLite file writes xos.j
     const first = board.locator('[role="grid"] [role="row"][aria-rowindex="2"]');
     await first.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match((await first.innerText()).replace(/\s+/g, ' '), /Luís Gonçalves/);
+    // The columns a person scans: names, then where the customer is.
+    const headers = (await board.locator('[role="grid"] [role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+    assert.ok(headers.includes('City') && headers.includes('Country'), `columns: ${headers.join(', ')}`);
+    assert.match((await first.innerText()).replace(/\s+/g, ' '), /São José dos Campos Brazil/);
     await screenshot(page, 'create-app-3-customers');
+    // A customer is named by first and last name (the AST's display), in the breadcrumb too.
+    await first.click();
+    await page.keyboard.press('Enter');
+    await board.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
+    await board.locator('li[aria-current="page"]', { hasText: 'Customer Luís Gonçalves' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await board.locator('button[aria-label="Back"]').click();
+    await first.waitFor({ state: 'visible', timeout: 30_000 });
 
     // Again: xos.json exists, so nothing is written and the notification says so.
     const written = statSync(file).mtimeMs;

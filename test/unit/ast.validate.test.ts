@@ -350,6 +350,19 @@ const cases: Array<{ name: string; change: (ast: Json) => void; problems: string
       'contexts.person_detail.layout.widgets.name: money is for int and decimal fields; name is string',
     ],
   },
+  {
+    name: 'a display template names text-like fields of its entity, in braces, one space apart',
+    change: (ast) => {
+      ast.entities.person.display = '{name}, {city}';
+      ast.entities.company.display = '{name} {company} {nmae}';
+      ast.entities.company.fields.company = { type: 'ref', entity: 'company' };
+    },
+    problems: [
+      'entities.company.display: field "company" (ref) cannot name a record: use text, enum, number or date fields',
+      'entities.company.display: unknown field "nmae" in display',
+      'entities.person.display: invalid display "{name}, {city}": write the fields that name a record in braces, one space between them, like "{first_name} {last_name}"',
+    ],
+  },
 ];
 
 test('the base AST of these cases is valid', () => {

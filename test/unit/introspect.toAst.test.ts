@@ -375,18 +375,40 @@ describe('the AST', () => {
     assert.equal(validateAst(ast).ok, true);
   });
 
-  test('list columns: names first, then a bit of each kind, no long texts or JSON, in the table\'s order', () => {
+  test('list columns: up to three names and two places, then a bit of each kind, no long texts or JSON, in the table\'s order', () => {
     assert.deepEqual(listFieldsOf('invoice', {
       id: { type: 'id' }, customer: { type: 'ref', entity: 'customer' }, date: { type: 'date' }, street: { type: 'string' },
       city: { type: 'string' }, zip: { type: 'string' }, total: { type: 'decimal' }, paid: { type: 'bool' }, description: { type: 'text' },
-    }), ['id', 'customer', 'date', 'street', 'total', 'paid']);
+    }), ['id', 'customer', 'date', 'street', 'city', 'total']);
     assert.deepEqual(listFieldsOf('person', {
       id: { type: 'id' }, age: { type: 'int' }, email: { type: 'string' }, last_name: { type: 'text' }, first_name: { type: 'string' },
       title: { type: 'string' }, company: { type: 'string' }, name: { type: 'string' }, city: { type: 'string' },
-    }), ['id', 'last_name', 'first_name', 'title', 'company', 'name']);
+    }), ['id', 'age', 'first_name', 'title', 'name', 'city']);
+    // Chinook's customers as init names them: the person, the firm, where they are.
+    const text = { type: 'text' } as const;
+    assert.deepEqual(listFieldsOf('customer', {
+      id: { type: 'id' }, first_name: text, last_name: text, company: text, address: text, city: text, state: text, country: text,
+      postal_code: text, phone: text, fax: text, email: text, support_rep: { type: 'ref', entity: 'employee' },
+    }), ['id', 'first_name', 'last_name', 'company', 'city', 'country']);
+    // Chinook's invoices: the customer, the date, the amount, where it was billed.
+    assert.deepEqual(listFieldsOf('invoice', {
+      id: { type: 'id' }, customer: { type: 'ref', entity: 'customer' }, invoice_date: { type: 'datetime' }, billing_address: text,
+      billing_city: text, billing_state: text, billing_country: text, billing_postal_code: text, total: { type: 'decimal' },
+    }), ['id', 'customer', 'invoice_date', 'billing_city', 'billing_country', 'total']);
     assert.deepEqual(listFieldsOf('city', {
       id: { type: 'id' }, city: { type: 'text' }, notes: { type: 'text' }, data: { type: 'text', read_only: true }, district: { type: 'text' },
     }), ['id', 'city', 'district']);
+  });
+
+  test('a person is named by first and last name (display), other records by their first text', () => {
+    const { ast } = catalogToAst(pg(
+      table('Customer', [serial('CustomerId'), col('FirstName', 'text', { notNull: true }), col('LastName', 'text'), col('City', 'text')]),
+      table('Genre', [serial('GenreId'), col('Name', 'text')]),
+    ));
+    assert.equal(ast.entities.customer.display, '{first_name} {last_name}');
+    assert.deepEqual(Object.keys(ast.entities.customer).slice(-2), ['display', 'fields'], 'the template before the fields, as the file reads');
+    assert.equal(ast.entities.genre.display, undefined);
+    assert.equal(validateAst(ast).ok, true);
   });
 
   test('the written JSON reads back to the same AST', () => {

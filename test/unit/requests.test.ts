@@ -81,12 +81,12 @@ test('an insert and a delete', () => {
 });
 
 test("a ref's name through its detail context", () => {
-  const request = buildRefNameQuery(ast, 'company_detail', 'name', '918273');
+  const request = buildRefNameQuery(ast, 'company_detail', ['name'], '918273');
   assertSound(request, 'query');
   assert.equal(request.query, 'query XosRefName($id: ID!) { company_detail(id: $id) { name } }');
   assert.deepEqual(request.variables, { id: '918273' });
-  assert.throws(() => buildRefNameQuery(ast, 'company_list', 'name', '1'), /not a detail context/);
-  assert.throws(() => buildRefNameQuery(ast, 'company_detail', 'name } hack { id', '1'), /not a field of company/);
+  assert.throws(() => buildRefNameQuery(ast, 'company_list', ['name'], '1'), /not a detail context/);
+  assert.throws(() => buildRefNameQuery(ast, 'company_detail', ['name } hack { id'], '1'), /not a field of company/);
 });
 
 test('a list window: rows by where/order_by/limit/offset, the count once', () => {
@@ -106,18 +106,18 @@ test('a list window: rows by where/order_by/limit/offset, the count once', () =>
 });
 
 test('ref choices: the search text as an escaped _ilike pattern in a variable', () => {
-  const request = buildRefChoicesQuery(ast, 'company_list', 'name', 'Zz 100%_\\ "} hack', 20);
+  const request = buildRefChoicesQuery(ast, 'company_list', ['name'], 'Zz 100%_\\ "} hack', 20);
   assertSound(request, 'query', ['Zz 100%_\\ "} hack']);
   assert.deepEqual(request.variables, { where: { name: { _ilike: '%Zz 100\\%\\_\\\\ "} hack%' } }, orderBy: [{ name: 'asc' }] });
   assert.equal(request.query, 'query XosRefChoices($where: company_bool_exp, $orderBy: [company_order_by!]) '
     + '{ company_list(where: $where, order_by: $orderBy, limit: 20) { id name } }');
-  const all = buildRefChoicesQuery(ast, 'company_list', 'name', '', 20);
+  const all = buildRefChoicesQuery(ast, 'company_list', ['name'], '', 20);
   assertSound(all, 'query');
   assert.deepEqual(all.variables.where, {});
-  const byId = buildRefChoicesQuery(ast, 'company_list', 'id', 'zzsearch', 20);
+  const byId = buildRefChoicesQuery(ast, 'company_list', ['id'], 'zzsearch', 20);
   assertSound(byId, 'query', ['zzsearch']);
   assert.deepEqual(byId.variables, { where: {}, orderBy: [{ id: 'asc' }] });
-  assert.throws(() => buildRefChoicesQuery(ast, 'company_list', 'name', '', 1.5), /not a count/);
+  assert.throws(() => buildRefChoicesQuery(ast, 'company_list', ['name'], '', 1.5), /not a count/);
 });
 
 test('the audit trail: xos_audit by entity and id, and a sent mail in xos_audit_mail', () => {

@@ -93,7 +93,7 @@ export class XosListGrid extends LitElement {
     const texts = store.texts;
     this.formats = (list?.columns ?? []).map((c) => ({
       kind: fieldKind(c.type),
-      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget },
+      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget, refFields: c.refFields },
     }));
   }
 

@@ -114,7 +114,7 @@ export class XosReviewGrid extends LitElement {
     const texts = store.texts;
     const format = (c: Column): CellFormat => ({
       kind: fieldKind(c.type),
-      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget },
+      context: { locale: store.locale, none: texts?.none ?? '—', yes: texts?.yes ?? 'Yes', no: texts?.no ?? 'No', enumLabels: c.enumLabels, widget: c.widget, refFields: c.refFields },
     });
     this.idFormats = (review?.columns ?? []).map(format);
     this.changeFormats = (review?.changed ?? []).map(format);

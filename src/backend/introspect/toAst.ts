@@ -31,8 +31,10 @@ const RESERVED_FIELDS = new Set(['id', 'version', '_and', '_or', '_not']);
 const RESERVED_SUFFIX = '_no';
 /** The most fields (the id included) of an entity over a SQLite table: a row read with its version is then SQLite's most columns, 2,000. */
 const SQLITE_MAX_FIELDS = 1999;
-/** How many fields besides `id` a list context shows. */
+/** How many fields besides `id` a list context shows; of them at most so many names and places. */
 const LIST_COLUMNS = 5;
+const LIST_NAMES = 3;
+const LIST_PLACES = 2;
 
 // ---------------------------------------------------------------- which tables are served
 
@@ -590,6 +592,22 @@ const NAME_LIKE = [
 // Texts that are long by their name: never a list column.
 const LONG_TEXT = /(^|_)(description|notes?|comments?|remarks?|body|content|bio|summary|details?|text|html|markdown|message)$/;
 
+// Columns that say where a record is: a city, then a country, then a state or region.
+const PLACE_LIKE = [/(^|_)(city|town)(_id)?$/, /(^|_)country(_id)?$/, /(^|_)(state|region|province)$/];
+
+function placeRank(field: string, def: FieldDef): number {
+  if (!['string', 'text', 'enum', 'ref'].includes(def.type)) return -1;
+  return PLACE_LIKE.findIndex((pattern) => pattern.test(field));
+}
+
+/** A person's name from two columns, `{first_name} {last_name}`; else none (the first string field names a record). */
+function displayOf(fields: Record<string, FieldDef>): { display?: string } {
+  const named = (pattern: RegExp) => Object.entries(fields).find(([name, def]) => pattern.test(name) && ['string', 'text'].includes(def.type))?.[0];
+  const first = named(/^(first|given|fore)_?name$/);
+  const last = named(/^(last|family|sur)_?name$/);
+  return first && last ? { display: `{${first}} {${last}}` } : {};
+}
+
 function nameRank(field: string, def: FieldDef, entity: string): number {
   if (!['string', 'text', 'enum'].includes(def.type) || def.read_only) return -1;
   if (field === entity) return 0;
@@ -597,30 +615,35 @@ function nameRank(field: string, def: FieldDef, entity: string): number {
 }
 
 /**
- * Kinds taken in turn after the names, so a list shows a bit of each; texts last, as PostgreSQL
+ * Kinds taken in turn after the names and places, so a list shows a bit of each (refs, dates and
+ * amounts before other short strings); texts last, as PostgreSQL
  * and SQLite schemas often keep short strings in `text` too.
  */
 const TIERS: ReadonlyArray<(def: FieldDef, field: string) => boolean> = [
-  (d) => ['string', 'email', 'phone', 'url', 'enum'].includes(d.type),
   (d) => d.type === 'ref',
   (d) => d.type === 'date' || d.type === 'datetime',
   (d) => d.type === 'int' || d.type === 'decimal',
+  (d) => ['string', 'email', 'phone', 'url', 'enum'].includes(d.type),
   (d) => d.type === 'bool',
   (d, field) => d.type === 'text' && d.read_only !== true && !LONG_TEXT.test(field),
 ];
 
 /**
- * `id` and up to five telling fields of `entity`, in the table's order: names first, then one of
- * each kind in turn (short strings, refs, dates, numbers, yes/no, texts); no long texts and no JSON.
+ * `id` and up to five telling fields of `entity`, in the table's order, the columns a person scans:
+ * up to three names, up to two places (city, country), then one of each kind in turn (refs, dates,
+ * amounts, short strings, yes/no, texts); no long texts and no JSON.
  */
 export function listFieldsOf(entity: string, fields: Record<string, FieldDef>): string[] {
   const candidates = Object.entries(fields).filter(([name]) => name !== 'id');
-  const chosen = new Set(candidates
-    .map(([name, def]) => ({ name, rank: nameRank(name, def, entity) }))
+  const ranked = (rank: (name: string, def: FieldDef) => number, most: number, taken: ReadonlySet<string>) => candidates
+    .filter(([name]) => !taken.has(name))
+    .map(([name, def]) => ({ name, rank: rank(name, def) }))
     .filter((c) => c.rank >= 0)
     .sort((a, b) => a.rank - b.rank)
-    .slice(0, LIST_COLUMNS)
-    .map((c) => c.name));
+    .slice(0, most)
+    .map((c) => c.name);
+  const chosen = new Set(ranked((name, def) => nameRank(name, def, entity), LIST_NAMES, new Set()));
+  for (const name of ranked(placeRank, LIST_PLACES, chosen)) chosen.add(name);
   const queues = TIERS.map((fits) => candidates.filter(([name, def]) => !chosen.has(name) && fits(def, name)).map(([name]) => name));
   while (chosen.size < LIST_COLUMNS && queues.some((q) => q.length > 0)) {
     for (const queue of queues) {
@@ -686,6 +709,7 @@ export function catalogToAst(catalog: Catalog): Introspection {
       ...(table.schema !== undefined && table.schema !== 'public' ? { schema: table.schema } : {}),
       ...(plan.readOnly !== undefined ? { read_only: plan.readOnly } : {}),
       ...(notes.length ? { notes } : {}),
+      ...displayOf(plan.fields),
       fields: plan.fields,
     };
     Object.assign(contexts, contextsOf(plan, text.label));

@@ -6,6 +6,7 @@ import type { AgentResult } from '../result.ts';
 import type { Ast } from '../../ast/schema.ts';
 import { agentListFields, agentPolicy, MASKED_VALUE } from '../../ast/agentPolicy.ts';
 import { appModel, type ContextModel, type FieldModel } from '../../ast/appModel.ts';
+import { joinedName } from '../../ast/display.ts';
 import { formatAddress } from '../../mail/address.ts';
 import type { XosDeps } from '../ports.ts';
 import type { BoardRecord, MailDraft } from '../../core/domain.ts';
@@ -137,12 +138,13 @@ function cellText(ast: Ast, entity: string, f: FieldModel, value: unknown): stri
   return cut(String(value), CELL_LIMIT);
 }
 
-/** A related record by its display field when the agent may see that one, else by its id. */
+/** A related record by its name (display.ts) when the agent may see all it is made of, else by its id. */
 function refText(ast: Ast, f: FieldModel, related: BoardRecord): string {
-  const display = f.refDisplay;
-  if (f.refEntity && display && agentPolicy(ast, f.refEntity, display) === 'visible') {
-    const value = related[display];
-    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  const fields = f.refFields ?? [];
+  const entity = f.refEntity;
+  if (entity && fields.length && fields.every((field) => agentPolicy(ast, entity, field) === 'visible')) {
+    const name = joinedName(fields.map((field) => (Object.hasOwn(related, field) ? related[field] : undefined)));
+    if (name !== undefined) return name;
   }
   const id = related.id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
