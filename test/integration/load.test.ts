@@ -20,8 +20,11 @@ const CLIENTS = Number(process.env.XOS_LOAD_CLIENTS ?? 50);
 const CALLS = Number(process.env.XOS_LOAD_CALLS ?? 200);
 const ABANDONED = Number(process.env.XOS_LOAD_ABANDONED ?? 10_000);
 const TOKEN = 'load-test-token-0123456789';
-// Short, so the expiry is seen within the test; long enough that no busy client looks idle.
-const IDLE_MS = 5_000;
+// Short, so the expiry is seen within the test; long enough that no busy client looks idle: on a
+// loaded two-core machine 5 s once passed between a client's initialize and its next message.
+const IDLE_MS = 15_000;
+/** Idle sessions are gone after IDLE_MS and the next sweep (as often as IDLE_MS): generous. */
+const EXPIRY_WAIT_MS = 4 * IDLE_MS;
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 
 setFlagsFromString('--expose-gc');
@@ -67,7 +70,8 @@ describe('MCP server under load', () => {
     const started = performance.now();
     await Promise.all(Array.from({ length: CLIENTS }, async (_, n) => {
       const client = new Client({ name: `load-${n}`, version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+      await client.connect(transport);
       for (let i = 0; i < CALLS; i++) {
         // The seed's calls in turn: schema, the list on the Board, the status.
         const [name, args] = i % 3 === 0 ? ['xos_schema', {}] : i % 3 === 1
@@ -82,6 +86,8 @@ describe('MCP server under load', () => {
         }
         latencies.push(performance.now() - t0);
       }
+      // Ended as a client should (DELETE), so the next test does not wait for these to expire.
+      await transport.terminateSession();
       await client.close();
     }));
     const seconds = (performance.now() - started) / 1000;
@@ -94,7 +100,7 @@ describe('MCP server under load', () => {
 
   test(`${ABANDONED} sessions opened and abandoned: every one answered, at most the cap kept, memory back to baseline after expiry`, { timeout: 600_000 }, async () => {
     // Let the sessions of the test before expire first, then measure from there.
-    await waitUntil(() => server.sessionCount() === 0, 30_000);
+    await waitUntil(() => server.sessionCount() === 0, EXPIRY_WAIT_MS);
     const baseline = heapAfterGc();
     const statuses = new Map<number, number>();
     let most = 0;
@@ -104,7 +110,7 @@ describe('MCP server under load', () => {
       most = Math.max(most, server.sessionCount());
     }
     const peak = heapAfterGc();
-    await waitUntil(() => server.sessionCount() === 0, 30_000);
+    await waitUntil(() => server.sessionCount() === 0, EXPIRY_WAIT_MS);
     const settled = heapAfterGc();
     const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
     console.log(`abandoned: ${JSON.stringify({ sessions: ABANDONED, statuses: Object.fromEntries(statuses), most_kept: most, heap_mb: { baseline: mb(baseline), peak: mb(peak), after_expiry: mb(settled) } })}`);
