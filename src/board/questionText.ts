@@ -20,11 +20,11 @@ function entityLabel(words: QuestionWords, entity: string): string {
   return shorten(displayText(resolveText(ast.entities[entity]?.label, locale, ast.locales) ?? entity), 40);
 }
 
-/** "Save changes to Person 12? City: Bonn → Kiel" (or the new record's, or a reviewed batch's question). */
+/** "Save changes to Person Anna Muster (#12)? City: Bonn → Kiel" (or the new record's, or a reviewed batch's question). */
 export function saveQuestionText(summary: SaveSummary, words: QuestionWords): string {
   const { t } = words;
   const what = entityLabel(words, summary.entity);
-  const id = shorten(displayText(summary.id), 40);
+  const id = recordText(summary);
   const numbers = new Intl.NumberFormat(words.locale);
   const batch = summary.batch;
   return batch ? batchQuestion(batch, {
@@ -54,8 +54,14 @@ export function saveQuestionText(summary: SaveSummary, words: QuestionWords): st
 /** "Delete Person Anna Muster (#12)? This cannot be undone." */
 export function deleteQuestionText(summary: DeleteSummary, words: QuestionWords): string {
   const what = entityLabel(words, summary.entity);
-  const record = summary.name ? `${shorten(displayText(summary.name), 80)} (#${shorten(displayText(summary.id), 40)})` : `#${shorten(displayText(summary.id), 40)}`;
+  const record = summary.name ? recordText(summary) : `#${shorten(displayText(summary.id), 40)}`;
   return words.t('Delete {0} {1}? This cannot be undone.', what, record);
+}
+
+/** A record as a question names it: "Anna Muster (#12)", or its id alone when it has no name ("12"). */
+function recordText(record: { readonly id: string; readonly name?: string }): string {
+  const id = shorten(displayText(record.id), 40);
+  return record.name ? `${shorten(displayText(record.name), 80)} (#${id})` : id;
 }
 
 /** "Send this mail to …? Subject: …. …" */

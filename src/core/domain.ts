@@ -148,6 +148,8 @@ export interface SaveSummary {
   readonly id: string;
   /** `create`: a new record with these values (`from` is null); otherwise changes of a stored one. */
   readonly action?: 'update' | 'create';
+  /** The stored record's name (its entity's display template), which the question names it by beside its id. */
+  readonly name?: string;
   /** fromText/toText: the related record's name for a ref, shown as "Acme (#3)" in the question. */
   readonly changes: ReadonlyArray<{ readonly field: string; readonly label: string; readonly from: unknown; readonly to: unknown; readonly fromText?: string; readonly toText?: string }>;
   /** Many records at once (a reviewed batch): what the question names instead of one record's changes. */
@@ -194,7 +196,7 @@ export interface Confirmer {
 export interface DeleteSummary {
   readonly entity: string;
   readonly id: string;
-  /** The record's name (its first required text field), if it has one. */
+  /** The record's name (its entity's display template), if it has one. */
   readonly name?: string;
 }
 

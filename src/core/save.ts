@@ -4,6 +4,7 @@
 import type { AuditPath } from '../backend/storage/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
+import { displayName } from '../ast/display.ts';
 import { fieldDef, fieldLabel, findContext } from '../ast/lookup.ts';
 import { canonicalValue, FieldValueError } from '../ast/values.ts';
 import { writeRecords, type PreparedWrite, type SavePayload } from './boundWrites.ts';
@@ -81,7 +82,9 @@ async function formChange(deps: CoreDeps, approval: string): Promise<FormChange 
 
   const id = String(detail.record.id);
   const others = deps.board.othersEditing?.(context.entity, id) ?? [];
-  const summary: SaveSummary = { entity: context.entity, id, changes: asked, ...(others.length ? { othersEditing: others } : {}) };
+  // Named as stored: a change of the name itself reads "Anna Muster (#12)? Last name: Muster → Schmidt".
+  const name = displayName(ast, context.entity, detail.record);
+  const summary: SaveSummary = { entity: context.entity, id, ...(name ? { name } : {}), changes: asked, ...(others.length ? { othersEditing: others } : {}) };
   const payload: SavePayload = {
     kind: 'save', context: contextName, entity: context.entity, id, version: detail.version,
     set: Object.fromEntries(asked.map((c) => [c.field, c.to])), action: approval,

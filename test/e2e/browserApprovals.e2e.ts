@@ -206,7 +206,9 @@ function listed(page: Page): Locator {
 /** One request on the Board: its item (by the approval's id) and its button, found by its accessible name. */
 function decisionButton(page: Page, decision: 'approve' | 'decline', record: string, approval: string): { item: Locator; button: Locator } {
   const item = panel(page).locator(`li[data-id="${approval}"]`);
-  return { item, button: item.getByRole('button', { name: `${decision === 'approve' ? 'Approve' : 'Decline'}: Save changes to Person ${record}?`, exact: true }) };
+  // The question names the record by its name, then its id: "Save changes to Person Anna (#12)?".
+  const name = new RegExp(`^${decision === 'approve' ? 'Approve' : 'Decline'}: Save changes to Person \\S.* \\(#${record}\\)\\?$`);
+  return { item, button: item.getByRole('button', { name }) };
 }
 
 /**
@@ -290,13 +292,17 @@ describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)',
       page = await openBoard(xosMcp.link);
       await panel(page).waitFor({ state: 'visible', timeout: 20_000 });
       await until('the hundred requests on the Board', async () => (await listed(page!).count()) === 100);
-      assert.match(await panel(page).innerText(), /Save changes to Person 11\? City: \S.* → Approval-11\n/, 'the question in full: who, which field, from and to');
+      assert.match(await panel(page).innerText(), /Save changes to Person \S.* \(#11\)\? City: \S.* → Approval-11\n/, 'the question in full: who, which field, from and to');
       await screenshot(page, 'browser-approvals-phone');
       lap('the Board lists 100');
 
       // Oldest first, as listed: the later ones wait longest.
       for (const request of requests) {
-        if (request.decision !== 'expire') await decide(page, request.decision, request.record, request.approval);
+        if (request.decision === 'expire') continue;
+        // Listed since the Board showed all hundred: gone now means a click meant for another one decided it.
+        const item: Locator = decisionButton(page, request.decision, request.record, request.approval).item;
+        assert.equal(await item.count(), 1, `the request for person ${request.record} left the list before the person decided it`);
+        await decide(page, request.decision, request.record, request.approval);
       }
       lap('75 decided');
       const last = requests.at(-1)!;

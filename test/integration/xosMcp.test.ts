@@ -152,7 +152,7 @@ describe('xos-mcp over HTTP with the Board page', () => {
       }, { client: 'claude-ai via http' });
       assert.equal(made.kind, 'requested');
       const item = await until('the approval on the page', () => page.notified('board/approvals').at(-1)?.params.approvals[0] ?? undefined);
-      assert.equal(item.question, 'Save changes to Person 7? City: Bonn → Kiel');
+      assert.equal(item.question, 'Save changes to Person Anna (#7)? City: Bonn → Kiel');
       assert.equal(item.requester, 'The agent (claude-ai via http)');
       assert.ok(await page.post({ method: 'board/decideApproval', params: { id: item.id, decision: 'decline' } }) < 300);
       await until('the decision on the page', () => page.notified('board/approvalDecided').find((n) => n.params.id === item.id));
@@ -269,7 +269,7 @@ describe('xos-mcp over HTTP with the Board page', () => {
       assert.equal(discarded.isError, true);
       assert.match(discarded.text, /^Not saved: the person chose Discard\./);
       assert.equal(page.asked.at(-1)!.kind, 'save');
-      assert.match(page.asked.at(-1)!.message, /^Save changes to Person 2\? City: .+ → Nirgendwo$/);
+      assert.match(page.asked.at(-1)!.message, /^Save changes to Person Michael \(#2\)\? City: .+ → Nirgendwo$/);
       assert.notEqual(await storedCity(2), 'Nirgendwo');
 
       page.answer = ({ buttons }) => buttons[0];

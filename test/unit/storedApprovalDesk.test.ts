@@ -46,6 +46,11 @@ for (const locale of ['en', 'de']) {
     const save = approvalQuestion({ kind: 'save', summary: SUMMARY }, words);
     assert.equal(save, await blockingQuestion(locale, (c, s) => c.confirmSave(SUMMARY, s)));
     assert.match(save, locale === 'de' ? /Bonn → Kiel/ : /^Save changes to Person 12\? City: Bonn → Kiel$/);
+    // A record with a name is asked about by it, beside its id.
+    const named = { ...SUMMARY, name: 'Anna Muster' };
+    const namedSave = approvalQuestion({ kind: 'save', summary: named }, words);
+    assert.equal(namedSave, await blockingQuestion(locale, (c, s) => c.confirmSave(named, s)));
+    assert.equal(namedSave, locale === 'de' ? 'Änderungen an Person Anna Muster (#12) speichern? City: Bonn → Kiel' : 'Save changes to Person Anna Muster (#12)? City: Bonn → Kiel');
     const send = approvalQuestion({ kind: 'send', summary: DRAFT }, words);
     assert.equal(send, await blockingQuestion(locale, (c, s) => c.confirmSend(DRAFT, s)));
     const deletion = approvalQuestion({ kind: 'delete', summary: { entity: 'person', id: '12', name: 'Anna Muster' } }, words);

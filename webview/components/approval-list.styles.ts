@@ -38,7 +38,8 @@ export const approvalListStyles = css`
   .text { flex: 1 1 20rem; min-width: 0; }
   .question { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
   .meta { margin: 0.25rem 0 0; font-size: 0.9em; color: var(--vscode-descriptionForeground); overflow-wrap: anywhere; }
-  .meta .expiry.soon { color: var(--vscode-editorWarning-foreground, var(--vscode-descriptionForeground)); }
+  .expiry { margin: 0.1rem 0 0; font-size: 0.9em; color: var(--vscode-descriptionForeground); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .expiry.soon { color: var(--vscode-editorWarning-foreground, var(--vscode-descriptionForeground)); }
   .deciding { margin: 0.25rem 0 0; font-size: 0.9em; color: var(--vscode-descriptionForeground); }
   .buttons { display: flex; flex: 0 0 auto; gap: 0.5rem; align-items: center; }
   @media (max-width: 480px) {

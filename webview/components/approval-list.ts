@@ -6,6 +6,8 @@
 // named with what they decide. A decision disables that approval's buttons until its outcome
 // came (the store drops a second one); the outcome is said on the status line. After the list
 // changed, the buttons do nothing for 0.7 s (question-timing.ts), like a question's act button.
+// The expiry has a line of its own that never wraps: its text changes with the clock, and a
+// change that reflowed the list would move another approval's button under a pointer on its way.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
@@ -81,9 +83,9 @@ export class XosApprovalList extends LitElement {
         <p class="question">${approval.question}</p>
         <p class="meta">
           <span class="who">${approval.requester}</span> ·
-          <time datetime=${approval.requestedAt}>${texts.approvalAskedAt.replace('{time}', askedTime(approval.requestedAt, now, store.locale))}</time> ·
-          <span class="expiry ${soon ? 'soon' : ''}">${expiry}</span>
+          <time datetime=${approval.requestedAt}>${texts.approvalAskedAt.replace('{time}', askedTime(approval.requestedAt, now, store.locale))}</time>
         </p>
+        <p class="expiry ${soon ? 'soon' : ''}">${expiry}</p>
         ${deciding ? html`<p class="deciding" role="status">${texts.approvalDeciding}</p>` : nothing}
       </div>
       <div class="buttons">
