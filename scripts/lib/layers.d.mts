@@ -7,6 +7,9 @@ export interface Floor {
 
 export const FLOORS: readonly Floor[];
 export const WEBVIEW_IMPORTS: readonly string[];
+export const PACKAGES: Readonly<Record<string, readonly string[]>>;
+export function packageName(specifier: string): string;
+export function packageProblem(from: string, specifier: string): string | undefined;
 export function partOf(path: string): string | undefined;
 export function importProblem(from: string, to: string): string | undefined;
 export function repoPath(absolute: string): string;

@@ -9,7 +9,7 @@ import { BoardDecisions } from '../board/boardDecisions.ts';
 import { StoredApprovalDesk } from '../board/storedApprovalDesk.ts';
 import { BoardController, type BoardSurface, type BoardUi } from '../board/controller.ts';
 import type { QuestionConfirmer } from '../board/confirmer.ts';
-import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../board/drafts.ts';
+import { DraftFile, HistoryFile, keepDrafts, keepHistory, type KeptDraft } from '../store/drafts.ts';
 import { BoardState } from '../board/state.ts';
 import { sweepApprovals, voidChanged, type ApprovalDeps, type ApprovalStore, type DecideOutcome } from '../core/approvals.ts';
 import { sentByApproval } from '../core/mailSend.ts';

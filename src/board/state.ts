@@ -12,7 +12,7 @@ import type { FieldProblem } from '../core/outcomes.ts';
 
 type Author = 'agent' | 'person';
 
-/** The part of the Board that survives a crash (see src/board/drafts.ts). */
+/** The part of the Board that survives a crash (see src/store/drafts.ts). */
 export interface BoardDraft {
   readonly detail?: DetailView;
   readonly form: ReadonlyArray<{ readonly field: string; readonly value: unknown; readonly by: Author }>;

@@ -1,4 +1,4 @@
-// Unsaved Board work comes back after a reload or a crash (src/board/drafts.ts). The record
+// Unsaved Board work comes back after a reload or a crash (src/store/drafts.ts). The record
 // may have been saved by someone else meanwhile: then the kept edits sit on the stored
 // version, and the fields both changed become conflicts for the person, as after a save.
 import { buildDetailQuery } from '../graphql/requests.ts';

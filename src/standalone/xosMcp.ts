@@ -13,7 +13,7 @@ import type { Ast } from '../ast/schema.ts';
 import { appName } from '../ast/appName.ts';
 import { startWorkerBackend } from '../graphql/workerBackend.ts';
 import { demoApp } from '../backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../store/approvalStore.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
 import type { BoardController, BoardUi } from '../board/controller.ts';
 import { XosApp } from '../app/xosApp.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { BoardState } from '../../src/board/state.ts';
 import {
   approvalStatus, boardWriting, decideApproval, pendingApprovals, requestApproval, sweepApprovals,

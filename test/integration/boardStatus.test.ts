@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { MessageEndpoint, type StatusLine, type WireMessage } from '../../src/board/protocol.ts';
 import { proposeBatch } from '../../src/core/batch.ts';
 import type { XosClient } from '../../src/core/domain.ts';

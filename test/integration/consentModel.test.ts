@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { payloadHash, type BatchPayload, type SavePayload } from '../../src/core/boundWrites.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 import { undoBatch } from '../../src/core/batchSave.ts';

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { DRAFT_DELAY_MS, DraftFile } from '../../src/board/drafts.ts';
+import { DRAFT_DELAY_MS, DraftFile } from '../../src/store/drafts.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const KILLS = Number(process.env.XOS_DRAFT_KILLS ?? 100);
 const stateModule = fileURLToPath(new URL('../../src/board/state.ts', import.meta.url));
-const draftsModule = fileURLToPath(new URL('../../src/board/drafts.ts', import.meta.url));
+const draftsModule = fileURLToPath(new URL('../../src/store/drafts.ts', import.meta.url));
 
 /** Edits fields of a loaded record every few milliseconds; reports each edit with its time. */
 const EDITOR = `

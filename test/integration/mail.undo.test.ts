@@ -7,7 +7,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { BoardState } from '../../src/board/state.ts';
-import { DraftFile, keepDrafts } from '../../src/board/drafts.ts';
+import { DraftFile, keepDrafts } from '../../src/store/drafts.ts';
 import { abandonScheduledSend, sendMailDraft, undoSend, type SendWindow } from '../../src/core/mailSend.ts';
 import type { MailOutcome } from '../../src/core/outcomes.ts';
 import { mailText } from '../../src/mcp/wording.ts';

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HistoryFile, keepHistory } from '../../src/board/drafts.ts';
+import { HistoryFile, keepHistory } from '../../src/store/drafts.ts';
 import { appModel } from '../../src/ast/appModel.ts';
 import { MemoryListSource } from '../../src/core/listSource.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';

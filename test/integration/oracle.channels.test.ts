@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/client';
 import type { XosApp } from '../../src/app/xosApp.ts';
 import type { Backend } from '../../src/backend/backend.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import type { Mailer } from '../../src/core/domain.ts';
 import { showRecord } from '../../src/core/show.ts';
 import { agentListFields } from '../../src/ast/agentPolicy.ts';

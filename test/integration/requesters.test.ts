@@ -12,7 +12,7 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallTool
 import type { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { decideApproval, requestApproval, type PendingApproval } from '../../src/core/approvals.ts';
 import type { PreparedWrite } from '../../src/core/boundWrites.ts';
 import { proposeBatch } from '../../src/core/batch.ts';

@@ -12,7 +12,7 @@ import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextpro
 import type { XosApp } from '../../src/app/xosApp.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import type { Confirmer, Mailer, XosClient } from '../../src/core/domain.ts';
 import { sendMailDraft } from '../../src/core/mailSend.ts';
 import { showRecord } from '../../src/core/show.ts';

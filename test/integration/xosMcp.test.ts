@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { requestApproval } from '../../src/core/approvals.ts';
 import type { XosClient } from '../../src/core/domain.ts';
 import { startBackend } from '../../src/backend/backend.ts';

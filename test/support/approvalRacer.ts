@@ -4,7 +4,7 @@
 // pending set, so every id is contended.
 //   node test/support/approvalRacer.ts <file> <who>
 import { once } from 'node:events';
-import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 
 const [file, who] = process.argv.slice(2);
 const store = new SqliteApprovalStore(file);

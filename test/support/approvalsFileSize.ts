@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBackend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { BoardState } from '../../src/board/state.ts';
 import { requestApproval } from '../../src/core/approvals.ts';
 import type { CoreDeps } from '../../src/core/base.ts';

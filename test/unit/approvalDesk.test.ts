@@ -3,7 +3,8 @@
 // the list at its expiry, a failing carry-out said as `failed`, and the listeners told each change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryApprovalDesk, type ApprovalDecision, type DecisionOutcome, type PendingApprovalView } from '../../src/board/approvalDesk.ts';
+import type { ApprovalDecision, DecisionOutcome, PendingApprovalView } from '../../src/board/approvalDesk.ts';
+import { MemoryApprovalDesk } from '../support/memoryApprovalDesk.ts';
 import { until } from '../support/until.ts';
 
 const NOW = Date.parse('2026-12-05T09:00:00Z');

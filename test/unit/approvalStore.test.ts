@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { APPROVALS_FILE, SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import {
   approvalStatus, decideApproval, pendingApprovals, requestApproval, sweepApprovals, voidChanged,
   type ApprovalDeps, type PendingApproval, type Requester,

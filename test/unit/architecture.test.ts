@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
-import { FLOORS, WEBVIEW_IMPORTS, importProblem, repoPath } from '../../scripts/lib/layers.mjs';
+import { FLOORS, PACKAGES, WEBVIEW_IMPORTS, importProblem, packageName, packageProblem, partOf, repoPath } from '../../scripts/lib/layers.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const eslint = new ESLint({ cwd: repoRoot });
@@ -34,16 +34,16 @@ test('an import up the floors is a lint error; one down or within the part is no
   assert.deepEqual(await layerProblems(code, 'src/core/x.ts'), [
     [1, up('src/core', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 4)')],
     [3, up('src/core', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 4)')],
-    [9, up('src/core', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 4)')],
+    [9, up('src/core', 'src/host/xosHost.ts', 'src/host', 'above it (floor 8 > 4)')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/graphql/x.ts'), [
     [1, up('src/graphql', 'src/board/state.ts', 'src/board', 'above it (floor 5 > 2)')],
     [2, up('src/graphql', 'src/core/useCases.ts', 'src/core', 'above it (floor 4 > 2)')],
     [3, up('src/graphql', 'src/mcp/tools/fields.ts', 'src/mcp', 'above it (floor 5 > 2)')],
-    [9, up('src/graphql', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 2)')],
+    [9, up('src/graphql', 'src/host/xosHost.ts', 'src/host', 'above it (floor 8 > 2)')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/standalone/x.ts'), [
-    [9, up('src/standalone', 'src/host/xosHost.ts', 'src/host', 'beside it on floor 7')],
+    [9, up('src/standalone', 'src/host/xosHost.ts', 'src/host', 'beside it on floor 8')],
   ]);
   assert.deepEqual(await layerProblems(code, 'src/extension.ts'), []);
 });
@@ -53,14 +53,14 @@ test('the app wiring stands above the Board and the tools, below the front ends'
   assert.deepEqual(await layerProblems(code, 'src/host/x.ts'), []);
   assert.deepEqual(await layerProblems(code, 'src/standalone/x.ts'), []);
   assert.deepEqual(await layerProblems(code, 'src/board/x.ts'), [
-    [1, up('src/board', 'src/app/xosApp.ts', 'src/app', 'above it (floor 6 > 5)')],
+    [1, up('src/board', 'src/app/xosApp.ts', 'src/app', 'above it (floor 7 > 5)')],
   ]);
 });
 
 test('parts on one floor do not import each other (the Board and the tools)', async () => {
   assert.deepEqual(await layerProblems(fixture('imports-upward.ts.txt'), 'src/board/x.ts'), [
     [3, up('src/board', 'src/mcp/tools/fields.ts', 'src/mcp', 'beside it on floor 5')],
-    [9, up('src/board', 'src/host/xosHost.ts', 'src/host', 'above it (floor 7 > 5)')],
+    [9, up('src/board', 'src/host/xosHost.ts', 'src/host', 'above it (floor 8 > 5)')],
   ]);
 });
 
@@ -68,6 +68,61 @@ test('the webview imports only the browser-safe modules named for it', async () 
   const problems = await layerProblems(fixture('webview-imports.ts.txt'), 'webview/x.ts');
   assert.deepEqual(problems.map(([line]) => line), [3, 4]);
   assert.match(problems[0][1], /^webview\/ runs in a browser and imports only src\/ast, .*; not src\/core\/useCases\.ts\.$/);
+});
+
+test('the front ends\' private storage stands on its own floor: above the Board, below the app', async () => {
+  const code = "import { SqliteApprovalStore } from '../store/approvalStore.ts';\n\nexport const store = SqliteApprovalStore;\n";
+  assert.deepEqual(await layerProblems(code, 'src/app/x.ts'), []);
+  assert.deepEqual(await layerProblems(code, 'src/host/x.ts'), []);
+  assert.deepEqual(await layerProblems(code, 'src/board/x.ts'), [
+    [1, up('src/board', 'src/store/approvalStore.ts', 'src/store', 'above it (floor 6 > 5)')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'src/core/x.ts'), [
+    [1, up('src/core', 'src/store/approvalStore.ts', 'src/store', 'above it (floor 6 > 4)')],
+  ]);
+});
+
+test('a part imports only the packages it lists, and Node\'s built-ins outside the webview', async () => {
+  const code = "import { z } from 'zod';\nimport pg from 'pg';\nimport { readFileSync } from 'node:fs';\nimport { html } from 'lit/static-html.js';\n\nexport const all = [z, pg, readFileSync, html];\n";
+  const refused = (part: string, name: string, own: string) =>
+    `${part} may not import the package ${name}: ${own} (PACKAGES in scripts/lib/layers.mjs; a Node built-in is imported as node:${name}). Add it there if ${part} should depend on it.`;
+  assert.deepEqual(await layerProblems(code, 'src/ast/x.ts'), [
+    [2, refused('src/ast', 'pg', 'its packages are yaml, zod')],
+    [4, refused('src/ast', 'lit', 'its packages are yaml, zod')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'src/core/x.ts'), [
+    [1, refused('src/core', 'zod', 'it imports no package')],
+    [2, refused('src/core', 'pg', 'it imports no package')],
+    [4, refused('src/core', 'lit', 'it imports no package')],
+  ]);
+  assert.deepEqual(await layerProblems(code, 'webview/x.ts'), [
+    [1, refused('webview', 'zod', 'its packages are @lit/context, @modelcontextprotocol/ext-apps, @vscode-elements/elements, lit')],
+    [2, refused('webview', 'pg', 'its packages are @lit/context, @modelcontextprotocol/ext-apps, @vscode-elements/elements, lit')],
+    [3, 'webview/ runs in a browser: it may not import node:fs.'],
+  ]);
+  // A built-in without its node: prefix reads as a package: the message says how to import it.
+  assert.match(packageProblem('src/core/x.ts', 'fs') ?? '', /a Node built-in is imported as node:fs/);
+  assert.equal(packageName('@modelcontextprotocol/server/stdio'), '@modelcontextprotocol/server');
+  assert.equal(packageName('nodemailer/lib/smtp-connection'), 'nodemailer');
+});
+
+test('every part of the floors lists its packages; each listed package is a dependency and is used', () => {
+  const parts = [...FLOORS.flatMap((floor) => floor.parts), 'webview'];
+  assert.deepEqual(Object.keys(PACKAGES).sort(), [...parts].sort(), 'PACKAGES names exactly the parts of FLOORS and the webview');
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+  const used = new Map<string, Set<string>>(parts.map((part) => [part, new Set<string>()]));
+  for (const file of [...sources('src'), ...sources('webview')]) {
+    for (const specifier of specifiers(file)) {
+      // vscode is the editor's module, not a package (its own lint rule keeps it in src/host/).
+      if (!specifier.startsWith('.') && !specifier.startsWith('node:') && specifier !== 'vscode') used.get(partOf(file)!)!.add(packageName(specifier));
+    }
+  }
+  for (const part of parts) {
+    const listed = PACKAGES[part];
+    for (const name of listed) assert.ok(declared.has(name), `${part} lists ${name}, which package.json does not declare`);
+    assert.deepEqual([...used.get(part)!].sort(), [...listed].sort(), `${part}: the packages it imports are the ones it lists (no more, and none listed but unused)`);
+  }
 });
 
 test('a new folder under src/ needs a floor', async () => {
@@ -97,12 +152,11 @@ function resolved(from: string, specifier: string): string {
   return repoPath(resolve(dirname(join(repoRoot, from)), specifier));
 }
 
-test('every import of src/ and webview/ points down the floors', () => {
+test('every import of src/ and webview/ points down the floors, and every package is one its part lists', () => {
   const problems: string[] = [];
   for (const file of [...sources('src'), ...sources('webview')]) {
     for (const specifier of specifiers(file)) {
-      if (!specifier.startsWith('.')) continue;
-      const problem = importProblem(file, resolved(file, specifier));
+      const problem = specifier.startsWith('.') ? importProblem(file, resolved(file, specifier)) : packageProblem(file, specifier);
       if (problem) problems.push(`${file}: ${problem}`);
     }
   }

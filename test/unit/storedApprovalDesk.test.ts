@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { demoApp } from '../../src/backend/demo.ts';
-import { SqliteApprovalStore } from '../../src/board/approvalStore.ts';
+import { SqliteApprovalStore } from '../../src/store/approvalStore.ts';
 import { QuestionConfirmer } from '../../src/board/confirmer.ts';
 import { approvalQuestion, decisionOutcome, requesterText, StoredApprovalDesk } from '../../src/board/storedApprovalDesk.ts';
 import { translator } from '../../src/board/texts.ts';
@@ -91,6 +91,19 @@ function nextChange(desk: StoredApprovalDesk): Promise<void> {
   });
 }
 
+/**
+ * Resolves once the desk lists `count` approvals, looking again at each change it tells. A change
+ * noticed late (another connection's earlier commit, seen at the watcher's next poll on a loaded
+ * machine) may come before the one awaited, so the test waits for the list, not for one change.
+ */
+async function listed(desk: StoredApprovalDesk, count: number): Promise<void> {
+  for (;;) {
+    const changed = nextChange(desk);
+    if ((await desk.pending()).length === count) return;
+    await changed;
+  }
+}
+
 test('the desk hears a request in this process, a decision by another store on the same file, and an expiry', async () => {
   const file = join(dir.path, 'approvals.sqlite');
   const mine = new SqliteApprovalStore(file);
@@ -112,14 +125,14 @@ test('the desk hears a request in this process, a decision by another store on t
     const id = (made as { approval: PendingApproval }).approval.id;
     assert.equal((await decideApproval({ client: noBackend, store: other }, id, 'decline', 'bob')).kind, 'decided');
     await decidedElsewhere;
+    await listed(desk, 0);
     assert.deepEqual(await desk.pending(), []);
     assert.deepEqual(await desk.decide(id, 'approve'), { kind: 'gone' }, 'decided elsewhere: gone here');
 
     // An approval expiring soon: the desk's timer tells the Board at its expiry.
     const soon = await requestApproval(deps(), PREPARED, { client: 'cli' }, { ttlMs: 30 });
     assert.equal(soon.kind, 'requested');
-    await desk.pending();
-    await nextChange(desk);
+    await listed(desk, 0);
     assert.deepEqual(await desk.pending(), [], 'expired: off the list');
     assert.equal((await mine.get((soon as { approval: PendingApproval }).approval.id))?.state, 'expired');
   } finally {

@@ -3,7 +3,7 @@
 // shortly after every change, so a crash of the extension host loses at most that moment.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { BoardHistory, SavedHistory } from '../core/history.ts';
-import type { BoardDraft, BoardState } from './state.ts';
+import type { BoardDraft, BoardState } from '../board/state.ts';
 
 /** How long after a change the draft is written: edits older than twice this survive a crash. */
 export const DRAFT_DELAY_MS = 250;
