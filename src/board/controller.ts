@@ -8,7 +8,7 @@
 // which read this controller through the host it passes in; every action that fails is
 // logged, shown on the status line and told the person by runAction (runAction.ts).
 import { isDeepStrictEqual } from 'node:util';
-import type { AuditEntry } from '../backend/storage/audit.ts';
+import type { AuditEntry } from '../graphql/audit.ts';
 import { hasUnsavedWork, type SavedRecord } from '../core/base.ts';
 import { listWindow, openRef, openRow } from '../core/show.ts';
 import { openFormLink } from '../core/formLinks.ts';

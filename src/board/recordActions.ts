@@ -2,7 +2,7 @@
 // (the "saved" notification's Undo, "XOS: Undo Last Save", the History's Undo), a record's
 // history, the CSV export, and the form's own edits. They run the use cases the agent's tools
 // run; the controller (controller.ts) wires them to the page and passes itself in as the host.
-import type { AuditEntry } from '../backend/storage/audit.ts';
+import type { AuditEntry } from '../graphql/audit.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { SavedRecord } from '../core/base.ts';
 import { writeCsv } from '../core/csv.ts';

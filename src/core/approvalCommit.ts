@@ -3,7 +3,7 @@
 // write landed — and what it came to as data. Never touches a Board. No MCP, no VS Code.
 import { fieldDef, ownValue } from '../ast/lookup.ts';
 import { canonicalValue } from '../ast/values.ts';
-import { approvalText } from '../backend/storage/audit.ts';
+import { approvalText } from '../graphql/audit.ts';
 import { buildAuditQuery } from '../graphql/requests.ts';
 import { MailSendError } from '../mail/errors.ts';
 import type { ApprovalDeps, ApprovalOutcome, PendingApproval } from './approvalTypes.ts';

@@ -1,7 +1,7 @@
 // The types of stored approvals (src/core/approvals.ts): what waits for the person, what it came
 // to, where it is kept, and what deciding it needs. Apart from approvals.ts so that the commit
 // (approvalCommit.ts) uses them without importing approvals.ts back.
-import type { AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../graphql/audit.ts';
 import type { BoundPayload, BoundVersion, WriteKind } from './boundWrites.ts';
 import type { DeleteSummary, MailDraft, Mailer, SaveSummary, XosClient } from './domain.ts';
 import type { BatchSaved, Created, Saved, ServerError } from './outcomes.ts';

@@ -1,6 +1,6 @@
 // Asking the person to confirm a write, and how the audit trail names the write they confirmed:
 // one piece for the form's save, the review's save and a record's create or delete.
-import { approvalText } from '../backend/storage/audit.ts';
+import { approvalText } from '../graphql/audit.ts';
 import { approvalMarker } from './approvalCommit.ts';
 import type { CoreDeps } from './base.ts';
 import type { SaveSummary } from './domain.ts';

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast } from '../ast/schema.ts';
 import { fieldDef, fieldLabel, ownValue } from '../ast/lookup.ts';
-import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
+import { readAudit, type AuditEntry, type AuditPath } from '../graphql/audit.ts';
 import { buildAuditQuery, buildReviewRowsQuery, MAX_REVIEW_ROWS } from '../graphql/requests.ts';
 import { auditAction, writeRecords, type BatchPayload, type PreparedWrite } from './boundWrites.ts';
 import { hasUnsavedForm, withoutVersion, type CoreDeps } from './base.ts';
@@ -112,10 +112,8 @@ export async function showStoredReview(deps: CoreDeps, review: Review): Promise<
 
 /** The batch id the audit trail gave the write (read from its first record's newest entry). */
 async function batchOf(deps: CoreDeps, entity: string, id: string): Promise<string | undefined> {
-  const request = buildAuditQuery({ entity, id }, 1);
-  const result = await deps.client.run(request.query, request.variables);
-  const entry = (result.data?.[request.root] as Array<{ batch?: string | null }> | undefined)?.[0];
-  return entry?.batch ?? undefined;
+  const [entry] = await readAudit(deps.client, { entity, id }, 1).catch((): AuditEntry[] => []);
+  return entry?.batch;
 }
 
 /** A conflicting record as the API sent it, in the review's terms (refs by their field name). */
@@ -194,21 +192,9 @@ async function unsettled(deps: CoreDeps, ast: Ast, review: Review, asked: readon
 async function batchEntries(deps: Pick<CoreDeps, 'client'>, batch: string): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   for (let offset = 0; offset <= MAX_REVIEW_ROWS; offset += AUDIT_PAGE) {
-    const request = buildAuditQuery({ batch }, AUDIT_PAGE, offset);
-    const result = await deps.client.run(request.query, request.variables);
-    if (result.errors?.length) throw new Error(`reading the audit trail failed: ${result.errors[0].message}`);
-    const rows = (result.data?.[request.root] ?? []) as Array<{
-      id: string; at: string; path: AuditEntry['path']; action: AuditEntry['action']; entity: string | null; record_id: string | null;
-      version_from: number | null; version_to: number | null; approval: string | null; changes: Array<{ field: string; from: unknown; to: unknown }>;
-    }>;
-    for (const row of rows) {
-      entries.push({
-        id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id, versionFrom: row.version_from,
-        versionTo: row.version_to, approval: row.approval, batch,
-        changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])) as AuditEntry['changes'],
-      });
-    }
-    if (rows.length < AUDIT_PAGE) break;
+    const page = await readAudit(deps.client, { batch }, AUDIT_PAGE, offset);
+    entries.push(...page);
+    if (page.length < AUDIT_PAGE) break;
   }
   return entries.reverse();
 }

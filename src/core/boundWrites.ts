@@ -5,7 +5,7 @@
 // through here. No MCP, no VS Code.
 import { createHash } from 'node:crypto';
 import type { Ast } from '../ast/schema.ts';
-import type { AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../graphql/audit.ts';
 import { buildDeleteMutation, buildInsertMutation, buildUpdateManyMutation, buildUpdateMutation, type RootedRequest } from '../graphql/requests.ts';
 import { BackendUnavailableError } from '../graphql/unavailable.ts';
 import type { DeleteSummary, MailDraft, SaveSummary, XosClient } from './domain.ts';

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { MailSendError } from '../mail/errors.ts';
 import type { Board, Confirmer, MailDraft, Mailer, XosClient } from './domain.ts';
-import type { AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../graphql/audit.ts';
 import type { MailOutcome } from './outcomes.ts';
 import { buildAuditMailMutation } from '../graphql/requests.ts';
 import type { PreparedWrite } from './boundWrites.ts';

@@ -15,7 +15,7 @@ import { askBound, confirmedText } from './asking.ts';
 import { fieldProblem } from './outcomes.ts';
 import { showRecord } from './show.ts';
 import type { CoreDeps } from './base.ts';
-import type { AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../graphql/audit.ts';
 
 /** Shows an empty form for a new record of the context (a list names its entity's creating detail). */
 export function newRecord(deps: CoreDeps, contextName: string): NewRecordOutcome {

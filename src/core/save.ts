@@ -1,7 +1,7 @@
 // Saving the Board's form (the person's edits and the agent's preview) after the person
 // confirmed exactly that change set: xos_ui_save and the Board's Save take this path.
 // No MCP, no VS Code.
-import type { AuditPath } from '../backend/storage/audit.ts';
+import type { AuditPath } from '../graphql/audit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { displayName } from '../ast/display.ts';

@@ -3,42 +3,15 @@
 // version the save produced, the person confirms it like any save, and a record that
 // changed since becomes a conflict side by side, never an overwrite. It is audited too.
 import type { Ast } from '../ast/schema.ts';
-import type { AuditEntry, AuditPath } from '../backend/storage/audit.ts';
-import type { Scalar } from '../ast/values.ts';
+import { readAudit, type AuditEntry, type AuditPath } from '../graphql/audit.ts';
 import type { BoardRecord } from './domain.ts';
 import { hasUnsavedForm, readStored, refName, type CoreDeps } from './base.ts';
 import type { UndoOutcome } from './outcomes.ts';
 import { conflictShown, saveForm } from './save.ts';
-import { buildAuditQuery } from '../graphql/requests.ts';
-
-/** An entry as the API sends it. */
-interface ApiAuditEntry {
-  readonly id: string;
-  readonly at: string;
-  readonly path: AuditEntry['path'];
-  readonly action: AuditEntry['action'];
-  readonly entity: string | null;
-  readonly record_id: string | null;
-  readonly version_from: number | null;
-  readonly version_to: number | null;
-  readonly approval: string | null;
-  readonly batch?: string | null;
-  readonly person?: string | null;
-  readonly changes: ReadonlyArray<{ readonly field: string; readonly from: Scalar; readonly to: Scalar }>;
-}
 
 /** A record's audit entries, or the whole trail's, newest first (as the API gives them). */
 export async function auditTrail(deps: Pick<CoreDeps, 'client'>, filter: { entity?: string; id?: string }, limit = 50): Promise<AuditEntry[]> {
-  const request = buildAuditQuery(filter, limit);
-  const result = await deps.client.run(request.query, request.variables);
-  if (result.errors?.length) throw new Error(`reading the audit trail failed: ${result.errors[0].message}`);
-  const rows = (result.data?.[request.root] ?? []) as ApiAuditEntry[];
-  return rows.map((row) => ({
-    id: Number(row.id), at: row.at, path: row.path, action: row.action, entity: row.entity, recordId: row.record_id,
-    versionFrom: row.version_from, versionTo: row.version_to, approval: row.approval, ...(row.batch ? { batch: row.batch } : {}),
-    ...(row.person ? { person: row.person } : {}),
-    changes: Object.fromEntries(row.changes.map((c) => [c.field, { from: c.from, to: c.to }])),
-  }));
+  return readAudit(deps.client, filter, limit);
 }
 
 /**
