@@ -5,7 +5,7 @@
 import { resolveText } from './locale.ts';
 import type { Ast, FieldDef, WidgetDef } from './schema.ts';
 import { displayFields } from './display.ts';
-import { displayField, findInverse } from './lookup.ts';
+import { findInverse } from './lookup.ts';
 import { agentPolicy } from './agentPolicy.ts';
 import type { BoardFieldType } from './fieldKinds.ts';
 
@@ -23,9 +23,8 @@ export interface FieldModel {
   readonly def: FieldDef | undefined;
   /** enum value -> label in the locale */
   readonly enumLabels?: Readonly<Record<string, string>>;
-  /** A ref's related entity, the first field that names its records (a search matches it) and all of them (display.ts). */
+  /** A ref's related entity, and the fields that name its records (display.ts; a search matches any of them). */
   readonly refEntity?: string;
-  readonly refDisplay?: string;
   readonly refFields?: readonly string[];
   /** The `<entity>_order_by` key that sorts by this field; undefined when it cannot be sorted. */
   readonly orderKey?: string;
@@ -120,7 +119,6 @@ function resolveApp(ast: Ast, locale: string): AppModel {
       }
       if (def.type === 'ref' && def.entity) {
         model.refEntity = def.entity;
-        model.refDisplay = displayField(ast, def.entity);
         model.refFields = displayFields(ast, def.entity);
         const nav = context.navigate?.[field];
         const target = nav && ast.contexts[nav.context]?.kind === 'detail'

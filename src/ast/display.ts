@@ -46,3 +46,18 @@ export function joinedName(values: readonly unknown[]): string | undefined {
     .filter((text) => text !== '');
   return parts.length ? parts.join(' ') : undefined;
 }
+
+/** A LIKE pattern that finds `text` anywhere, its wildcards (`%`, `_`) and backslashes taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The filter that finds records whose name contains `text`: any of their name fields matches
+ * ("Peacock" finds "Jane Peacock"); undefined when only the id names them. The ref picker's
+ * search and the list's quick filter on a ref column are this one rule.
+ */
+export function nameMatch(nameFields: readonly string[], text: string): Record<string, unknown> | undefined {
+  const matches = nameFields.filter((field) => field !== 'id').map((field) => ({ [field]: { _ilike: containsPattern(text) } }));
+  return matches.length === 0 ? undefined : matches.length === 1 ? matches[0] : { _or: matches };
+}

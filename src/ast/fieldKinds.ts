@@ -5,7 +5,7 @@
 // Browser-safe: no Node or VS Code imports.
 import type { FieldType, WidgetDef } from './schema.ts';
 import { refId } from './lookup.ts';
-import { joinedName } from './display.ts';
+import { containsPattern, joinedName, nameMatch } from './display.ts';
 
 export type InputKind = 'text' | 'textarea' | 'number' | 'date' | 'datetime' | 'checkbox' | 'select';
 
@@ -49,8 +49,8 @@ export interface FieldKind {
 
 /** What the quick filter needs to know about a field besides its type. */
 export interface FilterHints {
-  /** The field a ref's related records are named by. */
-  readonly refDisplay?: string;
+  /** The fields a ref's related records are named by (its entity's display template's). */
+  readonly refFields?: readonly string[];
   /** enum value -> label: the filter matches values and labels, then asks for those values. */
   readonly enumLabels?: Readonly<Record<string, string>>;
 }
@@ -121,15 +121,11 @@ function text(input: InputKind = 'text'): FieldKind {
     format: (value, c) => (isEmpty(value) ? c.none : plainText(value)),
     inputValue: (value) => (isEmpty(value) ? '' : plainText(value)),
     csv: (value) => (isEmpty(value) ? '' : plainText(value)),
-    quickFilter: (field, q) => ({ [field]: { _ilike: `%${likeEscape(q)}%` } }),
+    quickFilter: (field, q) => ({ [field]: { _ilike: containsPattern(q) } }),
   };
 }
 
 /** `%` and `_` typed by the person are meant literally. */
-function likeEscape(q: string): string {
-  return q.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const int: FieldKind = {
   input: 'number',
   numeric: true,
@@ -263,7 +259,10 @@ const ref: FieldKind = {
     if (isEmpty(value)) return '';
     return typeof value === 'object' && value !== null ? refName(value as Record<string, unknown>, c?.refFields) ?? String(refId(value)) : String(value);
   },
-  quickFilter: (field, q, hints) => (hints?.refDisplay && hints.refDisplay !== 'id' ? { [field]: { [hints.refDisplay]: { _ilike: `%${likeEscape(q)}%` } } } : undefined),
+  quickFilter: (field, q, hints) => {
+    const named = nameMatch(hints?.refFields ?? [], q);
+    return named ? { [field]: named } : undefined;
+  },
 };
 
 const id: FieldKind = {

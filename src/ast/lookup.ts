@@ -1,9 +1,8 @@
 // Looking things up in the AST by name, the vocabulary every floor above shares (the
 // backend, the client, the use cases, the Board, the tools, the webview): contexts,
-// fields and their labels, what names a record, which ref an inverse list stands for,
+// fields and their labels, which ref an inverse list stands for,
 // and how a ref is given and stored. Plain functions over the parsed AST; browser-safe.
 import type { Ast, ContextDef, FieldDef } from './schema.ts';
-import { displayFields } from './display.ts';
 import { resolveText } from './locale.ts';
 
 export function findContext(ast: Ast, name: string): ContextDef | undefined {
@@ -34,11 +33,6 @@ export function fieldDef(ast: Ast, entity: string, field: string): FieldDef | un
 export function fieldLabel(ast: Ast, entity: string, field: string, locale: string | undefined): string {
   const def = fieldDef(ast, entity, field);
   return resolveText(def?.label, locale ?? ast.locales[0], ast.locales) ?? field;
-}
-
-/** The first field that names a record of `entityName` (display.ts), else `id`: what a search matches. */
-export function displayField(ast: Ast, entityName: string): string {
-  return displayFields(ast, entityName)[0] ?? 'id';
 }
 
 /** The ref that an inverse list name on `entityName` stands for. */

@@ -14,6 +14,7 @@ import { print } from 'graphql';
 import type { Ast, ContextDef } from '../ast/schema.ts';
 import { exampleQuery, listFieldSelections } from '../ast/view.ts';
 import { refColumnName } from '../ast/lookup.ts';
+import { containsPattern, nameMatch } from '../ast/display.ts';
 import { checkedSelection, type CheckedQuery } from './queryRules.ts';
 
 export interface BuiltRequest {
@@ -175,11 +176,6 @@ export function buildListCursorsQuery(ast: Ast, contextName: string, input: { re
   };
 }
 
-/** `%text%` for `_ilike`, with the pattern's own characters (`\`, `%`, `_`) escaped. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The ref picker's choices: records of a list context whose name field contains `search`
  * (all when empty), ordered by that field, at most `limit`.
@@ -189,8 +185,7 @@ export function buildRefChoicesQuery(ast: Ast, listContext: string, nameFields: 
   const named = nameFields.filter((field) => field !== 'id');
   for (const field of named) astField(ast, entity, field);
   // The search matches any part of the name ("Peacock" finds "Jane Peacock").
-  const matches = named.map((field) => ({ [field]: { _ilike: containsPattern(search) } }));
-  const where = !search || matches.length === 0 ? {} : matches.length === 1 ? matches[0] : { _or: matches };
+  const where = (search ? nameMatch(named, search) : undefined) ?? {};
   const orderBy = named.length === 0 ? [{ id: 'asc' }] : named.map((field) => ({ [field]: 'asc' }));
   const selection = ['id', ...named].join(' ');
   return {

@@ -136,3 +136,33 @@ describe('list windows through the backend', () => {
     assert.equal(deps.board.snapshot().detail!.record.id, deal.company.id);
   });
 });
+
+describe('the quick filter on a ref column', () => {
+  // Persons named by first and last name (the display template): a deal's contact is found by either.
+  const ast = demoApp();
+  ast.entities.person.display = '{firstname} {lastname}';
+  let backend: Backend;
+  let deps: CoreDeps & { board: BoardState };
+
+  before(async () => {
+    backend = await startBackend({ ast, dsn: 'sqlite::memory:', seed: 300 });
+    deps = { client: embeddedClient(backend), board: new BoardState(), confirmer: neverAsked, locale: 'en' };
+  });
+  after(() => backend.close());
+
+  test('matches any of the related record\'s name fields, in the backend as in memory', async () => {
+    const shown = await showQuery(deps, 'deal_list', exampleQuery(ast, 'deal_list'));
+    assert.equal(shown.ok, true, agentText(ast, shown));
+    const source = deps.board.list()!.source;
+    const all = (await source.window(0, 10_000, {})).records as Array<{ id: string; title: string; contact: { firstname: string; lastname: string } | null }>;
+    const lastname = all.find((deal) => deal.contact && !deal.title.toLowerCase().includes(deal.contact.lastname.toLowerCase()))!.contact!.lastname;
+    const memory = new MemoryListSource(appModel(ast, 'en').context('deal_list')!, all);
+    const fromBackend = await source.window(0, 10_000, { filter: lastname });
+    const fromMemory = await memory.window(0, 10_000, { filter: lastname });
+    // What the quick filter reads of a deal: its text columns and its company's and contact's names.
+    const named = (deal: (typeof all)[number]) => JSON.stringify(deal).toLowerCase();
+    assert.ok(fromBackend.records.length > 0, `a deal whose contact is ${lastname} is found by the last name`);
+    assert.deepEqual(fromBackend.records.map((r) => r.id), all.filter((deal) => named(deal).includes(lastname.toLowerCase())).map((deal) => deal.id));
+    assert.deepEqual(fromMemory.records.map((r) => r.id), fromBackend.records.map((r) => r.id));
+  });
+});

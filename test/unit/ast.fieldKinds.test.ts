@@ -71,7 +71,11 @@ describe('field kinds', () => {
     assert.deepEqual(fieldKind('int').quickFilter('age', '41'), { age: { _eq: 41 } });
     assert.equal(fieldKind('int').quickFilter('age', 'ber'), undefined);
     assert.deepEqual(fieldKind('decimal').quickFilter('net_worth', '10.5'), { net_worth: { _eq: '10.5' } });
-    assert.deepEqual(fieldKind('ref').quickFilter('company', 'acme', { refDisplay: 'name' }), { company: { name: { _ilike: '%acme%' } } });
+    assert.deepEqual(fieldKind('ref').quickFilter('company', 'acme', { refFields: ['name'] }), { company: { name: { _ilike: '%acme%' } } });
+    // A related record named by several fields matches by any of them, as the ref picker's search does.
+    assert.deepEqual(fieldKind('ref').quickFilter('contact', 'peac', { refFields: ['first_name', 'last_name'] }),
+      { contact: { _or: [{ first_name: { _ilike: '%peac%' } }, { last_name: { _ilike: '%peac%' } }] } });
+    assert.equal(fieldKind('ref').quickFilter('contact', 'peac', { refFields: ['id'] }), undefined, 'named by its id only: no text matches');
     // enum: values and labels are matched here, since the backend takes only known values.
     assert.deepEqual(fieldKind('enum').quickFilter('status', 'KUN', { enumLabels: de.enumLabels }), { status: { _in: ['customer'] } });
     assert.equal(fieldKind('enum').quickFilter('status', 'berlin', { enumLabels: de.enumLabels }), undefined);

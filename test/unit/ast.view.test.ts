@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { loadAstFile } from '../../src/ast/load.ts';
 import { pickLocale, resolveText } from '../../src/ast/locale.ts';
 import { buildSchemaView } from '../../src/ast/view.ts';
-import { displayField } from '../../src/ast/lookup.ts';
+import { displayFields } from '../../src/ast/display.ts';
 
 const crm = await loadAstFile('media/demo/crm.json');
 const library = await loadAstFile('test/fixtures/ast/library.json');
@@ -89,15 +89,15 @@ test('the view is plain JSON', () => {
   assert.equal(view.contexts.member_detail.query, '{ member_detail(id: "1") { id name email phone joined active loans { id } } }');
 });
 
-test('displayField: first required string, else first string, else id', () => {
-  assert.equal(displayField(crm, 'person'), 'firstname');
-  assert.equal(displayField(library, 'book'), 'title');
-  assert.equal(displayField(library, 'loan'), 'id');
+test('displayFields without a template: the first required string, else the first string, else none (the id names it)', () => {
+  assert.deepEqual(displayFields(crm, 'person'), ['firstname']);
+  assert.deepEqual(displayFields(library, 'book'), ['title']);
+  assert.deepEqual(displayFields(library, 'loan'), []);
   const ast = structuredClone(library);
   ast.entities.author.fields.name.required = false;
-  assert.equal(displayField(ast, 'author'), 'name');
+  assert.deepEqual(displayFields(ast, 'author'), ['name']);
   ast.entities.author.fields.country.required = true;
-  assert.equal(displayField(ast, 'author'), 'country');
+  assert.deepEqual(displayFields(ast, 'author'), ['country']);
 });
 
 test('resolveText: exact tag, language, first locale, any text', () => {
