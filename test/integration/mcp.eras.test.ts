@@ -77,6 +77,13 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
     return connection;
   }
 
+  /** The record's name as the save question names it (the demo's persons: their first name). */
+  async function nameOf(id: number): Promise<string> {
+    const result = await backend.api.run({ query: `{ person_detail(id: "${id}") { firstname } }` });
+    assert.equal(result.errors, undefined);
+    return (result.data as Record<string, { firstname: string }>).person_detail.firstname;
+  }
+
   async function stored(id: number): Promise<{ lastname: string; version: number }> {
     const result = await backend.api.run({ query: `{ person_detail(id: "${id}") { lastname version } }` });
     assert.equal(result.errors, undefined);
@@ -131,7 +138,7 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
 
       const asked = confirmer.asked.length;
       assert.deepEqual(await call('xos_ui_save', { handle }), { text: `Saved person ${id} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
-      assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
+      assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), name: await nameOf(id), changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
       assert.deepEqual(await stored(id), { lastname, version: 2 });
 
       assert.deepEqual(await call('xos_ui_save', { handle }),

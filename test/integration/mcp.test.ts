@@ -152,7 +152,7 @@ describe('XOS MCP server', () => {
 
     confirmer.answer = async () => 'save';
     assert.deepEqual(await call('xos_ui_save'), { text: 'Saved person 1 (version 1 -> 2). Stored: lastname: "Schmidt"; age: 35.', isError: false });
-    assert.deepEqual(confirmer.asked, [{ entity: 'person', id: '1', changes: [
+    assert.deepEqual(confirmer.asked, [{ entity: 'person', id: '1', name: 'Max', changes: [
       { field: 'lastname', label: 'Nachname', from: 'Mustermann', to: 'Schmidt' },
       { field: 'age', label: 'Alter', from: 40, to: 35 },
     ] }]);

@@ -152,7 +152,7 @@ describe('xos-mcp over HTTP with the Board page', () => {
       }, { client: 'claude-ai via http' });
       assert.equal(made.kind, 'requested');
       const item = await until('the approval on the page', () => page.notified('board/approvals').at(-1)?.params.approvals[0] ?? undefined);
-      assert.equal(item.question, 'Save changes to Person Anna (#7)? City: Bonn → Kiel');
+      assert.equal(item.question, 'Save changes to Person 7? City: Bonn → Kiel', 'a summary without a name: the id alone');
       assert.equal(item.requester, 'The agent (claude-ai via http)');
       assert.ok(await page.post({ method: 'board/decideApproval', params: { id: item.id, decision: 'decline' } }) < 300);
       await until('the decision on the page', () => page.notified('board/approvalDecided').find((n) => n.params.id === item.id));
