@@ -125,7 +125,6 @@ function text(input: InputKind = 'text'): FieldKind {
   };
 }
 
-/** `%` and `_` typed by the person are meant literally. */
 const int: FieldKind = {
   input: 'number',
   numeric: true,
