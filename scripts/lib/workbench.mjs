@@ -26,9 +26,11 @@ export async function waitForWorkbench(page) {
 /**
  * Opens the command palette with F1, types the command's title and clicks the match.
  * The palette lists only what is registered when it opens, and extension commands arrive
- * a moment after the workbench shows, so it reopens until the command is there.
+ * a moment after the workbench shows, so it reopens until the command is there. The palette
+ * also closes when focus moves (an output or a panel a moment-late earlier command opens):
+ * a row that was there and is hidden before the click is looked for again in a new palette.
  */
-export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
+export async function runCommand(page, title, { timeoutMs = 60_000 } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const match = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
   await waitFor(async () => {
@@ -37,14 +39,15 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
     await page.keyboard.type(title);
     try {
       await match.waitFor({ state: 'visible', timeout: 5_000 });
+      // A click runs exactly this row; Enter would run whichever row has focus while the list still filters.
+      // A click that is not made (the row hidden meanwhile) ran nothing, so trying again is safe.
+      await match.click({ timeout: 5_000 });
       return true;
     } catch {
-      await page.keyboard.press('Escape');
+      if (await input.isVisible()) await page.keyboard.press('Escape');
       return undefined;
     }
-  }, { timeoutMs, intervalMs: 500, describe: () => `the command palette never offered "${title}"` });
-  // A click runs exactly this row; Enter would run whichever row has focus while the list still filters.
-  await match.click({ timeout: stepTimeoutMs });
+  }, { timeoutMs, intervalMs: 500, describe: () => `the command palette never offered "${title}", or it closed before its row could be clicked` });
 }
 
 /**
