@@ -1,10 +1,12 @@
 // Human-readable numbers and a plain-text table for script output.
 
+/** "850 ms", "12.3 s", "7 min 59 s": rounded before it is split, so 479.6 s reads "8 min 0 s", never "7 min 60 s". */
 export function formatDuration(ms) {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 export function formatBytes(bytes) {
