@@ -173,8 +173,8 @@ export class XosApp {
     const controller = this.controller;
     return {
       client, board: controller.board, confirmer: this.confirmer, locale: locale(), contacts: contacts(), mailer: mailer(),
-      onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
-      onBatchSaved: (outcome) => controller.batchSavedNotice(outcome),
+      onSaved: (saved, outcome) => controller.records.savedNotice(saved, outcome),
+      onBatchSaved: (outcome) => controller.records.batchSavedNotice(outcome),
       boardWriting: async () => {
         const approvals = this.approvalDeps();
         return approvals && this.decisions.writing(approvals, this.options.storedApprovals?.person() ?? 'the person');
@@ -185,8 +185,8 @@ export class XosApp {
       },
       mailWindow: {
         seconds: mailUndoSeconds(),
-        onScheduled: (draft, sendAt) => controller.mailScheduledNotice(draft, sendAt),
-        onSettled: (outcome) => controller.mailSettled(outcome),
+        onScheduled: (draft, sendAt) => controller.mail.scheduledNotice(draft, sendAt),
+        onSettled: (outcome) => controller.mail.settled(outcome),
       },
       ...(boardUrl ? { boardUrl } : {}),
       ...this.agentApprovals(),

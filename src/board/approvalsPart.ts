@@ -5,23 +5,10 @@
 // from the page; each approval is decided once from here (a second click while the first is
 // carried out is dropped), and the outcome is said on the status line in the Board's language.
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
-import type { PersonDoor } from './personFacing.ts';
+import type { BoardHost, BoardPart } from './boardHost.ts';
 import * as protocol from './protocol.ts';
 import { errorText } from './runAction.ts';
 import { translator, type Translate } from './texts.ts';
-
-/** What the part uses of the controller. */
-export interface ApprovalsHost {
-  /** Sends to the page when one is connected and ready; else nothing. */
-  notifyPage<P>(type: protocol.NotificationType<P>, params: P): void;
-  pageConnected(): boolean;
-  setStatus(status: protocol.StatusLine | null): void;
-  /** The Board's locale (the status line speaks it). */
-  locale(): string;
-  /** What the page shows the person goes through it. */
-  readonly door: PersonDoor;
-  readonly log: { warn(text: string): void };
-}
 
 /** The status line for the outcome of a decision, in the person's words. */
 export function outcomeLine(t: Translate, outcome: DecisionOutcome): protocol.StatusLine {
@@ -35,9 +22,9 @@ export function outcomeLine(t: Translate, outcome: DecisionOutcome): protocol.St
   }
 }
 
-export class ApprovalsPart {
+export class ApprovalsPart implements BoardPart {
   private readonly desk: ApprovalDesk;
-  private readonly host: ApprovalsHost;
+  private readonly host: BoardHost;
   private readonly stopListening: () => void;
   private readonly countListeners = new Set<(count: number) => void>();
   /** The list as read last (oldest first). */
@@ -49,7 +36,7 @@ export class ApprovalsPart {
   /** The person asked to see the list before the page was ready: it opens it once it is. */
   private revealWhenReady = false;
 
-  constructor(desk: ApprovalDesk, host: ApprovalsHost) {
+  constructor(desk: ApprovalDesk, host: BoardHost) {
     this.desk = desk;
     this.host = host;
     this.stopListening = desk.onChange(() => void this.refresh());
@@ -65,6 +52,11 @@ export class ApprovalsPart {
   onCount(listener: (count: number) => void): () => void {
     this.countListeners.add(listener);
     return () => this.countListeners.delete(listener);
+  }
+
+  /** The person's decision, from their own Board page: the agent's tools have no way to send it. */
+  register(endpoint: protocol.MessageEndpoint): void {
+    endpoint.onNotification(protocol.decideApproval, ({ id, decision, hash }) => void this.decide(id, decision, hash));
   }
 
   /** The page said ready: the list, read again, and the list opened if the person asked for it meanwhile. */
@@ -89,7 +81,7 @@ export class ApprovalsPart {
     try {
       items = await this.desk.pending();
     } catch (error) {
-      this.host.log.warn(`the pending approvals could not be read: ${errorText(error)}`);
+      this.host.ui.log.warn(`the pending approvals could not be read: ${errorText(error)}`);
       return;
     }
     if (read !== this.reads) return;

@@ -4,17 +4,16 @@
 // that into the Board's updates — the shown list's windows read again in place, the form
 // refreshed or turned into a conflict, a deleted record said — and announces the record this
 // Board has open. Changes are gathered for BATCH_MS, so a burst of writes reads once.
-import type { Ast } from '../ast/schema.ts';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { ownValue } from '../ast/lookup.ts';
 import { hasUnsavedForm, readStored } from '../core/base.ts';
 import { listWindow } from '../core/show.ts';
 import { reviewRowsChanged } from '../core/batch.ts';
 import { isDeepStrictEqual } from 'node:util';
-import type { Board, BoardRecord, BoardSnapshot, ListQuery } from '../core/domain.ts';
+import type { BoardRecord, BoardSnapshot, ListQuery } from '../core/domain.ts';
 import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange } from '../graphql/types.ts';
 import * as protocol from './protocol.ts';
-import type { BoardDeps } from './runAction.ts';
+import type { BoardHost, BoardPart } from './boardHost.ts';
 import type { BoardState } from './state.ts';
 import { translator } from './texts.ts';
 import { gridRows } from './view.ts';
@@ -79,25 +78,10 @@ export function presenceView(presence: readonly PresenceEntry[], record: { entit
 }
 
 /** What the live Board reads of the controller. */
-export interface LiveBoardHost {
-  readonly state: BoardState;
-  readonly board: Board;
-  deps(): BoardDeps;
-  ast(): Ast;
-  locale(): string;
-  /** The id of the list the page shows now. */
-  listId(): number;
-  pageConnected(): boolean;
-  notifyPage<P>(type: protocol.NotificationType<P>, params: P): void;
-  /** A line on the Board's status line (live updates paused, up to date again). */
-  setStatus(status: protocol.StatusLine | null): void;
-  readonly log: { info(text: string): void; warn(text: string): void };
-}
-
 type Open = { readonly entity: string; readonly id: string; readonly editing: boolean };
 
-export class LiveBoard {
-  private readonly host: LiveBoardHost;
+export class LiveBoard implements BoardPart {
+  private readonly host: BoardHost;
   private readonly feed: ChangeFeed;
   private readonly unsubscribe: () => void;
   private readonly batch = new ChangeBatch();
@@ -112,7 +96,7 @@ export class LiveBoard {
   private paused = false;
   private disposed = false;
 
-  constructor(feed: ChangeFeed, host: LiveBoardHost) {
+  constructor(feed: ChangeFeed, host: BoardHost) {
     this.feed = feed;
     this.host = host;
     this.unsubscribe = feed.subscribe((event) => this.heard(event));
@@ -148,6 +132,11 @@ export class LiveBoard {
     if (was?.entity === open?.entity && was?.id === open?.id && was?.editing === open?.editing) return;
     this.announced = open;
     this.feed.announce(open);
+  }
+
+  /** The page said ready: who else is on what it shows. */
+  pageReady(): void {
+    this.sendPresence();
   }
 
   /** The presence on what the Board shows now, to the page. */
@@ -195,7 +184,7 @@ export class LiveBoard {
     const t = translator(this.host.locale());
     if (!live) {
       this.paused = true;
-      this.host.log.warn('the change feed was lost: live updates are paused');
+      this.host.ui.log.warn('the change feed was lost: live updates are paused');
       this.host.setStatus(this.pausedStatus());
       return;
     }
@@ -203,7 +192,7 @@ export class LiveBoard {
     this.paused = false;
     // The first connection is no news (nor a line in the output for every Board).
     if (wasPaused || caughtUp > 0) {
-      this.host.log.info(`the change feed is back (${caughtUp} changes meanwhile)`);
+      this.host.ui.log.info(`the change feed is back (${caughtUp} changes meanwhile)`);
       const text = caughtUp === 1 ? t('Up to date again: 1 change made meanwhile') : t('Up to date again: {0} changes made meanwhile', new Intl.NumberFormat(this.host.locale()).format(caughtUp));
       this.host.setStatus({ kind: 'info', text });
     }
@@ -232,7 +221,7 @@ export class LiveBoard {
         try {
           await this.read();
         } catch (error) {
-          this.host.log.warn(`reading what others changed failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.host.ui.log.warn(`reading what others changed failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       } while (this.again && !this.disposed);
     })();

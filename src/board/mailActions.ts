@@ -1,28 +1,32 @@
 // The person's actions on the Board's mail draft: Send (the use case xos_mail_send runs, its
 // confirmation and undo window included), Undo Send, the notices while a confirmed mail waits
-// and once it went out, Discard, and the draft's own edits. The controller (controller.ts)
-// wires them to the page and passes itself in as the host.
+// and once it went out, Discard, and the draft's own edits. A part of the Board (boardHost.ts):
+// it registers the page's mail messages itself.
 import type { MailDraft } from '../core/domain.ts';
 import { abandonScheduledSend, sendMailDraft, undoSend } from '../core/mailSend.ts';
 import type { MailOutcome } from '../core/outcomes.ts';
 import * as protocol from './protocol.ts';
-import { runAction, type ActionReporter, type BoardActionHost } from './runAction.ts';
+import type { BoardHost, BoardPart } from './boardHost.ts';
+import { runAction, type ActionReporter } from './runAction.ts';
 import { boardTexts } from './texts.ts';
 import { mailProblem, parseMailbox } from './view.ts';
 
-/** What the mail actions need of the controller beyond every action's host. */
-export interface MailActionHost extends BoardActionHost {
-  /** Sets the status line and sends it together with the mail part (the draft shows whether it is being sent). */
-  setStatusWithMail(status: protocol.StatusLine | null): void;
-}
-
-export class MailActions {
-  private readonly host: MailActionHost;
+export class MailActions implements BoardPart {
+  private readonly host: BoardHost;
   /** While a send runs: Send again does nothing, Discard neither, and the draft shows it is being sent. */
   private sendingMail = false;
 
-  constructor(host: MailActionHost) {
+  constructor(host: BoardHost) {
     this.host = host;
+  }
+
+  register(endpoint: protocol.MessageEndpoint): void {
+    endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyEdit(field, value));
+    endpoint.onNotification(protocol.mailAction, ({ action }) => {
+      if (action === 'send') void this.send();
+      else if (action === 'undo') this.undoSend();
+      else this.discard();
+    });
   }
 
   /** Whether a send is running (the mail part shows it). */
@@ -42,7 +46,7 @@ export class MailActions {
       return;
     }
     this.sendingMail = true;
-    host.setStatusWithMail({ kind: 'busy', text: texts.mailSending });
+    host.setStatus({ kind: 'busy', text: texts.mailSending }, true);
     // The send's status line waits for its end, to go out with the draft that is no longer being sent.
     let settled: protocol.StatusLine | null = null;
     const holdingStatus: ActionReporter = { ui: host.ui, setStatus: (status) => { settled = status; } };
@@ -60,7 +64,7 @@ export class MailActions {
       }, { log: 'Board send failed', stack: true, status: (message) => message, notice: ['XOS could not send the mail: {0}'] });
     } finally {
       this.sendingMail = false;
-      host.setStatusWithMail(settled);
+      host.setStatus(settled, true);
     }
   }
 

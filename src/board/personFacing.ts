@@ -3,7 +3,7 @@
 // reaches it only through these wrappers, so a new call site cannot skip the sanitiser.
 // The callers keep their own words (an action's title, `choice === undo`); the wrappers map
 // a clicked, sanitised action back to the caller's.
-import type { BoardUi } from './controller.ts';
+import type { BoardUi } from './ports.ts';
 import type { AskPerson } from './confirmer.ts';
 import { moreCharacters, personText, QUESTION_BUDGET, type PersonText } from '../text/personText.ts';
 import type { StatusLine } from './protocol.ts';

@@ -1,7 +1,7 @@
 // The person's actions on records, from the Board's form and list: save, delete, undo a save
 // (the "saved" notification's Undo, "XOS: Undo Last Save", the History's Undo), a record's
 // history, the CSV export, and the form's own edits. They run the use cases the agent's tools
-// run; the controller (controller.ts) wires them to the page and passes itself in as the host.
+// run. A part of the Board (boardHost.ts): it registers the page's record messages itself.
 import type { AuditEntry } from '../graphql/audit.ts';
 import { appModel } from '../ast/appModel.ts';
 import type { SavedRecord } from '../core/base.ts';
@@ -16,29 +16,36 @@ import { keepsAudit } from '../ast/lookup.ts';
 import { besideOpenConflicts, personText } from './outcomeText.ts';
 import * as protocol from './protocol.ts';
 import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
-import { errorText, runAction, type BoardActionHost } from './runAction.ts';
+import type { BoardHost, BoardPart } from './boardHost.ts';
+import { errorText, runAction } from './runAction.ts';
 import { boardTexts } from './texts.ts';
 import { detailBlock, formStateOf } from './view.ts';
 
 /** How many of a record's audit entries are read (its History, finding a save to undo). */
 const TRAIL_ENTRIES = 50;
+/** How long the page may take to send the person's latest form edits. */
+const FORM_DATA_TIMEOUT_MS = 2_000;
 
-/** What the record actions need of the controller beyond every action's host. */
-export interface RecordActionHost extends BoardActionHost {
-  /** Shows the Board (an undo puts the old values in front of the person). */
-  open(preserveFocus: boolean): void;
-  /** Whether Back leads somewhere (after a delete the Board goes back to where the person came from). */
-  canGoBack(): boolean;
-  navigate(direction: 'back' | 'forward'): Promise<void>;
-}
-
-export class RecordActions {
-  private readonly host: RecordActionHost;
+export class RecordActions implements BoardPart {
+  private readonly host: BoardHost;
   /** One save at a time: Save clicked again while one runs does nothing. */
   private saving = false;
 
-  constructor(host: RecordActionHost) {
+  constructor(host: BoardHost) {
     this.host = host;
+  }
+
+  register(endpoint: protocol.MessageEndpoint): void {
+    const { host } = this;
+    endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
+    endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));
+    endpoint.onNotification(protocol.save, () => void this.save());
+    endpoint.onNotification(protocol.deleteRecord, () => void this.delete());
+    endpoint.onRequest(protocol.recordHistory, ({ key }) => this.history(key));
+    endpoint.onNotification(protocol.undoSave, ({ entry }) => void this.undoFromHistory(entry));
+    endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
+      if (listId === host.listId()) void this.exportCsv(query);
+    });
   }
 
   /** Save on the form: the use case xos_ui_save runs, confirmation included. */
@@ -175,13 +182,13 @@ export class RecordActions {
       host.setStatus({ kind: outcome.ok ? 'info' : 'error', text: host.said(outcome) });
       if (!outcome.ok) return;
       void host.ui.tell('info', host.told(outcome));
-      if (host.canGoBack()) await host.navigate('back');
+      if (host.history.view(host.ast(), host.locale()).canBack) await host.navigate('back');
       host.setStatus({ kind: 'info', text: host.said(outcome) });
     }, { log: 'Board delete failed', status: (message) => message, notice: ['XOS could not delete: {0}'] });
   }
 
   /** Writes the shown list (with the person's sort and filter) to a CSV file the person picks. */
-  async exportCsv(query: ListQuery): Promise<void> {
+  async exportCsv(query: ListQuery = this.host.state.listQuery()): Promise<void> {
     const { host } = this;
     const list = host.state.list();
     const context = list && appModel(host.ast(), host.locale()).context(list.context);
@@ -197,6 +204,24 @@ export class RecordActions {
       host.ui.log.info(text);
       host.setStatus({ kind: 'info', text });
     }, { log: 'CSV export failed', notice: ['XOS could not export the list: {0}'] });
+  }
+
+  /** The person's form: a shown page sends their latest edits first; when it is hidden, the host state is current. */
+  async formData(pageShown: boolean): Promise<Record<string, unknown>> {
+    const { host } = this;
+    const { state } = host;
+    if (pageShown && host.pageConnected() && state.snapshot().detail) {
+      try {
+        const edits = await host.requestPage(protocol.formData, {}, FORM_DATA_TIMEOUT_MS);
+        const known = await state.formData();
+        for (const [field, value] of Object.entries(edits ?? {})) {
+          if (JSON.stringify(known[field]) !== JSON.stringify(value)) this.applyEdit(field, value);
+        }
+      } catch (error) {
+        host.ui.log.warn(`the Board did not send its form (${errorText(error)}); using the host state`);
+      }
+    }
+    return state.formData();
   }
 
   /** The person's edit of a form field on the page. */

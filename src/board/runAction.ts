@@ -1,16 +1,13 @@
 // The person's actions on the Board (save, delete, send, open …) fail the same way: a log
 // line, the Board's status line, a notification "XOS could not …". runAction is that one
-// place; BoardActionHost is what the actions (recordActions.ts, mailActions.ts) read of the
-// controller, so they need neither its class nor its connection to the page.
-import type { Ast } from '../ast/schema.ts';
+// place; the parts call it with their host (boardHost.ts).
 import type { CoreDeps } from '../core/base.ts';
-import type { Board, Mailer } from '../core/domain.ts';
+import type { Mailer } from '../core/domain.ts';
 import type { SendWindow } from '../core/mailSend.ts';
 import type { BoardOutcome } from '../core/outcomes.ts';
 import type { PersonWords } from './outcomeText.ts';
-import type { BoardUi } from './controller.ts';
-import type { NotificationType, StatusLine } from './protocol.ts';
-import type { BoardState } from './state.ts';
+import type { BoardUi } from './ports.ts';
+import type { StatusLine } from './protocol.ts';
 
 /** What a failing action reports through: the person's port (behind the text door) and the status line. */
 export interface ActionReporter {
@@ -56,27 +53,3 @@ export type OutcomeWording = (words: PersonWords, outcome: BoardOutcome) => stri
 
 /** What the use cases of the person's actions get (the same the agent's tools get, mail included). */
 export type BoardDeps = CoreDeps & { readonly mailer?: Mailer; readonly mailWindow?: SendWindow };
-
-/** What the Board's actions read of the controller (it implements this; recordActions.ts and mailActions.ts add their own). */
-export interface BoardActionHost extends ActionReporter {
-  /** The front end's port, every text through the door (personFacing.ts). */
-  readonly ui: BoardUi;
-  readonly state: BoardState;
-  /** The Board the tools use (its form data flushed from the page). */
-  readonly board: Board;
-  deps(): BoardDeps;
-  locale(): string;
-  ast(): Ast;
-  /** An outcome in the Board's language, for its status line (worded by `wording`, personText unless told otherwise). */
-  said(outcome: BoardOutcome, wording?: OutcomeWording): string;
-  /** An outcome for the log: its kind and the person's words in English. */
-  logged(outcome: BoardOutcome): string;
-  /** An outcome in the front end's language, for a notification (worded by `wording`, personText unless told otherwise). */
-  told(outcome: BoardOutcome, wording?: OutcomeWording): string;
-  /** Applies the page's own edit to the state without sending it back while the person types. */
-  applyPageEdit(edit: () => void): void;
-  /** Whether a page is connected and has said ready (what only the page needs is worked out only then). */
-  pageConnected(): boolean;
-  /** Tells the connected page something; nothing when no page is ready. */
-  notifyPage<P>(type: NotificationType<P>, params: P): void;
-}

@@ -320,3 +320,28 @@ export class BoardState implements Board {
     for (const listener of [...this.listeners]) listener(change);
   }
 }
+
+/** The Board the tools use: the state, with the person's form flushed from the page first and who else edits a record (the controller gives both). */
+export function toolsBoard(state: BoardState, page: Required<Pick<Board, 'formData' | 'othersEditing'>>): Board {
+  return {
+    showList: (view, query) => state.showList(view, query),
+    list: () => state.list(),
+    showDetail: (view) => state.showDetail(view),
+    showNew: (context) => state.showNew(context),
+    showMail: (draft) => state.showMail(draft),
+    clearMail: () => state.clearMail(),
+    mailSource: () => state.mailSource(),
+    scheduleMail: (sendAt) => state.scheduleMail(sendAt),
+    preview: (changes) => state.preview(changes),
+    edit: (field, value) => state.edit(field, value),
+    conflict: (current) => state.conflict(current),
+    formData: () => page.formData(),
+    showReview: (source) => state.showReview(source),
+    review: () => state.review(),
+    reviewConflicts: (current) => state.reviewConflicts(current),
+    closeReview: () => state.closeReview(),
+    snapshot: () => state.snapshot(),
+    onChange: (listener) => state.onChange(listener),
+    othersEditing: (entity, id) => page.othersEditing(entity, id),
+  };
+}

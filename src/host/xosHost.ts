@@ -104,14 +104,14 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
   });
   const { state, controller: board } = app;
   // "XOS: Show Pending Approvals" is in the palette only where the app has an approval desk.
-  if (board.hasApprovalDesk) void vscode.commands.executeCommand('setContext', 'xos.approvalDesk', true);
+  if (board.approvals) void vscode.commands.executeCommand('setContext', 'xos.approvalDesk', true);
   const deps = (): XosDeps => app.deps();
 
   // The app's lists in the activity bar and the palette, for the person without an agent.
   const contextsView = registerContextsView({
     ast: () => (backend.backend ? backend.client.ast() : undefined),
     locale,
-    open: (name) => board.openContext(name),
+    open: (name) => board.navigation.openContext(name),
   }, shell.showContexts);
   context.subscriptions.push(...contextsView.disposables);
 
@@ -131,10 +131,10 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
       if (!changed) return;
       if (dsn?.ok) {
         output.info('XOS data source is reachable again');
-        board.announce({ kind: 'info', text: vscode.l10n.t('The XOS data source answers again.') });
+        board.setStatus({ kind: 'info', text: vscode.l10n.t('The XOS data source answers again.') });
       } else {
         output.warn(`XOS data source is not reachable: ${active?.where ?? 'no backend'}`);
-        board.announce({ kind: 'error', text: vscode.l10n.t('The XOS data source ({0}) is not reachable. XOS keeps trying; nothing is lost.', active?.where ?? '') });
+        board.setStatus({ kind: 'error', text: vscode.l10n.t('The XOS data source ({0}) is not reachable. XOS keeps trying; nothing is lost.', active?.where ?? '') });
       }
     },
   });
@@ -168,11 +168,11 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     mcp,
     shell.serveMcp(mcp),
     ...registerCommands({
-      output, openBoard: () => panel.open(), status, exportCsv: () => board.exportCsv(), undoLastSave: () => board.undoLastSave(),
+      output, openBoard: () => panel.open(), status, exportCsv: () => board.records.exportCsv(), undoLastSave: () => board.records.undoLastSave(),
       showApprovals: () => board.showApprovals(),
     }),
     // The count of writes waiting for the person's decision (only where the app has an approval desk).
-    new vscode.Disposable(board.onApprovalsWaiting((count) => statusBar.setApprovalsWaiting(count))),
+    new vscode.Disposable(board.approvals?.onCount((count) => statusBar.setApprovalsWaiting(count)) ?? (() => {})),
     registerCreateApp({ context, output, applyToBackend: (change) => backend.restartAfter(change) }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (backendSettings.some((s) => event.affectsConfiguration(s))) {
@@ -209,7 +209,7 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     kept.restoreHistory();
     if (kept.draft) await restoreDraft(kept.draft);
     // A Board tab VS Code brought back shows where the person was.
-    if (panel.isOpen) await board.resume();
+    if (panel.isOpen) await board.navigation.resume();
   })();
 
   async function restoreDraft(found: KeptDraft): Promise<void> {
@@ -262,7 +262,7 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     restoreBoard: (restored) => {
       panel.restore(restored);
       // Where the Board was, once the backend answers.
-      void ready.then(() => board.resume());
+      void ready.then(() => board.navigation.resume());
     },
   };
 }

@@ -16,6 +16,7 @@ import { demoApp } from '../backend/demo.ts';
 import { APPROVALS_FILE, SqliteApprovalStore } from '../store/approvalStore.ts';
 import { QuestionConfirmer } from '../board/confirmer.ts';
 import type { BoardController, BoardUi } from '../board/controller.ts';
+import type { PageQuestion } from '../board/pageQuestions.ts';
 import { XosApp } from '../app/xosApp.ts';
 import { boardTexts, translator } from '../board/texts.ts';
 import { boardTitle } from '../text/boardTitle.ts';
@@ -132,10 +133,10 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
   let toldToOpen = false;
   // While a question is open on the page, no other page takes the Board over (boardServer's busy).
   let openQuestions = 0;
-  const askOnPage = async (question: Parameters<BoardController['ask']>[0], signal: AbortSignal) => {
+  const askOnPage = async (question: PageQuestion, signal: AbortSignal) => {
     openQuestions++;
     try {
-      return await controller.ask(question, signal);
+      return await controller.questions.ask(question, signal);
     } finally {
       openQuestions--;
     }
@@ -145,7 +146,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     // What VS Code says in a notification, the page says in its status line (an Undo there is in the History and on the mail draft).
     tell: async (kind, text) => {
       log(`${kind === 'info' ? '' : `${kind}: `}${text}`);
-      controller.announce({ kind: kind === 'info' ? 'info' : 'error', text });
+      controller.setStatus({ kind: kind === 'info' ? 'info' : 'error', text });
       return undefined;
     },
     askDiscard: async (question, detail, discard) => {
@@ -243,7 +244,7 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     app.state.restore(kept.draft.draft);
     log(`Restored unsaved Board work from ${kept.draft.savedAt}.`);
   }
-  if (!kept.draft && hadHistory) void controller.resume();
+  if (!kept.draft && hadHistory) void controller.navigation.resume();
   log(`XOS for app "${appName(ast, locale())}" on ${backend.where}`);
   log(`Open the XOS Board: ${board.link}`);
   // For clients that hide stderr (Claude Desktop): the link of the running xos-mcp, readable by the person only.

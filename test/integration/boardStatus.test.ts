@@ -52,7 +52,7 @@ test('a save\'s outcome stays with its record, also shown again, and leaves when
   const deps = board.deps();
   assert.equal((await showRecord(deps, 'person_detail', '10')).ok, true);
   controller.board.edit('city', 'Statusstadt');
-  await controller.save();
+  await controller.records.save();
   assert.deepEqual(statusOf(board.posted), { kind: 'info', text: 'Saved Person 10. Stored: City: "Statusstadt".' });
   // The record shown again (the agent shows it, the feed reads it back): still the same record, the line stays.
   assert.equal((await showRecord(deps, 'person_detail', '10')).ok, true);
@@ -69,15 +69,15 @@ test('a save\'s outcome stays with its record, also shown again, and leaves when
 
 test('a line said on a list leaves when a review opens over that list', async () => {
   const { controller } = board;
-  await controller.openContext('person_list');
+  await controller.navigation.openContext('person_list');
   // Any line the Board says about the list (here the data source's notice from the front end).
-  controller.announce({ kind: 'info', text: 'About the list' });
+  controller.setStatus({ kind: 'info', text: 'About the list' });
   assert.equal(statusOf(board.posted)?.text, 'About the list');
   const proposed = await proposeBatch(board.deps(), 'person_list', client.ast().contexts.person_list, [{ id: '13', age: 53 }]);
   assert.equal(proposed.ok, true, JSON.stringify(proposed));
   assert.equal(statusOf(board.posted), null, 'the review is another view');
   // Deciding rows of the review is the same view: a line said on it stays.
-  controller.announce({ kind: 'info', text: 'About the review' });
+  controller.setStatus({ kind: 'info', text: 'About the review' });
   const { reviewId } = board.sent('board/review').at(-1)!.params.review;
   board.endpoint.receive({ method: 'board/reviewAction', params: { reviewId, action: 'reject', key: '13' } });
   assert.equal(statusOf(board.posted)?.text, 'About the review');

@@ -96,7 +96,7 @@ describe('the Board live over a real backend', () => {
   test('the list: rows others changed swap in place with the person\'s sort; a deleted row leaves, a created one appears where the order puts it', async () => {
     // A record nothing refers to, near the top of the sort: the one deleted below.
     const doomed = await create({ firstname: 'Doomed', lastname: 'Aabel' });
-    await controller.openContext('person_list');
+    await controller.navigation.openContext('person_list');
     const listId: number = sent('board/list').at(-1)!.params.list.listId;
     const query = { sort: { field: 'lastname', direction: 'asc' as const } };
     // The person sorted by last name and scrolled: the page holds two windows.
@@ -161,7 +161,7 @@ describe('the Board live over a real backend', () => {
     // This Board saves; the feed then tells of that very version: nothing is read, nothing changes.
     controller.board.edit('city', 'Husum');
     assert.deepEqual(feed.announced.at(-1), { entity: 'person', id: '1', editing: true });
-    await controller.save();
+    await controller.records.save();
     const saved = controller.board.snapshot().detail!.version!;
     assert.equal(controller.board.snapshot().detail!.record.city, 'Husum');
     assert.deepEqual(feed.announced.at(-1), { entity: 'person', id: '1', editing: false });
@@ -200,7 +200,7 @@ describe('the Board live over a real backend', () => {
     assert.equal((await showRecord(deps(), 'person_detail', '9')).ok, true);
     controller.board.edit('city', 'Mine');
     await write('9', { city: 'Theirs' }, false);
-    await controller.save();
+    await controller.records.save();
     assert.equal(lastDetail().conflicts, 1);
     assert.deepEqual(status(), { kind: 'error', text: 'Not saved: Person 9 was changed by someone else meanwhile.' });
     assert.equal(count(shown(), /someone else saved/), 1, shown());
@@ -213,7 +213,7 @@ describe('the Board live over a real backend', () => {
     await write('10', { city: 'Theirs' });
     await controller.liveSettled();
     assert.equal(lastDetail().conflicts, 1);
-    await controller.save();
+    await controller.records.save();
     assert.deepEqual(status(), { kind: 'error', text: 'Not saved: the marked fields wait for your choice.' });
     assert.equal(count(shown(), /someone else saved/), 1, shown());
     assert.equal(count(shown(), /choose per marked field/), 1, shown());
@@ -232,11 +232,11 @@ describe('the Board live over a real backend', () => {
     assert.deepEqual(presence.detail, [{ person: 'anna', editing: true }, { person: 'ben', editing: false }]);
     controller.board.edit('city', 'Plön');
     const asked = board.posted.length;
-    await controller.save();
+    await controller.records.save();
     const question = sent('board/ask', asked).at(-1)!.params as Question;
     assert.match(question.message, /^Save changes to Person Ava \(#3\)\? City: .* → Plön anna is editing this record too\.$/);
 
-    await controller.openContext('person_list');
+    await controller.navigation.openContext('person_list');
     const rows: PresenceView = sent('board/presence').at(-1)!.params;
     assert.deepEqual(rows, { detail: [], rows: [{ key: '3', people: ['anna'] }, { key: '9', people: ['cleo'] }] });
     assert.equal(feed.announced.at(-1), undefined, 'a list open: no record announced');
@@ -281,7 +281,7 @@ describe('the Board live over a real backend', () => {
   });
 
   test('a review whose rows someone else changed or deleted: those rows become conflicts at once; others stay as they were', async () => {
-    await controller.openContext('person_list');
+    await controller.navigation.openContext('person_list');
     const doomed = await create({ firstname: 'Review', lastname: 'Gone' });
     const proposed = await proposeBatch({ client: writer, board: controller.board, confirmer: undefined as never, locale: 'en' }, 'person_list', writer.ast().contexts.person_list,
       [{ id: '6', age: 60 }, { id: '7', age: 61 }, { id: '8', age: 62 }, { id: doomed.id, age: 63 }]);

@@ -107,7 +107,7 @@ describe('one door for text shown to the person', () => {
     const confirmer = new QuestionConfirmer({
       ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30,
       // The browser Board's questions: asked on the page through the controller.
-      ask: (question, signal) => controller.ask(question, signal),
+      ask: (question, signal) => controller.questions.ask(question, signal),
       log: { info: () => {} },
     });
     const state = new BoardState();
@@ -115,7 +115,7 @@ describe('one door for text shown to the person', () => {
       state, client, locale: () => 'en',
       deps: () => ({
         client, board: controller.board, confirmer, locale: 'en',
-        onSaved: (saved, outcome) => controller.savedNotice(saved, outcome),
+        onSaved: (saved, outcome) => controller.records.savedNotice(saved, outcome),
       }),
       surface: { show: () => {}, isOpen: () => true, isVisible: () => true, setTitle: () => {} },
       ui,
@@ -134,7 +134,7 @@ describe('one door for text shown to the person', () => {
     controller.board.edit('lastname', `${COMMAND}\u202E`);
     controller.board.edit('city', `${WEB}\u200B`);
     controller.board.edit('notes', LONG);
-    await controller.save();
+    await controller.records.save();
     const saved = told().find((c) => /^Saved Person .* 1\.( |$)/.test(String(c.args[1])));
     assert.ok(saved, JSON.stringify(told()));
     const [kind, text, ...actions] = saved.args as string[];
@@ -155,9 +155,9 @@ describe('one door for text shown to the person', () => {
   test('a click on the notification\'s Undo still undoes: the sanitised action maps back to the caller\'s', async () => {
     const before = told().length;
     clickUndo = true;
-    await controller.save(); // nothing changed since: only to settle the form
+    await controller.records.save(); // nothing changed since: only to settle the form
     controller.board.edit('firstname', `Eve ${ZERO}`);
-    await controller.save();
+    await controller.records.save();
     // The click answered "Undo"; the undo put the old first name back and saved it (the page said Save).
     await until('the undo\'s save', () => told().slice(before).filter((c) => /^Saved Person .* 1\.( |$)/.test(String(c.args[1]))).length >= 2);
     assert.ok(told().slice(before).some((c) => /^Saved Person .* 1\. Stored: First name: "Eve Zero⟨U\+200B⟩width/.test(String(c.args[1]))), 'Eve was saved first');
@@ -169,10 +169,10 @@ describe('one door for text shown to the person', () => {
     // The record's name (its first name) is stored as a command link; the Board names it so.
     assert.equal((await showRecord({ client, board: controller.board, confirmer: undefined as never }, 'person_detail', '2')).ok, true);
     controller.board.edit('firstname', `${COMMAND} ${BIDI}`);
-    await controller.save();
+    await controller.records.save();
     assert.equal((await showRecord({ client, board: controller.board, confirmer: undefined as never }, 'person_detail', '2')).ok, true);
     controller.board.edit('lastname', ZERO);
-    await controller.openContext('person_list');
+    await controller.navigation.openContext('person_list');
     const discard = calls.filter((c) => c.method === 'askDiscard').at(-1);
     assert.ok(discard, 'askDiscard was called');
     const [question, detail, button] = discard.args as string[];
@@ -184,14 +184,14 @@ describe('one door for text shown to the person', () => {
   });
 
   test('every other path that speaks to the person: errors, exports, mail notices, status lines', async () => {
-    await controller.openContext(`nope ${EVIL} ${LONG}`);
-    await controller.openContext('person_list');
-    await controller.exportCsv();
+    await controller.navigation.openContext(`nope ${EVIL} ${LONG}`);
+    await controller.navigation.openContext('person_list');
+    await controller.records.exportCsv();
     assert.ok(calls.some((c) => c.method === 'csvExport'), 'the export asked where to write');
-    controller.announce({ kind: 'error', text: `${EVIL}\n${LONG}` });
-    controller.mailScheduledNotice({ to: { name: BIDI, email: `${COMMAND}@evil.example` }, subject: WEB, body: LONG }, new Date());
-    controller.mailSettled({ kind: 'mail_refused', ok: false, reason: `${EVIL} ${LONG}` });
-    await controller.undoLastSave();
+    controller.setStatus({ kind: 'error', text: `${EVIL}\n${LONG}` });
+    controller.mail.scheduledNotice({ to: { name: BIDI, email: `${COMMAND}@evil.example` }, subject: WEB, body: LONG }, new Date());
+    controller.mail.settled({ kind: 'mail_refused', ok: false, reason: `${EVIL} ${LONG}` });
+    await controller.records.undoLastSave();
     await until('the open error', () => told().some((c) => String(c.args[1]).includes('nope')));
     assert.ok(statusTexts().some((text) => text.includes('⟨U+202E⟩')), 'the status line carried the data, marked');
     // A long text is fitted with an explicit marker, never cut silently.
@@ -206,7 +206,7 @@ describe('one door for text shown to the person', () => {
     const vscodeAsk = recordingPort<{ ask: AskPerson }>('AskPerson', calls, {}, (_method, args) => (args[0] as { buttons: string[] }).buttons[0]);
     const confirmers = [
       new QuestionConfirmer({ ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, ask: personFacingAsk((question, signal) => vscodeAsk.ask(question, signal), t), log: { info: () => {} } }),
-      new QuestionConfirmer({ ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, ask: (question, signal) => controller.ask(question, signal), log: { info: () => {} } }),
+      new QuestionConfirmer({ ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, ask: (question, signal) => controller.questions.ask(question, signal), log: { info: () => {} } }),
     ];
     const signal = new AbortController().signal;
     for (const confirmer of confirmers) {

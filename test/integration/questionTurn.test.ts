@@ -40,7 +40,7 @@ describe('the browser Board asks one question at a time', () => {
     });
     confirmer = new QuestionConfirmer({
       ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30,
-      ask: (question, signal) => controller.ask(question, signal),
+      ask: (question, signal) => controller.questions.ask(question, signal),
       log: { info: () => {} },
     });
     const state = new BoardState();

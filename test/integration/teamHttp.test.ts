@@ -165,7 +165,7 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
     const benFormHears = recordFeed(benFormClient.feed);
     try {
       await until('every feed live', () => annaHears.live() && benHears.live() && benFormHears.live());
-      await benList.controller.openContext('person_list');
+      await benList.controller.navigation.openContext('person_list');
       const listId: number = benList.sent('board/list').at(-1)!.params.list.listId;
       const window = await benList.pageAsks<RowsResult>('board/rows', { listId, offset: 0, limit: 50, query: {} });
       const target = window.rows[4].key;
@@ -189,7 +189,7 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
       const annaMark = annaBoard.posted.length;
       const asked = benForm.posted.length;
       benForm.controller.board.edit('city', 'Mölln');
-      await benForm.controller.save();
+      await benForm.controller.records.save();
       const question = benForm.sent('board/ask', asked).at(-1)!.params as Question;
       assert.match(question.message, /→ Mölln anna is editing this record too\.$/);
       assert.equal(benForm.controller.board.snapshot().detail!.record.city, 'Mölln', 'saved');

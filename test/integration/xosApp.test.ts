@@ -76,7 +76,7 @@ test('the Board and the tools share one Board and one confirmer; a stored save i
     assert.equal((await showRecord(deps, 'person_detail', '2')).ok, true);
     assert.equal(app.state.snapshot().detail?.record.id, '2', 'what a tool shows is the controller\'s state');
     app.controller.board.edit('city', 'Lübeck');
-    await app.controller.save();
+    await app.controller.records.save();
     assert.equal(asked.length, 1, 'the person was asked once');
     assert.match(asked[0], /Lübeck/);
     const stored = await backend.api.run({ query: '{ person_detail(id: "2") { city } }' });

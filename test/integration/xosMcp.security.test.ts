@@ -326,7 +326,7 @@ describe('xos-mcp\'s files are the person\'s alone', () => {
       await client.callTool({ name: 'xos_schema', arguments: {} });
       const shown = await client.callTool({ name: 'xos_query', arguments: { context: 'person_list', query: '{ person_list { id firstname lastname email city age net_worth } }' } });
       assert.equal(shown.isError, undefined);
-      await running.controller.exportCsv();
+      await running.controller.records.exportCsv();
       const written = join(exportDir, 'person_list-3.csv');
       await until('the export', () => existsSync(written));
       assert.equal(mode(written), 0o600);

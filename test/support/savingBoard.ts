@@ -43,7 +43,7 @@ export function openSavingBoard(client: XosClient): SavingBoard {
   });
   const confirmer: QuestionConfirmer = new QuestionConfirmer({
     ast: () => client.ast(), locale: () => 'en', t, timeoutSeconds: () => 30, gapMs: 0,
-    ask: (question, signal) => controller.ask(question, signal),
+    ask: (question, signal) => controller.questions.ask(question, signal),
     log: { info: () => {} },
   });
   const deps = () => ({ client, board: controller.board, confirmer, locale: 'en' });

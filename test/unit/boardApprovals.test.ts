@@ -122,11 +122,11 @@ describe('the approval desk on the Board', () => {
     const first = await until('the list on the page', () => board.lastList());
     assert.deepEqual(first.map((a) => [a.id, a.kind, a.question, a.requester, a.deciding]),
       [['12', 'save', 'Save changes to Person 12? City: Bonn → Kiel', 'The agent for anna', false]]);
-    assert.equal(board.controller.approvalsWaiting, 1);
-    assert.equal(board.controller.hasApprovalDesk, true);
+    assert.equal(board.controller.approvals?.count, 1);
+    assert.ok(board.controller.approvals);
 
     const counts: number[] = [];
-    board.controller.onApprovalsWaiting((count) => counts.push(count));
+    board.controller.approvals?.onCount((count) => counts.push(count));
     const sentBefore = board.sent('board/approvals').length;
     const withdraw = approvals.add(approval('13', 1), heldCarryOut({ kind: 'approved', text: 'Saved' }).carryOut);
     await until('the longer list', () => board.lastList().length === 2 && board.lastList());
@@ -227,14 +227,13 @@ describe('the approval desk on the Board', () => {
     assert.ok(methods.indexOf('board/approvals') < methods.indexOf('board/revealApprovals'));
   });
 
-  test('without a desk the Board sends no list and its count stays 0', async () => {
+  test('without a desk the Board sends no list and has no approvals part', async () => {
     const board = open({});
     board.pageSays('board/ready', {});
     await until('the Board on the page', () => board.sent('board/status').length > 0);
     board.controller.showApprovals();
     assert.deepEqual(board.sent('board/approvals'), []);
-    assert.equal(board.controller.approvalsWaiting, 0);
-    assert.equal(board.controller.hasApprovalDesk, false);
+    assert.equal(board.controller.approvals, undefined);
     assert.deepEqual(board.told, ['Nothing is waiting for your decision.']);
   });
 });
