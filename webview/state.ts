@@ -3,11 +3,12 @@
 // Components get it from the element tree (storeController.ts) and call its actions;
 // it tells them which part changed. List rows are kept in a bounded cache of chunks and
 // asked for as the grid needs them, so a million-row list never sits here whole. A review of
-// many proposed changes pages the same way, in its own cache keyed by review, revision and filter.
+// many proposed changes pages the same way: one cache (rowChunks.ts) serves both grids.
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridRow, ListBlock, MailBlock, PresenceView, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
+import { CHUNK_ROWS, RowChunks } from './rowChunks.ts';
 
 /** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
 export type BoardEndpoint = Pick<protocol.MessageEndpoint, 'notify' | 'request' | 'onNotification' | 'onRequest'>;
@@ -26,13 +27,9 @@ export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 
   /** The start page shown over what the Board holds (the person went to the app's lists). */
   | 'home';
 
-/** Rows per request and per cache entry. */
-export const CHUNK_ROWS = 100;
-/** Chunks kept (about 50 screens); older ones are asked for again when scrolled back to. */
-const MAX_CHUNKS = 60;
-/** Requests in flight at once; the grid asks again on its next frame. */
-const MAX_PENDING = 4;
 const ROWS_TIMEOUT_MS = 30_000;
+
+export { CHUNK_ROWS } from './rowChunks.ts';
 
 export class BoardStore {
   locale: string;
@@ -53,9 +50,6 @@ export class BoardStore {
   list: ListBlock | null = null;
   /** The person's sort and filter over the list. */
   query: ListQuery = {};
-  /** Rows matching the current query; undefined until the host said. */
-  total: number | undefined;
-  rowsError: string | undefined;
   detail: DetailBlock | null = null;
   mail: MailBlock | null = null;
   /** What is wrong with the mail's recipient as the person typed it (the host checks it). */
@@ -74,9 +68,6 @@ export class BoardStore {
   review: ReviewBlock | null = null;
   /** The review's filter as the page shows it (the block's until the person picks another). */
   reviewFilter: ReviewFilter = 'changed';
-  /** Rows in the review's filter; undefined while the host has not said. */
-  reviewTotal: number | undefined;
-  reviewRowsError: string | undefined;
   /** Others on the shown record, and the shown list's rows others are editing (key -> names). */
   presence: PresenceView['detail'] = [];
   private rowEditors = new Map<string, readonly string[]>();
@@ -94,20 +85,34 @@ export class BoardStore {
   private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
-  private readonly chunks = new Map<number, readonly GridRow[]>();
-  private readonly pending = new Set<number>();
-  /** Bumped on every new list or query; answers of an older one are dropped. */
-  private generation = 0;
-  private readonly reviewChunks = new Map<number, readonly ReviewRow[]>();
-  private readonly reviewPending = new Set<number>();
-  /** Bumped on every new review, revision or filter; answers for an older one are dropped. */
-  private reviewGeneration = 0;
+  /** The list's rows under the current query (reset for a new list or query). */
+  private readonly listRows = new RowChunks<GridRow>(() => this.emit('rows'));
+  /** The review's rows in its filter (reset for a new review, revision or filter). */
+  private readonly reviewRows = new RowChunks<ReviewRow>(() => this.emit('reviewRows'));
   /** The person's edits of the shown record, for the host's formData request. */
   private readonly edits = new Map<string, unknown>();
   /** What the person typed, as typed: the input keeps showing it when the form re-renders (the host does not echo edits). */
   private readonly typed = new Map<string, string | boolean>();
 
   private readonly host: BoardEndpoint;
+
+  /** Rows matching the current query; undefined until the host said. */
+  get total(): number | undefined {
+    return this.listRows.total;
+  }
+
+  get rowsError(): string | undefined {
+    return this.listRows.error;
+  }
+
+  /** Rows in the review's filter; undefined while the host has not said. */
+  get reviewTotal(): number | undefined {
+    return this.reviewRows.total;
+  }
+
+  get reviewRowsError(): string | undefined {
+    return this.reviewRows.error;
+  }
 
   constructor(host: BoardEndpoint, page: BoardPage) {
     this.host = host;
@@ -289,34 +294,13 @@ export class BoardStore {
     if (list && list.listId !== this.list?.listId) this.leaveHome();
     this.list = list;
     this.query = list?.query ?? {};
-    this.resetRows();
+    this.listRows.reset();
     if (list && !this.query.sort && !this.query.filter) {
-      this.total = list.total;
-      this.storeRows(0, list.rows);
+      this.listRows.total = list.total;
+      this.listRows.store(0, list.rows);
     }
     this.emit('list');
     this.emit('rows');
-  }
-
-  private resetRows(): void {
-    this.generation++;
-    this.chunks.clear();
-    this.pending.clear();
-    this.total = undefined;
-    this.rowsError = undefined;
-  }
-
-  private storeRows(offset: number, rows: readonly GridRow[]): void {
-    // Windows start at chunk boundaries; a first window may hold several chunks.
-    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-      const chunk = Math.floor((offset + i) / CHUNK_ROWS);
-      this.chunks.delete(chunk);
-      this.chunks.set(chunk, rows.slice(i, i + CHUNK_ROWS));
-    }
-    for (const chunk of this.chunks.keys()) {
-      if (this.chunks.size <= MAX_CHUNKS) break;
-      this.chunks.delete(chunk);
-    }
   }
 
   /**
@@ -326,23 +310,16 @@ export class BoardStore {
    */
   private swapRows({ listId, query, total, windows }: { listId: number; query: ListQuery; total: number; windows: readonly { offset: number; rows: readonly GridRow[] }[] }): void {
     if (listId !== this.list?.listId || JSON.stringify(query) !== JSON.stringify(this.query)) return;
-    this.generation++;
-    this.pending.clear();
-    this.chunks.clear();
-    this.total = total;
-    this.rowsError = undefined;
-    for (const { offset, rows } of windows) this.storeRows(offset, rows);
+    this.listRows.reset();
+    this.listRows.total = total;
+    for (const { offset, rows } of windows) this.listRows.store(offset, rows);
     this.rowSwaps++;
     this.emit('rows');
   }
 
   /** Where the row with this key is among the loaded rows, if loaded. */
   indexOfKey(key: string): number | undefined {
-    for (const [chunk, rows] of this.chunks) {
-      const at = rows.findIndex((row) => row.key === key);
-      if (at >= 0) return chunk * CHUNK_ROWS + at;
-    }
-    return undefined;
+    return this.listRows.indexOfKey(key);
   }
 
   /** Who else is editing the row with this key (the grid marks it). */
@@ -352,42 +329,18 @@ export class BoardStore {
 
   /** The row at a 0-based index of the current query, if loaded. */
   row(index: number): GridRow | undefined {
-    return this.chunks.get(Math.floor(index / CHUNK_ROWS))?.[index % CHUNK_ROWS];
+    return this.listRows.row(index);
   }
 
   /** Asks the host for the chunks of rows first..last that are missing (and keeps the visible ones fresh in the cache). */
   ensureRows(first: number, last: number): void {
     const list = this.list;
     if (!list) return;
-    const end = this.total === undefined ? first : Math.min(last, this.total - 1);
-    for (let chunk = Math.floor(first / CHUNK_ROWS); chunk <= Math.floor(Math.max(first, end) / CHUNK_ROWS); chunk++) {
-      const cached = this.chunks.get(chunk);
-      if (cached) {
-        this.chunks.delete(chunk);
-        this.chunks.set(chunk, cached);
-        continue;
-      }
-      if (this.pending.has(chunk) || this.pending.size >= MAX_PENDING) continue;
-      this.requestChunk(list.listId, chunk);
-    }
-  }
-
-  private requestChunk(listId: number, chunk: number): void {
-    const generation = this.generation;
-    this.pending.add(chunk);
-    const params: protocol.RowsParams = { listId, offset: chunk * CHUNK_ROWS, limit: CHUNK_ROWS, query: this.query };
-    this.host.request(protocol.rows, params, ROWS_TIMEOUT_MS).then((result) => {
-      if (generation !== this.generation || result.listId !== listId) return;
-      this.pending.delete(chunk);
-      this.total = result.total;
-      this.rowsError = undefined;
-      this.storeRows(result.offset, result.rows);
-      this.emit('rows');
-    }, (error: unknown) => {
-      if (generation !== this.generation) return;
-      this.pending.delete(chunk);
-      this.rowsError = error instanceof Error ? error.message : String(error);
-      this.emit('rows');
+    const { listId } = list;
+    const query = this.query;
+    this.listRows.ensure(first, last, async (offset, limit) => {
+      const result = await this.host.request(protocol.rows, { listId, offset, limit, query }, ROWS_TIMEOUT_MS);
+      return result.listId === listId ? result : undefined;
     });
   }
 
@@ -400,36 +353,16 @@ export class BoardStore {
       && review.filter === this.reviewFilter;
     this.review = review;
     if (!same) {
-      this.resetReviewRows();
+      this.reviewRows.reset();
       this.reviewFilter = review?.filter ?? 'changed';
     }
     if (review) {
       // The block's rows are the filter's first ones as the host holds them now.
-      this.reviewTotal = review.total;
-      this.storeReviewRows(0, review.rows);
+      this.reviewRows.total = review.total;
+      this.reviewRows.store(0, review.rows);
     }
     this.emit('review');
     this.emit('reviewRows');
-  }
-
-  private resetReviewRows(): void {
-    this.reviewGeneration++;
-    this.reviewChunks.clear();
-    this.reviewPending.clear();
-    this.reviewTotal = undefined;
-    this.reviewRowsError = undefined;
-  }
-
-  private storeReviewRows(offset: number, rows: readonly ReviewRow[]): void {
-    for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-      const chunk = Math.floor((offset + i) / CHUNK_ROWS);
-      this.reviewChunks.delete(chunk);
-      this.reviewChunks.set(chunk, rows.slice(i, i + CHUNK_ROWS));
-    }
-    for (const chunk of this.reviewChunks.keys()) {
-      if (this.reviewChunks.size <= MAX_CHUNKS) break;
-      this.reviewChunks.delete(chunk);
-    }
   }
 
   /** Rows the host changed in place (an accept, reject or edit): swapped by key where cached; the counts are the host's. */
@@ -437,59 +370,25 @@ export class BoardStore {
     const review = this.review;
     if (!review || state.reviewId !== review.reviewId || state.revision !== review.revision) return;
     this.review = { ...review, counts: state.counts, canSave: state.canSave };
-    this.swapReviewRows(state.rows);
+    if (state.rows.length) this.reviewRows.swap(state.rows);
     this.emit('review');
     this.emit('reviewRows');
   }
 
-  private swapReviewRows(rows: readonly ReviewRow[]): void {
-    if (!rows.length) return;
-    const byKey = new Map(rows.map((row) => [row.key, row]));
-    for (const [chunk, cached] of this.reviewChunks) {
-      if (!cached.some((row) => byKey.has(row.key))) continue;
-      this.reviewChunks.set(chunk, cached.map((row) => byKey.get(row.key) ?? row));
-    }
-  }
-
   /** The review row at a 0-based index of the current filter, if loaded. */
   reviewRow(index: number): ReviewRow | undefined {
-    return this.reviewChunks.get(Math.floor(index / CHUNK_ROWS))?.[index % CHUNK_ROWS];
+    return this.reviewRows.row(index);
   }
 
   /** Asks the host for the chunks of review rows first..last that are missing (and keeps the visible ones fresh in the cache). */
   ensureReviewRows(first: number, last: number): void {
     const review = this.review;
     if (!review) return;
-    const end = this.reviewTotal === undefined ? first : Math.min(last, this.reviewTotal - 1);
-    for (let chunk = Math.floor(first / CHUNK_ROWS); chunk <= Math.floor(Math.max(first, end) / CHUNK_ROWS); chunk++) {
-      const cached = this.reviewChunks.get(chunk);
-      if (cached) {
-        this.reviewChunks.delete(chunk);
-        this.reviewChunks.set(chunk, cached);
-        continue;
-      }
-      if (this.reviewPending.has(chunk) || this.reviewPending.size >= MAX_PENDING) continue;
-      this.requestReviewChunk(review, chunk);
-    }
-  }
-
-  private requestReviewChunk(review: ReviewBlock, chunk: number): void {
-    const generation = this.reviewGeneration;
+    const { reviewId, revision } = review;
     const filter = this.reviewFilter;
-    this.reviewPending.add(chunk);
-    const params: protocol.ReviewRowsParams = { reviewId: review.reviewId, revision: review.revision, filter, offset: chunk * CHUNK_ROWS, limit: CHUNK_ROWS };
-    this.host.request(protocol.reviewRows, params, ROWS_TIMEOUT_MS).then((result) => {
-      if (generation !== this.reviewGeneration || result.reviewId !== review.reviewId || result.revision !== review.revision || result.filter !== filter) return;
-      this.reviewPending.delete(chunk);
-      this.reviewTotal = result.total;
-      this.reviewRowsError = undefined;
-      this.storeReviewRows(result.offset, result.rows);
-      this.emit('reviewRows');
-    }, (error: unknown) => {
-      if (generation !== this.reviewGeneration) return;
-      this.reviewPending.delete(chunk);
-      this.reviewRowsError = error instanceof Error ? error.message : String(error);
-      this.emit('reviewRows');
+    this.reviewRows.ensure(first, last, async (offset, limit) => {
+      const result = await this.host.request(protocol.reviewRows, { reviewId, revision, filter, offset, limit }, ROWS_TIMEOUT_MS);
+      return result.reviewId === reviewId && result.revision === revision && result.filter === filter ? result : undefined;
     });
   }
 
@@ -497,7 +396,7 @@ export class BoardStore {
   setReviewFilter(filter: ReviewFilter): void {
     if (!this.review || filter === this.reviewFilter) return;
     this.reviewFilter = filter;
-    this.resetReviewRows();
+    this.reviewRows.reset();
     this.emit('review');
     this.emit('reviewRows');
     this.ensureReviewRows(0, CHUNK_ROWS - 1);
@@ -525,14 +424,10 @@ export class BoardStore {
     const column = review.changed.findIndex((c) => c.field === field);
     if (column < 0) return;
     this.host.notify(protocol.reviewEdit, { reviewId: review.reviewId, key, field, value });
-    for (const [chunk, cached] of this.reviewChunks) {
-      const at = cached.findIndex((row) => row.key === key);
-      const row = cached[at];
-      const cell = row?.cells[column];
-      if (!cell) continue;
-      const cells = row.cells.map((c, i) => (i === column ? { from: cell.from, to: value, accepted: true, edited: true } : c));
-      this.reviewChunks.set(chunk, cached.map((r, i) => (i === at ? { ...row, cells } : r)));
-    }
+    this.reviewRows.swap(key, (row) => {
+      const cell = row.cells[column];
+      return cell ? { ...row, cells: row.cells.map((c, i) => (i === column ? { from: cell.from, to: value, accepted: true, edited: true } : c)) } : row;
+    });
     this.emit('reviewRows');
   }
 
@@ -553,7 +448,7 @@ export class BoardStore {
     if (query.sort) clean.sort = query.sort;
     if (query.filter) clean.filter = query.filter;
     this.query = clean;
-    this.resetRows();
+    this.listRows.reset();
     this.emit('list');
     this.emit('rows');
     this.ensureRows(0, CHUNK_ROWS - 1);
