@@ -7,7 +7,7 @@
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
-import type { DetailBlock, GridRow, ListBlock, MailBlock, PresenceView, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
+import type { DetailBlock, GridEditsBlock, GridRow, ListBlock, MailBlock, PresenceView, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
 import { CHUNK_ROWS, RowChunks } from './rowChunks.ts';
 
 /** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
@@ -25,7 +25,9 @@ export type Topic = 'locale' | 'list' | 'rows' | 'detail' | 'mail' | 'status' | 
   /** The review block, its filter, counts and canSave; its rows have their own topic. */
   | 'review' | 'reviewRows'
   /** The start page shown over what the Board holds (the person went to the app's lists). */
-  | 'home';
+  | 'home'
+  /** The person's unsaved edits of the list grid's cells. */
+  | 'gridEdits';
 
 const ROWS_TIMEOUT_MS = 30_000;
 
@@ -68,6 +70,10 @@ export class BoardStore {
   review: ReviewBlock | null = null;
   /** The review's filter as the page shows it (the block's until the person picks another). */
   reviewFilter: ReviewFilter = 'changed';
+  /** The person's unsaved edits of the list grid's cells, as the host holds them (null when none). */
+  gridEdits: GridEditsBlock | null = null;
+  /** The same by cell (`key` and field), with the values the person typed since the host last said. */
+  private gridCells = new Map<string, { readonly value: unknown; readonly problem?: string }>();
   /** Others on the shown record, and the shown list's rows others are editing (key -> names). */
   presence: PresenceView['detail'] = [];
   private rowEditors = new Map<string, readonly string[]>();
@@ -128,6 +134,7 @@ export class BoardStore {
     });
     host.onNotification(protocol.list, ({ list }) => this.showList(list));
     host.onNotification(protocol.listRows, (changed) => this.swapRows(changed));
+    host.onNotification(protocol.gridEdits, ({ gridEdits }) => this.showGridEdits(gridEdits));
     host.onNotification(protocol.presence, ({ detail, rows }) => {
       this.presence = detail;
       this.rowEditors = new Map(rows.map((r) => [r.key, r.people]));
@@ -292,6 +299,7 @@ export class BoardStore {
 
   private showList(list: ListBlock | null): void {
     if (list && list.listId !== this.list?.listId) this.leaveHome();
+    if (list?.listId !== this.gridEdits?.listId) this.showGridEdits(null);
     this.list = list;
     this.query = list?.query ?? {};
     this.listRows.reset();
@@ -315,6 +323,31 @@ export class BoardStore {
     for (const { offset, rows } of windows) this.listRows.store(offset, rows);
     this.rowSwaps++;
     this.emit('rows');
+  }
+
+  private showGridEdits(edits: GridEditsBlock | null): void {
+    this.gridEdits = edits && edits.listId === this.list?.listId ? edits : null;
+    this.gridCells = new Map((this.gridEdits?.cells ?? []).map((cell) => [gridCellKey(cell.key, cell.field), cell]));
+    this.emit('gridEdits');
+  }
+
+  /** The person's unsaved value of a list cell (and what is wrong with it), if they changed it. */
+  gridEdit(key: string, field: string): { readonly value: unknown; readonly problem?: string } | undefined {
+    return this.gridCells.get(gridCellKey(key, field));
+  }
+
+  /** The person's value for a cell of the list grid: shown at once, checked and kept by the host (its answer replaces it). */
+  editGridCell(key: string, field: string, value: unknown): void {
+    const list = this.list;
+    if (!list?.editors?.[field]) return;
+    this.host.notify(protocol.gridEdit, { listId: list.listId, key, field, value });
+    this.gridCells.set(gridCellKey(key, field), { value });
+    this.emit('gridEdits');
+  }
+
+  /** Save (one question for all of them) or discard the list grid's edits. */
+  gridEditsAction(action: protocol.GridEditsAction): void {
+    if (this.list) this.host.notify(protocol.gridEditsAction, { listId: this.list.listId, action });
   }
 
   /** Where the row with this key is among the loaded rows, if loaded. */
@@ -576,3 +609,6 @@ export class BoardStore {
     this.host.notify(protocol.mailAction, { action });
   }
 }
+
+/** A list cell's key in the grid's edits. */
+const gridCellKey = (key: string, field: string): string => `${key}\u0000${field}`;

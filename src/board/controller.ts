@@ -272,11 +272,14 @@ export class BoardController implements BoardHost {
     if (change === 'list' || change === 'detail') {
       this.send({ list: true, detail: true, status: true });
       this.review.send();
+      this.records.sendGridEdits();
       this.live?.sendPresence();
     } else if (change === 'review') {
       this.send({ status: statusLeft });
       this.review.send();
-    } else this.send({ [change === 'form' ? 'detail' : 'mail']: true, status: statusLeft });
+      this.records.sendGridEdits();
+    } else if (change === 'gridEdits') this.records.sendGridEdits();
+    else this.send({ [change === 'form' ? 'detail' : 'mail']: true, status: statusLeft });
   }
 
   /** The tab says when the Board holds unsaved changes, and the app's name: two Boards (two apps) are told apart by their tabs. */

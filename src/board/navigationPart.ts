@@ -115,7 +115,8 @@ export class NavigationPart implements BoardPart {
     if (!hasUnsavedWork(snapshot)) return true;
     const label = (snapshot.context && appModel(host.ast(), host.locale()).context(snapshot.context)?.label) ?? '';
     const detail = ui.t('They are not saved yet. Save them first to keep them.');
-    if (snapshot.kind === 'review') return ui.askDiscard(ui.t('Discard the unsaved changes to {0}?', label), detail, ui.t('Discard Changes'));
+    // A review, or cells of the list edited in the grid: named by the list.
+    if (snapshot.kind === 'review' || snapshot.gridEdits) return ui.askDiscard(ui.t('Discard the unsaved changes to {0}?', label), detail, ui.t('Discard Changes'));
     if (!snapshot.detail) return true;
     // As the breadcrumb names a stored record ("Person Max"); a new one (not a step) by its context.
     const crumb = snapshot.detail.isNew ? undefined : host.history.view(host.ast(), host.locale()).crumbs.at(-1)?.label;

@@ -9,7 +9,7 @@
 import type { HistoryView, ListQuery, OpenableContext, RefChoice } from '../core/domain.ts';
 import type { ApprovalDecision, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import type { RecordHistoryView } from './recordHistory.ts';
-import { REVIEW_FILTERS, type DetailBlock, type GridRow, type ListBlock, type MailBlock, type ReviewBlock, type ReviewCounts, type ReviewFilter, type PresenceView, type ReviewRow, type WebviewTexts } from './viewTypes.ts';
+import { REVIEW_FILTERS, type DetailBlock, type GridEditsBlock, type GridRow, type ListBlock, type MailBlock, type ReviewBlock, type ReviewCounts, type ReviewFilter, type PresenceView, type ReviewRow, type WebviewTexts } from './viewTypes.ts';
 
 /** Checks a message's params; anything failing it is dropped. */
 export type Guard<P> = (params: unknown) => params is P;
@@ -287,6 +287,16 @@ export const approvals = notification<{ readonly approvals: readonly ApprovalIte
 export const approvalDecided = notification<{ readonly id: string; readonly outcome: DecisionOutcome['kind'] }>('board/approvalDecided');
 /** The person asked to see the pending approvals (the status bar, the command): the page opens the list and moves focus to it. */
 export const revealApprovals = notification<Record<string, never>>('board/revealApprovals');
+
+/** The person's value for a cell of the list grid (`key`: the row's record id), in the field's value form. */
+export const gridEdit = notification<{ readonly listId: number; readonly key: string; readonly field: string; readonly value: unknown }>('board/gridEdit',
+  (v): v is { listId: number; key: string; field: string; value: unknown } => isObject(v) && isCount(v.listId) && isText(v.key, 200) && isText(v.field, 200) && 'value' in v);
+export type GridEditsAction = 'save' | 'discard';
+/** Save (one question, one transaction) or discard the list grid's edits. */
+export const gridEditsAction = notification<{ readonly listId: number; readonly action: GridEditsAction }>('board/gridEditsAction',
+  (v): v is { listId: number; action: GridEditsAction } => isObject(v) && isCount(v.listId) && (v.action === 'save' || v.action === 'discard'));
+/** The list grid's edits as the host holds them (after each edit, and null when there are none). */
+export const gridEdits = notification<{ readonly gridEdits: GridEditsBlock | null }>('board/gridEdits');
 
 /** What travels over postMessage. */
 export type WireMessage =

@@ -11,6 +11,7 @@ import type { BatchSaved, BoardOutcome, Saved } from '../core/outcomes.ts';
 import { batchSize, undoBatch } from '../core/batchSave.ts';
 import { deleteShown } from '../core/records.ts';
 import { saveForm } from '../core/save.ts';
+import { editGridCell, saveGridEdits } from '../core/gridEdits.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
 import { keepsAudit } from '../ast/lookup.ts';
 import { besideOpenConflicts, personText } from './outcomeText.ts';
@@ -19,7 +20,7 @@ import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
 import { errorText, runAction } from './runAction.ts';
 import { boardTexts } from './texts.ts';
-import { detailBlock, formStateOf } from './view.ts';
+import { detailBlock, formStateOf, gridEditsBlock } from './view.ts';
 
 /** How many of a record's audit entries are read (its History, finding a save to undo). */
 const TRAIL_ENTRIES = 50;
@@ -46,6 +47,51 @@ export class RecordActions implements BoardPart {
     endpoint.onNotification(protocol.exportCsv, ({ listId, query }) => {
       if (listId === host.listId()) void this.exportCsv(query);
     });
+    endpoint.onNotification(protocol.gridEdit, ({ listId, key, field, value }) => {
+      if (listId === host.listId()) void this.editGridCell(key, field, value);
+    });
+    endpoint.onNotification(protocol.gridEditsAction, ({ listId, action }) => {
+      if (listId !== host.listId()) return;
+      if (action === 'save') void this.saveGridEdits();
+      else host.state.discardGridEdits();
+    });
+  }
+
+  /** The page said ready: the list grid's edits, if any. */
+  pageReady(): void {
+    this.sendGridEdits();
+  }
+
+  /** The list grid's edits as the host holds them (the page shows them over the stored values). */
+  sendGridEdits(): void {
+    const { host } = this;
+    host.notifyPage(protocol.gridEdits, { gridEdits: gridEditsBlock(host.locale(), host.listId(), host.state.gridEdits()) });
+  }
+
+  /** The person's value for a cell of the list grid: kept with the grid's edits, checked like the form's. */
+  private async editGridCell(key: string, field: string, value: unknown): Promise<void> {
+    const { host } = this;
+    await runAction(host, async () => {
+      const outcome = await editGridCell(host.deps(), key, field, value);
+      if (outcome && !outcome.ok) host.setStatus({ kind: 'error', text: host.said(outcome) });
+    }, { log: 'Board grid edit failed', status: (message) => message });
+  }
+
+  /** Save of the list grid's edits: shown as one review and saved as one, the question included. */
+  async saveGridEdits(): Promise<void> {
+    if (this.saving) return;
+    const { host } = this;
+    this.saving = true;
+    host.setStatus({ kind: 'busy', text: boardTexts(host.locale()).saving });
+    try {
+      await runAction(host, async () => {
+        const outcome = await saveGridEdits(host.deps(), new AbortController().signal, 'board');
+        host.ui.log.info(`Board save of the grid's edits: ${host.logged(outcome)}`);
+        this.reportSave(outcome);
+      }, { log: 'Board save failed', stack: true, status: (message) => message, notice: ['XOS could not save: {0}'] });
+    } finally {
+      this.saving = false;
+    }
   }
 
   /** Save on the form: the use case xos_ui_save runs, confirmation included. */

@@ -35,6 +35,8 @@ export class BoardState implements Board {
   private mailLineage: object | undefined;
   /** Many proposed changes waiting for the person's review (shown instead of the list or form). */
   private shownReview: Review | undefined;
+  /** The person's edits of the shown list's cells (gridEdits.ts): a review not shown yet, bound to that list. */
+  private grid: Review | undefined;
   private mailSendAt: string | undefined;
   /** Fields both the form and someone else changed, after a save met a newer version. */
   private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
@@ -47,6 +49,7 @@ export class BoardState implements Board {
     if (query) this.queries.set(view, query);
     this.detail = undefined;
     this.shownReview = undefined;
+    this.grid = undefined;
     this.form.clear();
     this.conflicts.clear();
     this.emit('list');
@@ -57,6 +60,7 @@ export class BoardState implements Board {
     this.kind = 'detail';
     this.shownList = undefined;
     this.shownReview = undefined;
+    this.grid = undefined;
     this.detail = structuredClone(view);
     this.form.clear();
     this.conflicts.clear();
@@ -118,7 +122,39 @@ export class BoardState implements Board {
     this.form.clear();
     this.conflicts.clear();
     this.shownReview = new Review(source);
+    this.grid = undefined;
     this.emit('review');
+  }
+
+  gridEdits(): Review | undefined {
+    return this.grid;
+  }
+
+  startGridEdits(source: ReviewSource): Review | undefined {
+    if (this.kind !== 'list' || !this.shownList || this.shownList.context !== source.context) return undefined;
+    this.grid = new Review(source);
+    return this.grid;
+  }
+
+  gridEdited(): void {
+    if (this.grid && this.grid.size === 0) this.grid = undefined;
+    this.emit('gridEdits');
+  }
+
+  discardGridEdits(): void {
+    if (!this.grid) return;
+    this.grid = undefined;
+    this.emit('gridEdits');
+  }
+
+  reviewGridEdits(): Review | undefined {
+    const edits = this.grid;
+    if (!edits || this.kind !== 'list') return undefined;
+    this.grid = undefined;
+    this.kind = 'review';
+    this.shownReview = edits;
+    this.emit('review');
+    return edits;
   }
 
   review(): Review | undefined {
@@ -288,7 +324,11 @@ export class BoardState implements Board {
       else edited.push(field);
     }
     const conflicts = Object.fromEntries([...this.conflicts].map(([field, c]) => [field, structuredClone(c)]));
-    return { context: this.context, kind: this.kind, detail: this.detail, pending, edited, conflicts, mail: this.mail, ...(this.mailSendAt ? { mailSendAt: this.mailSendAt } : {}) };
+    const gridEdits = this.grid?.cells().length ?? 0;
+    return {
+      context: this.context, kind: this.kind, detail: this.detail, pending, edited, conflicts, mail: this.mail,
+      ...(this.mailSendAt ? { mailSendAt: this.mailSendAt } : {}), ...(gridEdits ? { gridEdits } : {}),
+    };
   }
 
   /** What is worth keeping across a crash: the loaded record with its unsaved edits and proposals, and the mail draft. */
@@ -326,6 +366,7 @@ export function toolsBoard(state: BoardState, page: Required<Pick<Board, 'formDa
   return {
     showList: (view, query) => state.showList(view, query),
     list: () => state.list(),
+    listQuery: () => state.listQuery(),
     showDetail: (view) => state.showDetail(view),
     showNew: (context) => state.showNew(context),
     showMail: (draft) => state.showMail(draft),
@@ -340,6 +381,11 @@ export function toolsBoard(state: BoardState, page: Required<Pick<Board, 'formDa
     review: () => state.review(),
     reviewConflicts: (current) => state.reviewConflicts(current),
     closeReview: () => state.closeReview(),
+    gridEdits: () => state.gridEdits(),
+    startGridEdits: (source) => state.startGridEdits(source),
+    gridEdited: () => state.gridEdited(),
+    discardGridEdits: () => state.discardGridEdits(),
+    reviewGridEdits: () => state.reviewGridEdits(),
     snapshot: () => state.snapshot(),
     onChange: (listener) => state.onChange(listener),
     othersEditing: (entity, id) => page.othersEditing(entity, id),

@@ -151,6 +151,13 @@ export interface BoardTexts {
   readonly reviewHint: string;
   /** The in-place editor's accessible name (`{field}`), and what the page itself finds wrong with a typed value (`{0}`: the limit). */
   readonly reviewEditLabel: string;
+  /** The list grid's edits: their count (`{count}`), Save and Discard of them, and an edited cell's name (`{field}`, `{value}`). */
+  readonly gridChangesOne: string;
+  readonly gridChangesMany: string;
+  readonly gridSave: string;
+  readonly gridDiscard: string;
+  readonly gridCellEdited: string;
+  readonly gridHint: string;
   readonly reviewRequired: string;
   readonly reviewInteger: string;
   readonly reviewDecimal: string;
@@ -314,6 +321,12 @@ export function textsThrough(t: Translate): BoardTexts {
     reviewNoRows: t('No rows in this view.'),
     reviewHint: t('Space accepts or rejects the cell or row; Enter or F2 edits a proposed value, Enter keeps it, Escape cancels.'),
     reviewEditLabel: t('New value of {field}'),
+    gridChangesOne: t('1 unsaved change'),
+    gridChangesMany: t('{count} unsaved changes'),
+    gridSave: t('Save Changes…'),
+    gridDiscard: t('Discard Changes'),
+    gridCellEdited: t('{field}: {value}, changed, not saved'),
+    gridHint: t('F2 or a double-click edits a cell; Enter keeps the value, Escape cancels; Save Changes asks once for all of them.'),
     reviewRequired: t('Required.'),
     reviewInteger: t('Enter a whole number.'),
     reviewDecimal: t('Enter a number like 1234.50 (no thousands separators).'),

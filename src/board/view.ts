@@ -16,7 +16,8 @@ import { appModel, creatingContext, enumOptions, type ContextModel, type FieldMo
 import { boardTexts, translator } from './texts.ts';
 import { whereText } from './whereText.ts';
 import type { Review, ReviewRowState } from '../core/review.ts';
-import type { Column, DetailBlock, FormField, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
+import type { Column, DetailBlock, FormField, GridEditsBlock, GridRow, ListBlock, MailBlock, ReviewBlock, ReviewCell, ReviewColumn, ReviewRow, WebviewTexts } from './viewTypes.ts';
+import { gridEditable } from '../core/gridEdits.ts';
 
 export function webviewTexts(locale: string): WebviewTexts {
   const { records: _r, saving: _s, openFailed: _o, exported: _e, problem: _p, mailGoesOut: _m, readOnly: _ro, reviewUndoOf: _u, ...texts } = boardTexts(locale);
@@ -90,6 +91,10 @@ export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardVi
     context: list.context,
     label: context.label,
     columns: columnsOf(context),
+    editors: Object.fromEntries(gridEditable(ast, list.context).map((field) => {
+      const column = columnsOf(context).find((c) => c.field === field)!;
+      return [field, editorColumn(ast, locale, list.context, field, column)];
+    })),
     total: list.source.total,
     rows: unchanged ? gridRows(context.fields, list.source.first.records) : [],
     navigable: context.rowTarget !== undefined,
@@ -236,6 +241,32 @@ function entityField(ast: Ast, locale: string, list: string, field: string): Fie
   return undefined;
 }
 
+/** A column with what its cell editor needs (the review grid's changed columns, the list grid's editable ones). */
+function editorColumn(ast: Ast, locale: string, listContext: string, field: string, column: Column): ReviewColumn {
+  const model = entityField(ast, locale, listContext, field);
+  const def = ast.entities[ast.contexts[listContext]?.entity ?? '']?.fields[field];
+  const kind = fieldKind(column.type);
+  return {
+    ...column,
+    input: model?.widget?.kind === 'textarea' ? 'textarea' : kind.input,
+    required: def?.required === true,
+    ...(column.type === 'enum' && model ? { options: enumOptions(model) } : {}),
+    ...(kind.numeric && def?.min !== undefined ? { min: def.min } : {}),
+    ...(kind.numeric && def?.max !== undefined ? { max: def.max } : {}),
+  };
+}
+
+/** The person's edits in the list grid, for the page: each cell's value and what is wrong with it (gridEdits.ts). */
+export function gridEditsBlock(locale: string, listId: number, edits: Review | undefined): GridEditsBlock | null {
+  if (!edits) return null;
+  const texts = boardTexts(locale);
+  return {
+    listId,
+    cells: edits.cells().map(({ id, field, cell }) => ({ key: id, field, value: cell.to, ...(cell.problem ? { problem: texts.problem(cell.problem.problem) } : {}) })),
+    canSave: edits.tally().accepted > 0 && edits.tally().invalid === 0,
+  };
+}
+
 function columnOf(ast: Ast, locale: string, review: Review, field: string): Column {
   const model = entityField(ast, locale, review.context, field);
   const def = ast.entities[review.entity]?.fields[field];
@@ -297,20 +328,7 @@ export function reviewBlock({ ast, locale, review, reviewId, asking }: ReviewBlo
     context: review.context,
     label: context?.label ?? review.context,
     columns: ['id', ...review.shown].map((field) => columnOf(ast, locale, review, field)),
-    changed: review.fields.map((field): ReviewColumn => {
-      const column = columnOf(ast, locale, review, field);
-      const model = entityField(ast, locale, review.context, field);
-      const def = ast.entities[review.entity]?.fields[field];
-      const kind = fieldKind(column.type);
-      return {
-        ...column,
-        input: model?.widget?.kind === 'textarea' ? 'textarea' : kind.input,
-        required: def?.required === true,
-        ...(column.type === 'enum' && model ? { options: enumOptions(model) } : {}),
-        ...(kind.numeric && def?.min !== undefined ? { min: def.min } : {}),
-        ...(kind.numeric && def?.max !== undefined ? { max: def.max } : {}),
-      };
-    }),
+    changed: review.fields.map((field) => editorColumn(ast, locale, review.context, field, columnOf(ast, locale, review, field))),
     counts: review.tally(),
     filter: review.filter,
     total: rows.length,

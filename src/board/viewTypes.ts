@@ -51,6 +51,16 @@ export interface ListBlock {
   readonly canCreate: boolean;
   /** The agent's `where` in the person's words when it narrowed the list (src/board/whereText.ts); Show all opens the context whole. */
   readonly narrowed?: string;
+  /** The columns the person may edit in the grid (field -> its editor), as the form of its rows allows (src/core/gridEdits.ts). */
+  readonly editors?: Readonly<Record<string, ReviewColumn>>;
+}
+
+/** The person's unsaved edits of the list grid's cells: the page shows each value instead of the stored one. */
+export interface GridEditsBlock {
+  readonly listId: number;
+  readonly cells: ReadonlyArray<{ readonly key: string; readonly field: string; readonly value: unknown; readonly problem?: string }>;
+  /** Whether Save can write them (at least one change, none invalid). */
+  readonly canSave: boolean;
 }
 
 export interface FormField {

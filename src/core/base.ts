@@ -53,7 +53,7 @@ export interface SavedRecord {
 
 /** Whether the Board holds work that is not stored: an unsaved form, or a review of many changes. */
 export function hasUnsavedWork(snapshot: BoardSnapshot): boolean {
-  return hasUnsavedForm(snapshot) || snapshot.kind === 'review';
+  return hasUnsavedForm(snapshot) || snapshot.kind === 'review' || (snapshot.gridEdits ?? 0) > 0;
 }
 
 /** Whether the Board's form holds work that is not stored: the person's edits, the agent's proposals, open conflicts. */

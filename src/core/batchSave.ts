@@ -102,11 +102,11 @@ export function prepareReview(deps: CoreDeps, review: Review, approval = 'Save',
   return { kind: 'batch', payload, summary };
 }
 
-/** After the write: the list as stored now (the review is done). Also after a stored approval wrote the review. */
+/** After the write: the list as stored now, sorted and filtered as the person had it (the review is done). Also after a stored approval wrote the review. */
 export async function showStoredReview(deps: CoreDeps, review: Review): Promise<void> {
   const list = deps.board.list();
   if (deps.board.review() !== review) return;
-  if (list?.source.reopen) deps.board.showList({ context: list.context, source: await list.source.reopen() });
+  if (list?.source.reopen) deps.board.showList({ context: list.context, source: await list.source.reopen() }, deps.board.listQuery());
   else deps.board.closeReview();
 }
 

@@ -80,7 +80,8 @@ export interface DetailView {
   readonly deleted?: boolean;
 }
 
-export type BoardChange = 'list' | 'detail' | 'form' | 'mail' | 'review';
+/** `gridEdits`: the person's edits of the shown list's cells (gridEdits.ts). */
+export type BoardChange = 'list' | 'detail' | 'form' | 'mail' | 'review' | 'gridEdits';
 
 /** What the Board currently shows, as the tools need to know it. */
 export interface BoardSnapshot {
@@ -101,6 +102,8 @@ export interface BoardSnapshot {
   readonly mail: MailDraft | undefined;
   /** When the confirmed mail draft goes out (ISO), while it waits out its undo window. */
   readonly mailSendAt?: string;
+  /** Cells of the shown list the person changed in the grid and has not saved (absent when none). */
+  readonly gridEdits?: number;
 }
 
 export interface Board {
@@ -108,6 +111,8 @@ export interface Board {
   showList(view: ListView, query?: ListQuery): void;
   /** The list shown now (undefined when the Board shows a detail or nothing). */
   list(): ListView | undefined;
+  /** The person's sort and filter of the list shown now (empty when none). */
+  listQuery(): ListQuery;
   showDetail(view: DetailView): void;
   /** An empty form of a detail context that creates a record when saved. */
   showNew(context: string): void;
@@ -137,6 +142,16 @@ export interface Board {
   reviewConflicts(current: readonly CurrentRecord[]): void;
   /** Closes the review (discarded): the list it came from shows again, or nothing. */
   closeReview(): void;
+  /** The person's edits of the shown list's cells, a review of their own not shown yet (gridEdits.ts); undefined when none. */
+  gridEdits(): Review | undefined;
+  /** Starts the person's edits of the shown list's cells (nothing without a list). Change it only through the Board. */
+  startGridEdits(source: ReviewSource): Review | undefined;
+  /** The grid edits changed (a cell edited or cleared): the listeners hear of it; none left ends them. */
+  gridEdited(): void;
+  /** Drops the grid edits (the person discarded them). */
+  discardGridEdits(): void;
+  /** Shows the grid edits as the Board's review (to be saved as one); returns it, or undefined when there are none. */
+  reviewGridEdits(): Review | undefined;
   snapshot(): BoardSnapshot;
   onChange(listener: (change: BoardChange) => void): { dispose(): void };
   /** Who else is editing this record now (the change feed's presence); absent where no feed tells. */

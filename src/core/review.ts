@@ -193,6 +193,34 @@ export class Review {
     return true;
   }
 
+  /** A record the person started to edit (the list grid's edits grow row by row); nothing when it is in already. */
+  addRow(row: ProposedRow): void {
+    if (this.byId.has(row.id)) return;
+    const added: MutableRow = { id: row.id, version: row.version, record: structuredClone(row.record), cells: new Map(), conflict: false, gone: false };
+    this.rows.push(added);
+    this.byId.set(row.id, added);
+    for (const [field, to] of Object.entries(row.proposed)) this.edit(row.id, field, to, row.problems?.[field]);
+    this.bump();
+  }
+
+  /** The person's value for a cell is the stored one again: the cell goes, and a row with no cell left with it. Returns whether anything changed. */
+  clear(id: string, field: string): boolean {
+    const row = this.byId.get(id);
+    if (!row?.cells.delete(field)) return false;
+    if (row.cells.size === 0) {
+      this.rows.splice(this.rows.indexOf(row), 1);
+      this.byId.delete(id);
+      this.touched.delete(id);
+    } else this.touched.add(id);
+    this.bump();
+    return true;
+  }
+
+  /** Every cell the person or the agent changed, row by row in the order they came. */
+  cells(): Array<{ readonly id: string; readonly field: string; readonly cell: ReviewCellState }> {
+    return this.rows.flatMap((row) => [...row.cells].map(([field, cell]) => ({ id: row.id, field, cell })));
+  }
+
   /** A save met newer versions: those rows show what is stored now and wait for the person; gone ones are excluded. */
   markConflicts(current: readonly CurrentRecord[]): void {
     for (const { id, current: now } of current) {

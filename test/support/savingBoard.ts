@@ -22,6 +22,8 @@ export interface SavingBoard {
   deps(): { client: XosClient; board: BoardController['board']; confirmer: QuestionConfirmer; locale: string };
   /** The form the page was sent last. */
   lastDetail(): DetailBlock;
+  /** The questions before unsaved work was dropped (each answered Discard Changes). */
+  readonly discardAsked: string[];
   /** The page asks the host (a rows window, an action), as webview/state.ts does. */
   pageAsks<R>(method: string, params: unknown): Promise<R>;
 }
@@ -32,7 +34,8 @@ export function openSavingBoard(client: XosClient): SavingBoard {
   let nextPageId = 1_000_000;
   const t = translator('en');
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-  const ui: BoardUi = { t, log: quiet, tell: async () => undefined, askDiscard: async () => true, setLocale: () => {}, csvExport: async () => undefined };
+  const discardAsked: string[] = [];
+  const ui: BoardUi = { t, log: quiet, tell: async () => undefined, askDiscard: async (question) => discardAsked.push(question) > 0, setLocale: () => {}, csvExport: async () => undefined };
   const endpoint: MessageEndpoint = new MessageEndpoint((message) => {
     posted.push(message);
     if ('result' in message && answers.has(message.id)) answers.get(message.id)!(message.result);
@@ -56,7 +59,7 @@ export function openSavingBoard(client: XosClient): SavingBoard {
   endpoint.receive({ method: 'board/ready', params: {} });
   const sent = (method: string, from = 0): Sent[] => posted.slice(from).flatMap((m) => ('method' in m && m.method === method ? [{ method, params: m.params }] : []));
   return {
-    controller, endpoint, posted, sent, deps,
+    controller, endpoint, posted, sent, deps, discardAsked,
     lastDetail: () => sent('board/detail').at(-1)!.params.detail,
     pageAsks<R>(method: string, params: unknown): Promise<R> {
       const id = nextPageId++;

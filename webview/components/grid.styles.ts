@@ -60,3 +60,39 @@ export const gridStyles = css`
     white-space: nowrap;
   }
 `;
+
+/** A grid cell's in-place editor (cellEditor.ts) and the problem shown under the active cell: the review grid's and the list grid's. */
+export const cellEditorStyles = css`
+  .editor {
+    flex: 1 1 auto;
+    min-width: 0;
+    box-sizing: border-box;
+    height: calc(var(--xos-row-height) - 4px);
+    padding: 0 4px;
+    color: var(--vscode-input-foreground);
+    background: var(--vscode-input-background);
+    border: 1px solid var(--vscode-focusBorder);
+    border-radius: 2px;
+    font: inherit;
+  }
+  .editor[type='checkbox'] { flex: none; height: auto; }
+  .editor[aria-invalid='true'] { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+  .problem {
+    position: absolute;
+    top: 100%;
+    left: 0;
+    z-index: 3;
+    min-width: 100%;
+    max-width: 28rem;
+    box-sizing: border-box;
+    padding: 2px 6px;
+    white-space: normal;
+    text-align: start;
+    line-height: 1.4;
+    color: var(--vscode-inputValidation-errorForeground, var(--vscode-foreground, CanvasText));
+    background: var(--vscode-inputValidation-errorBackground, var(--vscode-editorWidget-background, Canvas));
+    border: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground, red));
+  }
+  /* The host's problem shows under the active cell while the grid has focus; the cell's name says it too. */
+  .grid:not(:focus-within) .problem { display: none; }
+`;

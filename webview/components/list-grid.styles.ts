@@ -1,9 +1,10 @@
 // Styles of <xos-list-grid>: theme variables only, so light, dark and high-contrast themes apply.
 import { css } from 'lit';
-import { gridStyles } from './grid.styles.ts';
+import { cellEditorStyles, gridStyles } from './grid.styles.ts';
 
 export const listGridStyles = css`
   ${gridStyles}
+  ${cellEditorStyles}
   input[type='search'] {
     flex: 0 1 20rem;
     min-width: 8rem;
@@ -61,6 +62,18 @@ export const listGridStyles = css`
     line-height: var(--xos-row-height);
   }
   [role='gridcell'].ref { color: var(--vscode-textLink-foreground); }
+  /* A cell the person changed and has not saved: marked like a changed line in the editor's gutter. */
+  [role='gridcell'].edited { font-style: italic; box-shadow: inset 2px 0 0 var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-focusBorder)); }
+  [role='gridcell'].invalid { color: var(--vscode-errorForeground); box-shadow: inset 0 0 0 1px var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+  [role='gridcell'].editing { position: relative; display: flex; align-items: center; padding: 0 2px; overflow: visible; }
+  [role='gridcell'].active.invalid { position: relative; overflow: visible; }
+  /* Forced colours (a high-contrast theme) drop shadows: a changed cell keeps a dashed frame, an invalid one a solid frame. */
+  @media (forced-colors: active) {
+    [role='gridcell'].edited { outline: 1px dashed CanvasText; outline-offset: -3px; }
+    [role='gridcell'].invalid { outline: 2px solid Mark; outline-offset: -3px; }
+  }
+  .grid-edits { display: flex; align-items: center; gap: 6px; }
+  .grid-edits .changes { color: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-foreground)); }
   [role='gridcell'] a { color: var(--vscode-textLink-foreground); text-decoration: none; }
   [role='gridcell'] a:hover { color: var(--vscode-textLink-activeForeground, var(--vscode-textLink-foreground)); text-decoration: underline; }
   [role='gridcell'].active, [role='columnheader'].active {

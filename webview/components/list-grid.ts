@@ -1,13 +1,18 @@
 // <xos-list-grid>: a list context as a WAI-ARIA data grid. Virtualised: only the
 // rows on screen (plus a few) are in the DOM, whatever the list's size; rows come
 // from the state module's window cache. Sort by header click, quick filter, column
-// resize, keyboard navigation, copy and CSV export.
+// resize, keyboard navigation, copy and CSV export. The columns the form of its rows lets
+// the person edit edit in place: F2 or a double-click (and Enter where rows open no record;
+// where they do, Enter keeps opening it); the edits stay marked until Save Changes asks once
+// for all of them (src/core/gridEdits.ts).
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
-import type { Column, GridRow, ListBlock } from '../../src/board/viewTypes.ts';
+import type { Column, GridRow, ListBlock, ReviewColumn } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
+import { cellEditor, editorRaw } from './cellEditor.ts';
+import { fill, localProblem } from './reviewText.ts';
 import { moveActiveCell } from './gridKeys.ts';
 import { spacerHeight } from './gridViewport.ts';
 import { GridViewportController } from './gridViewportController.ts';
@@ -38,14 +43,21 @@ export class XosListGrid extends LitElement {
     activeRow: { state: true },
     activeCol: { state: true },
     widths: { state: true },
+    editing: { state: true },
   };
 
   /** The active cell: row index in the current query (-1 is the header row) and column index. */
   declare activeRow: number;
   declare activeCol: number;
   declare widths: number[];
+  /** The cell being edited in place (its row's key and index, its column), and what the page finds wrong with the typed value. */
+  declare editing: { readonly key: string; readonly index: number; readonly col: number; readonly problem?: string } | null;
 
-  private readonly board = new StoreController(this, ['list', 'rows', 'locale', 'presence']);
+  private readonly board = new StoreController(this, ['list', 'rows', 'locale', 'presence', 'gridEdits']);
+  /** The edited cell's value as its input holds it. */
+  private editRaw: string | boolean = '';
+  private focusEditor = false;
+  private numbers: { locale: string; format: Intl.NumberFormat } | undefined;
   private readonly view = new GridViewportController(this, { rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, total: () => this.total });
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private shownList: ListBlock | null = null;
@@ -60,6 +72,7 @@ export class XosListGrid extends LitElement {
     this.activeRow = 0;
     this.activeCol = 0;
     this.widths = [];
+    this.editing = null;
   }
 
   override disconnectedCallback(): void {
@@ -80,6 +93,7 @@ export class XosListGrid extends LitElement {
         this.widths = list ? list.columns.map(defaultWidth) : [];
         this.activeRow = 0;
         this.activeCol = 0;
+        this.editing = null;
         this.view.toTop();
       }
       this.shownList = list;
@@ -100,6 +114,12 @@ export class XosListGrid extends LitElement {
   protected override updated(): void {
     const { from, to } = this.view.wanted;
     this.board.store.ensureRows(from, to);
+    if (this.focusEditor) {
+      this.focusEditor = false;
+      const editor = this.renderRoot.querySelector<HTMLInputElement>('.editor');
+      editor?.focus();
+      if (editor?.type === 'text') editor.select();
+    }
   }
 
   override render(): TemplateResult {
@@ -117,6 +137,7 @@ export class XosListGrid extends LitElement {
           .value=${store.query.filter ?? ''} @input=${this.onFilterInput} @keydown=${this.onFilterKey}>
         <span class="count" aria-live="polite">${this.countText()}</span>
         <span class="spring"></span>
+        ${this.renderGridEdits()}
         ${list.canCreate ? html`<vscode-button class="new" secondary @click=${() => store.newRecord()}>${texts.create}</vscode-button>` : nothing}
         <vscode-button class="export" secondary ?disabled=${!total} @click=${() => store.exportCsv()}>${texts.exportCsv}</vscode-button>
       </div>
@@ -125,7 +146,7 @@ export class XosListGrid extends LitElement {
         aria-label=${list.label}
         aria-rowcount=${total === undefined ? -1 : total + 1}
         aria-colcount=${columns.length}
-        aria-activedescendant=${activeId}
+        aria-activedescendant=${this.editing ? nothing : activeId}
         aria-describedby="grid-hint"
         aria-busy=${total === undefined ? 'true' : 'false'}
         @keydown=${this.onKeyDown} @copy=${this.onCopy}>
@@ -141,7 +162,7 @@ export class XosListGrid extends LitElement {
         </div>
         ${this.renderMessage()}
       </div>
-      <span id="grid-hint" class="visually-hidden">${texts.sortHint} ${texts.copyHint}</span>
+      <span id="grid-hint" class="visually-hidden">${texts.sortHint} ${texts.copyHint}${Object.keys(list.editors ?? {}).length ? ` ${texts.gridHint}` : ''}</span>
     `;
   }
 
@@ -163,9 +184,52 @@ export class XosListGrid extends LitElement {
     const classes = classMap({ row: true, navigable, 'active-row': activeRow, placeholder: !row });
     return html`<div role="row" class=${classes} aria-rowindex=${index + 2} data-index=${index} data-key=${row?.key ?? nothing}
       style=${styleProps({ transform: `translateY(${y}px)` })}>
-      ${columns.map((column, c) => html`<div role="gridcell" id=${`c-${index}-${c}`} aria-colindex=${c + 1}
-        class=${classMap({ numeric: column.numeric, ref: column.type === 'ref', active: activeRow && c === this.activeCol })}>${c === 0 && row ? this.editingMark(row.key) : nothing}${row ? this.renderCell(row, c, column) : ''}</div>`)}
+      ${columns.map((column, c) => this.renderGridCell(index, row, c, column, activeRow && c === this.activeCol))}
     </div>`;
+  }
+
+  private renderGridCell(index: number, row: GridRow | undefined, c: number, column: Column, active: boolean): TemplateResult {
+    const id = `c-${index}-${c}`;
+    const edit = row ? this.board.store.gridEdit(row.key, column.field) : undefined;
+    const editor = row && this.board.store.list?.editors?.[column.field];
+    const classes = { numeric: column.numeric, ref: column.type === 'ref', active, edited: edit !== undefined, invalid: edit?.problem !== undefined };
+    if (editor && row && this.editing?.key === row.key && this.editing.col === c) {
+      return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap({ ...classes, editing: true })}>${this.renderEditor(editor)}${this.renderProblem(this.editing.problem, true)}</div>`;
+    }
+    if (row && edit) {
+      const text = this.valueText(edit.value, c);
+      const texts = this.board.store.texts!;
+      return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap(classes)}
+        aria-label=${fill(texts.gridCellEdited, { field: column.label, value: text })} aria-invalid=${edit.problem !== undefined ? 'true' : nothing}
+        title=${edit.problem ?? nothing}>${c === 0 ? this.editingMark(row.key) : nothing}${text}${active ? this.renderProblem(edit.problem, false) : nothing}</div>`;
+    }
+    return html`<div role="gridcell" id=${id} aria-colindex=${c + 1} class=${classMap(classes)}>${c === 0 && row ? this.editingMark(row.key) : nothing}${row ? this.renderCell(row, c, column) : ''}</div>`;
+  }
+
+  private renderEditor(column: ReviewColumn): TemplateResult {
+    const texts = this.board.store.texts!;
+    return cellEditor(column, this.editRaw, fill(texts.reviewEditLabel, { field: column.label }), this.editing?.problem !== undefined,
+      { input: this.onEditorInput, key: this.onEditorKey, blur: this.onEditorBlur });
+  }
+
+  private renderProblem(problem: string | undefined, editing: boolean): TemplateResult | typeof nothing {
+    if (problem === undefined) return nothing;
+    return editing ? html`<div class="problem" role="alert">${problem}</div>` : html`<div class="problem" aria-hidden="true">${problem}</div>`;
+  }
+
+  /** The count of the person's unsaved cell edits, with Save Changes (one question for all) and Discard Changes. */
+  private renderGridEdits(): TemplateResult | typeof nothing {
+    const { store } = this.board;
+    const edits = store.gridEdits;
+    const texts = store.texts!;
+    if (!edits?.cells.length) return nothing;
+    const count = edits.cells.length;
+    const text = count === 1 ? texts.gridChangesOne : texts.gridChangesMany.replace('{count}', new Intl.NumberFormat(store.locale).format(count));
+    return html`<span class="grid-edits">
+      <span class="changes" role="status">${text}</span>
+      <vscode-button class="save-edits" ?disabled=${!edits.canSave} @click=${() => this.saveEdits()}>${texts.gridSave}</vscode-button>
+      <vscode-button class="discard-edits" secondary @click=${() => store.gridEditsAction('discard')}>${texts.gridDiscard}</vscode-button>
+    </span>`;
   }
 
   /** Someone else is editing this row's record: a small mark, its text said to screen readers. */
@@ -202,8 +266,104 @@ export class XosListGrid extends LitElement {
   }
 
   private cellText(row: GridRow, column: number): string {
+    const edit = this.board.store.gridEdit(row.key, this.board.store.list?.columns[column]?.field ?? '');
+    return this.valueText(edit ? edit.value : row.values[column], column);
+  }
+
+  private valueText(value: unknown, column: number): string {
     const format = this.formats[column];
-    return format ? format.kind.format(row.values[column], format.context) : String(row.values[column] ?? '');
+    return format ? format.kind.format(value, format.context) : String(value ?? '');
+  }
+
+  // ---- editing in place ----------------------------------------------------------------
+
+  /** The editor of a cell the person may edit (none for others). */
+  private editorOf(col: number): ReviewColumn | undefined {
+    const list = this.board.store.list;
+    const column = list?.columns[col];
+    return column ? list?.editors?.[column.field] : undefined;
+  }
+
+  private openEditor(index: number, col: number): boolean {
+    const editor = this.editorOf(col);
+    const row = this.board.store.row(index);
+    if (!editor || !row) return false;
+    this.moveTo(index, col);
+    const edit = this.board.store.gridEdit(row.key, editor.field);
+    this.editRaw = fieldKind(editor.type).inputValue(edit ? edit.value : row.values[col]);
+    this.editing = { key: row.key, index, col, ...(edit?.problem ? { problem: edit.problem } : {}) };
+    this.focusEditor = true;
+    return true;
+  }
+
+  /** Sends the typed value (converted like the form's) unless the page finds it wrong; then the editor stays open. */
+  private commitEdit(refocus: boolean): void {
+    const editing = this.editing;
+    const editor = editing && this.editorOf(editing.col);
+    const texts = this.board.store.texts;
+    if (!editing || !editor || !texts) return;
+    const kind = fieldKind(editor.type);
+    const value = kind.parse(this.editRaw);
+    const problem = localProblem(editor, value, texts, this.numberFormat());
+    if (problem !== undefined) {
+      this.editing = { ...editing, problem };
+      return;
+    }
+    this.editing = null;
+    const row = this.board.store.row(editing.index);
+    const shown = row?.key === editing.key ? (this.board.store.gridEdit(row.key, editor.field)?.value ?? row.values[editing.col]) : undefined;
+    // An unchanged value is not sent (nothing to save).
+    if (row?.key === editing.key && kind.inputValue(shown) !== this.editRaw) this.board.store.editGridCell(editing.key, editor.field, value);
+    if (refocus) this.renderRoot.querySelector<HTMLElement>('.grid')?.focus({ preventScroll: true });
+  }
+
+  private cancelEdit(): void {
+    this.editing = null;
+    this.renderRoot.querySelector<HTMLElement>('.grid')?.focus({ preventScroll: true });
+  }
+
+  /** Save Changes: a value being typed is kept first. */
+  private saveEdits(): void {
+    if (this.editing) this.commitEdit(false);
+    this.board.store.gridEditsAction('save');
+  }
+
+  private numberFormat(): Intl.NumberFormat {
+    const locale = this.board.store.locale;
+    if (this.numbers?.locale !== locale) this.numbers = { locale, format: new Intl.NumberFormat(locale) };
+    return this.numbers.format;
+  }
+
+  private onEditorInput = (event: Event): void => {
+    const editing = this.editing;
+    const editor = editing && this.editorOf(editing.col);
+    const texts = this.board.store.texts;
+    if (!editing || !editor || !texts) return;
+    this.editRaw = editorRaw(event);
+    const problem = localProblem(editor, fieldKind(editor.type).parse(this.editRaw), texts, this.numberFormat());
+    if (problem !== editing.problem) this.editing = problem === undefined ? { key: editing.key, index: editing.index, col: editing.col } : { ...editing, problem };
+  };
+
+  private onEditorKey = (event: KeyboardEvent): void => {
+    // The grid's keys do not apply while typing.
+    event.stopPropagation();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      this.commitEdit(true);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      this.cancelEdit();
+    }
+  };
+
+  private onEditorBlur = (event: FocusEvent): void => {
+    // Leaving the editor keeps what was typed, as a spreadsheet does; Enter and Escape closed it already.
+    if (this.editing && (event.target as HTMLElement).isConnected) this.commitEdit(false);
+  };
+
+  /** An edit whose row scrolled out of the DOM is dropped, so the grid's keys work again. */
+  private editorGone(): boolean {
+    return this.editing !== null && !this.renderRoot.querySelector('.editor');
   }
 
   private countText(): string {
@@ -260,7 +420,9 @@ export class XosListGrid extends LitElement {
 
   private onRowClick = (event: MouseEvent): void => {
     const index = this.rowIndexOf(event);
-    if (index === undefined) return;
+    if (index === undefined || (event.target as HTMLElement).closest('.editor')) return;
+    if (this.editorGone()) this.editing = null;
+    if (this.editing) this.commitEdit(false);
     const link = (event.target as HTMLElement).closest<HTMLElement>('a[data-field]');
     if (link) {
       event.preventDefault();
@@ -275,9 +437,14 @@ export class XosListGrid extends LitElement {
     this.renderRoot.querySelector<HTMLElement>('.grid')?.focus({ preventScroll: true });
   };
 
+  /** A double-click edits a cell the person may edit, and opens the row's record anywhere else. */
   private onRowOpen = (event: MouseEvent): void => {
     const index = this.rowIndexOf(event);
-    if (index !== undefined) this.openRow(index);
+    const target = event.target as HTMLElement;
+    if (index === undefined || target.closest('.editor, a')) return;
+    const cell = target.closest<HTMLElement>('[role="gridcell"]');
+    const col = cell ? Number(cell.getAttribute('aria-colindex')) - 1 : this.activeCol;
+    if (!this.openEditor(index, col)) this.openRow(index);
   };
 
   /** Enter on a ref link opens the related record, anywhere else the row's detail. */
@@ -296,14 +463,27 @@ export class XosListGrid extends LitElement {
   }
 
   private onKeyDown = (event: KeyboardEvent): void => {
+    if (this.editorGone()) this.editing = null;
+    if (this.editing) {
+      // The grid has focus while an edit stays open (its value did not pass): Escape drops it, Enter or F2 goes back to it.
+      if (event.key === 'Escape') this.cancelEdit();
+      else if (event.key === 'Enter' || event.key === 'F2') this.renderRoot.querySelector<HTMLElement>('.editor')?.focus();
+      else return;
+      event.preventDefault();
+      return;
+    }
     const row = this.activeRow;
     const col = this.activeCol;
     switch (event.key) {
+      case 'F2':
+        if (row >= 0 && this.openEditor(row, col)) event.preventDefault();
+        return;
       case 'Enter':
       case ' ':
         event.preventDefault();
         if (row < 0) this.sortColumn(col);
-        else if (event.key === 'Enter') this.openCell(row, col);
+        // Enter opens the row's record where rows open one (as it always did); in other lists it edits the cell.
+        else if (event.key === 'Enter' && (this.board.store.list?.navigable || !this.openEditor(row, col))) this.openCell(row, col);
         return;
       case 'c':
       case 'C':

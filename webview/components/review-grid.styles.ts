@@ -1,10 +1,11 @@
 // Styles of <xos-review-grid>: theme variables only, so light, dark and high-contrast themes apply.
 // The grid's frame, header and rows come from grid.styles.ts, as <xos-list-grid>'s do.
 import { css } from 'lit';
-import { gridStyles } from './grid.styles.ts';
+import { cellEditorStyles, gridStyles } from './grid.styles.ts';
 
 export const reviewGridStyles = css`
   ${gridStyles}
+  ${cellEditorStyles}
   .filters { display: flex; gap: 2px; }
   .filters button {
     font: inherit;
@@ -104,38 +105,6 @@ export const reviewGridStyles = css`
   /* The active cell's problem shows under it: the cell lets it out. */
   .change.active.invalid { overflow: visible; }
   .change.editing { display: flex; align-items: center; gap: 4px; padding: 0 2px; overflow: visible; }
-  .editor {
-    flex: 1 1 auto;
-    min-width: 0;
-    box-sizing: border-box;
-    height: calc(var(--xos-row-height) - 4px);
-    padding: 0 4px;
-    color: var(--vscode-input-foreground);
-    background: var(--vscode-input-background);
-    border: 1px solid var(--vscode-focusBorder);
-    border-radius: 2px;
-    font: inherit;
-  }
-  .editor[type='checkbox'] { flex: none; height: auto; }
-  .editor[aria-invalid='true'] { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
-  .problem {
-    position: absolute;
-    top: 100%;
-    left: 0;
-    z-index: 3;
-    min-width: 100%;
-    max-width: 28rem;
-    box-sizing: border-box;
-    padding: 2px 6px;
-    white-space: normal;
-    text-align: start;
-    line-height: 1.4;
-    color: var(--vscode-inputValidation-errorForeground, var(--vscode-foreground, CanvasText));
-    background: var(--vscode-inputValidation-errorBackground, var(--vscode-editorWidget-background, Canvas));
-    border: 1px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground, red));
-  }
-  /* The host's problem shows under the active cell while the grid has focus; the cell's name says it too. */
-  .grid:not(:focus-within) .problem { display: none; }
   .note.invalid { color: var(--vscode-errorForeground); }
   .note.conflict { color: var(--vscode-editorWarning-foreground, var(--vscode-foreground)); }
 `;

@@ -5,11 +5,11 @@
 // few) are in the DOM; rows come from the store's review cache, in chunks.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
-import { live } from 'lit/directives/live.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, ReviewBlock, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
+import { cellEditor, editorRaw } from './cellEditor.ts';
 import { moveActiveCell } from './gridKeys.ts';
 import { spacerHeight } from './gridViewport.ts';
 import { GridViewportController } from './gridViewportController.ts';
@@ -271,35 +271,8 @@ export class XosReviewGrid extends LitElement {
 
   /** The input for the edited cell, chosen by the field's input kind like the form's. */
   private renderEditor(column: ReviewColumn, texts: WebviewTexts): TemplateResult {
-    const label = fill(texts.reviewEditLabel, { field: column.label });
-    const invalid = this.editing?.problem !== undefined ? 'true' : 'false';
-    const raw = this.editRaw;
-    const text = String(raw);
-    switch (column.input) {
-      case 'checkbox':
-        return html`<input class="editor" type="checkbox" aria-label=${label} aria-invalid=${invalid} .checked=${live(raw === true)}
-          @change=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
-      case 'select':
-        return html`<select class="editor" aria-label=${label} aria-invalid=${invalid} @change=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>
-          ${(column.options ?? []).map((o) => html`<option value=${o.value} ?selected=${o.value === text}>${o.label}</option>`)}
-        </select>`;
-      case 'number':
-        // Decimals keep their exact digits: a text input, since a number input would round them.
-        return column.type === 'int'
-          ? html`<input class="editor" type="number" min=${column.min ?? nothing} max=${column.max ?? nothing} aria-label=${label} aria-invalid=${invalid}
-              .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`
-          : html`<input class="editor" type="text" inputmode="decimal" aria-label=${label} aria-invalid=${invalid}
-              .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
-      case 'date':
-        return html`<input class="editor" type="date" aria-label=${label} aria-invalid=${invalid}
-          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
-      case 'datetime':
-        return html`<input class="editor" type="datetime-local" aria-label="${label} (UTC)" aria-invalid=${invalid}
-          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
-      default:
-        return html`<input class="editor" type="text" aria-label=${label} aria-invalid=${invalid} ?required=${column.required}
-          .value=${live(text)} @input=${this.onEditorInput} @keydown=${this.onEditorKey} @blur=${this.onEditorBlur}>`;
-    }
+    return cellEditor(column, this.editRaw, fill(texts.reviewEditLabel, { field: column.label }), this.editing?.problem !== undefined,
+      { input: this.onEditorInput, key: this.onEditorKey, blur: this.onEditorBlur });
   }
 
   /**
@@ -422,8 +395,7 @@ export class XosReviewGrid extends LitElement {
     const review = this.board.store.review;
     const texts = this.board.store.texts;
     if (!editing || !review || !texts) return;
-    const target = event.target as HTMLInputElement | HTMLSelectElement;
-    this.editRaw = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value;
+    this.editRaw = editorRaw(event);
     const column = review.changed[editing.change];
     const problem = localProblem(column, fieldKind(column.type).parse(this.editRaw), texts, this.numberFormat());
     if (problem !== editing.problem) this.editing = { ...editing, problem };

@@ -15,6 +15,10 @@ export interface Locator {
   nth(index: number): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number; clickCount?: number }): Promise<void>;
+  dblclick(options?: { timeout?: number; position?: { x: number; y: number } }): Promise<void>;
+  /** Types `value` into an input, replacing what it held. */
+  fill(value: string, options?: { timeout?: number }): Promise<void>;
+  press(key: string, options?: { timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   /** The value of an input, textarea or select. */
   inputValue(options?: { timeout?: number }): Promise<string>;
@@ -49,6 +53,8 @@ export interface Page {
   getByRole(role: string, options?: RoleOptions): Locator;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   exposeFunction(name: string, callback: (...args: any[]) => unknown): Promise<void>;
+  /** The system's colour scheme and forced colours (a high-contrast theme) as the page sees them. */
+  emulateMedia(options: { colorScheme?: 'light' | 'dark'; forcedColors?: 'active' | 'none' }): Promise<void>;
   evaluate<T>(fn: () => T): Promise<T>;
   on(event: 'console', listener: (message: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;

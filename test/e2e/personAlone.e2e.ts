@@ -1,0 +1,169 @@
+// A person working alone on the browser Board of xos-mcp (the demo CRM, no agent call): from the
+// start page to a list, filter and sort it, edit five cells in the grid, save them with one
+// question (one transaction), follow a ref from a record, go back to the start, read the record's
+// History and undo the save as one. Screenshots of the edited grid in light, dark and
+// high-contrast (forced colours) themes.
+//   npm run build && npm run provision:vscode && node --test test/e2e/personAlone.e2e.ts
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, test } from 'node:test';
+import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
+import { vscodeServer } from './support/codeServer.ts';
+import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
+
+const CITY_COLUMN = 5;
+const EDITS = 5;
+
+let dir: string;
+let browser: Browser;
+let page: Page;
+let xosMcp: StartedXosMcp | undefined;
+const errors: string[] = [];
+
+interface Person { city: string | null; version: number }
+
+function stored(ids: readonly string[]): Map<string, Person> {
+  const db = new DatabaseSync(join(dir, 'xos-mcp', 'xos.db'), { readOnly: true, timeout: 10_000 });
+  try {
+    const rows = db.prepare('SELECT id, city, version FROM person ORDER BY id').all() as Array<Record<string, unknown>>;
+    return new Map(rows.filter((r) => ids.includes(String(r.id))).map((r) => [String(r.id), { city: r.city as string | null, version: Number(r.version) }]));
+  } finally {
+    db.close();
+  }
+}
+
+async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 30_000): Promise<void> {
+  let last: T | undefined;
+  await vscodeServer.waitFor(async () => {
+    last = await read().catch(() => undefined);
+    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
+  }, { timeoutMs, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}; xos-mcp said:\n${xosMcp?.log() ?? ''}` });
+}
+
+const listGrid = () => page.locator('xos-list-grid [role="grid"]');
+const listRow = (index: number) => page.locator(`xos-list-grid [role="row"][data-index="${index}"]`);
+const rowOf = (key: string) => page.locator(`xos-list-grid [role="row"][data-key="${key}"]`);
+const cellOf = (key: string, column: number) => rowOf(key).locator(`[role="gridcell"][aria-colindex="${column}"]`);
+const dialog = () => page.locator('[role="alertdialog"]');
+const attr = (locator: Locator, name: string) => locator.getAttribute(name, { timeout: 5_000 });
+
+/** Answers the page's own question with its act button (Save) and waits until it is gone. */
+async function answerSave(expected: RegExp): Promise<void> {
+  await dialog().waitFor({ state: 'visible', timeout: 30_000 });
+  assert.match(await dialog().innerText(), expected);
+  await dialog().locator('vscode-button.act').click();
+  await dialog().waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'xos-person-alone-'));
+  xosMcp = await startXosMcp({ name: 'xos-person-alone-e2e', data: dir });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  await page.goto(xosMcp.link);
+});
+
+after(async () => {
+  await page?.close().catch(() => {});
+  await browser?.close();
+  await xosMcp?.client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a person alone on the browser Board', () => {
+  test('lists, filter, sort, five cells edited in the grid and saved with one question, a ref followed, the start page, History, undo as one', { timeout: 240_000 }, async (t) => {
+    try {
+      // The start page offers the app's lists; People opens.
+      await page.locator('xos-start-page button[data-context="person_list"]').click();
+      await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
+      const total = Number(await attr(listGrid(), 'aria-rowcount')) - 1;
+      assert.ok(total > 50, `the demo's people (${total})`);
+
+      // Filter, then sort by Age; the filter says what it filters.
+      await page.locator('xos-list-grid input[type="search"]').fill('an');
+      await page.locator('xos-list-grid input[type="search"]').press('Enter');
+      await vscodeServer.waitFor(async () => /^\d[\d,]* of [\d,]+ records$/.test(await page.locator('xos-list-grid .count').innerText()) || undefined, { timeoutMs: 30_000, describe: () => 'the filtered count' });
+      await page.locator('xos-list-grid [role="columnheader"][data-field="age"]').click();
+      await until('the sort by Age', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="age"]'), 'aria-sort'), 'ascending');
+      await listRow(EDITS - 1).waitFor({ state: 'visible', timeout: 30_000 });
+
+      // Five City cells of the first five rows, each by a double-click, typed, Enter.
+      const keys: string[] = [];
+      for (let i = 0; i < EDITS; i++) keys.push((await attr(listRow(i), 'data-key'))!);
+      const before = stored(keys);
+      for (const [i, key] of keys.entries()) {
+        await cellOf(key, CITY_COLUMN).dblclick();
+        const editor = page.locator('xos-list-grid .editor');
+        await editor.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.equal(await attr(editor, 'aria-label'), 'New value of City');
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(`Gridtown ${i + 1}`);
+        await page.keyboard.press('Enter');
+        await until(`the edited cell of person ${key}`, () => attr(cellOf(key, CITY_COLUMN), 'aria-label'), `City: Gridtown ${i + 1}, changed, not saved`);
+      }
+      await until('the count of unsaved changes', () => page.locator('xos-list-grid .grid-edits .changes').innerText(), `${EDITS} unsaved changes`);
+      assert.deepEqual(stored(keys), before, 'an edit in the grid writes nothing');
+      await screenshot(page, 'person-alone-1-edited-light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'person-alone-1-edited-dark');
+      await page.emulateMedia({ colorScheme: 'dark', forcedColors: 'active' });
+      await screenshot(page, 'person-alone-1-edited-high-contrast');
+      await page.emulateMedia({ colorScheme: 'light', forcedColors: 'none' });
+
+      // Save Changes: the changes show as one review while one question names them; Save writes them in one transaction.
+      await page.locator('xos-list-grid vscode-button.save-edits').click();
+      await answerSave(new RegExp(`^Save changes to ${EDITS} records of Person\\?[\\s\\S]*City`));
+      await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
+      await until('the saved cities', async () => { const now = stored(keys); return keys.map((key) => now.get(key)?.city); }, keys.map((_key, i) => `Gridtown ${i + 1}`));
+      for (const [key, person] of stored(keys)) assert.equal(person.version, before.get(key)!.version + 1, `person ${key} written once`);
+      await until('no unsaved changes left', () => page.locator('xos-list-grid .grid-edits').count(), 0);
+      await screenshot(page, 'person-alone-2-saved');
+
+      // The list came back sorted and filtered as the person had it; a filter finds the first edited record.
+      await until('the sort kept', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="age"]'), 'aria-sort'), 'ascending');
+      const first = keys[0];
+      const findFirst = async () => {
+        await page.locator('xos-list-grid input[type="search"]').fill('Gridtown 1');
+        await page.locator('xos-list-grid input[type="search"]').press('Enter');
+        await until('the one person of Gridtown 1', () => page.locator('xos-list-grid .count').innerText(), `1 of ${total} records`);
+        await rowOf(first).waitFor({ state: 'visible', timeout: 30_000 });
+      };
+      await findFirst();
+
+      // A record, and the ref on its form: the company opens.
+      await cellOf(first, 1).dblclick();
+      await page.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('xos-field-editor[data-field="company"] a.opens').click();
+      await until('the company on the breadcrumb', async () => /^Company /.test(await page.locator('xos-nav-bar li[aria-current="page"]').innerText()), true);
+
+      // The app's name leads back to the start page, from where People opens again.
+      await page.locator('xos-nav-bar button.home').click();
+      await page.locator('xos-start-page').waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('xos-start-page button[data-context="person_list"]').click();
+      await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
+      await findFirst();
+
+      // History of that record names the save; its Undo undoes the whole save as one (one question, one transaction).
+      await cellOf(first, 1).dblclick();
+      await page.locator('xos-record-history summary').click();
+      const entry = page.locator('xos-record-history li.entry').first();
+      await entry.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await entry.innerText(), /City[\s\S]*Gridtown 1/);
+      await screenshot(page, 'person-alone-3-history');
+      await entry.locator('vscode-button.undo').click();
+      await answerSave(new RegExp(`^Undo[\\s\\S]*${EDITS} records`));
+      await until('the cities as before', async () => [...stored(keys).values()].map((p) => p.city), [...before.values()].map((p) => p.city));
+      assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
+    } catch (error) {
+      await saveFailureArtifacts('person-alone', page, undefined);
+      t.diagnostic(xosMcp?.log() ?? '');
+      throw error;
+    }
+  });
+});
