@@ -73,6 +73,12 @@ export class BoardHistory {
       this.emit();
       return;
     }
+    // The same list's query run again (the list as stored after a save of its rows): the same step.
+    if (step.kind === 'list' && current?.kind === 'list' && current.context === step.context && sameOrigin(current.view?.source.origin ?? current.origin, step.view?.source.origin)) {
+      current.view = step.view;
+      this.emit();
+      return;
+    }
     this.steps = [...this.steps.slice(0, this.index + 1), step].slice(-MAX_STEPS);
     this.index = this.steps.length - 1;
     this.emit();
@@ -202,4 +208,9 @@ export class BoardHistory {
     this.subscription.dispose();
     this.listeners.clear();
   }
+}
+
+/** Whether two lists come from the same query (fixed results never do). */
+function sameOrigin(a: ListOrigin | undefined, b: ListOrigin | undefined): boolean {
+  return a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,6 +1,7 @@
 // The Board without an agent, in real VS Code (code-server, headless Chromium, the packaged
 // .vsix): the XOS view in the activity bar lists the app's lists and opens one on the Board;
-// then Back and Forward from the keyboard: Alt+← and Alt+→ anywhere on the Board step through
+// two cells edited in the grid are saved with one question (a VS Code notification); then
+// Back and Forward from the keyboard: Alt+← and Alt+→ anywhere on the Board step through
 // what it showed, like the buttons (test/e2e/smoke.e2e.ts clicks those); in a text field they
 // are left to the field (Alt+arrows move the caret by word there).
 //   node scripts/provision-vscode.mjs && node_modules/.bin/node --test test/e2e/boardHistoryKeys.e2e.ts
@@ -13,12 +14,13 @@ import { boardFrame } from './board.support.ts';
 import { fileBrowser } from './support/fileBrowser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
+import { answerNotification } from './support/notifications.ts';
 import { packagedExtension } from './support/packaged.ts';
 import { waitForWorkbench } from './support/workbench.ts';
 
 const browser = fileBrowser();
 
-test('the XOS view in the activity bar opens People on the Board; Alt+← and Alt+→ go Back and Forward between the list and a record, not in a text field', { timeout: 240_000 }, async () => {
+test('the XOS view in the activity bar opens People on the Board; two cells edited in the grid are saved with one question; Alt+← and Alt+→ go Back and Forward between the list and a record, not in a text field', { timeout: 240_000 }, async () => {
   const profile = mkdtempSync(join(tmpdir(), 'xos-e2e-keys-'));
   const dirs = { extensionsDir: join(profile, 'extensions'), userDataDir: join(profile, 'user-data') };
   const workspace = join(profile, 'workspace');
@@ -43,6 +45,25 @@ test('the XOS view in the activity bar opens People on the Board; Alt+← and Al
     await board.locator('[role="grid"] [role="row"][aria-rowindex="2"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await board.locator('xos-board section.list h1').innerText(), 'People');
     await screenshot(page, 'keys-view-people');
+
+    // Two cells edited in the grid (a double-click, typed, Enter) and saved with one question, a VS Code notification.
+    const city = (index: number) => board.locator(`[role="grid"] [role="row"][aria-rowindex="${index}"] [role="gridcell"][aria-colindex="5"]`);
+    for (const [index, value] of [[2, 'Codetown'], [3, 'Codeville']] as const) {
+      await city(index).dblclick();
+      await board.locator('xos-list-grid .editor').waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(value);
+      await page.keyboard.press('Enter');
+      await board.locator(`[role="grid"] [role="row"][aria-rowindex="${index}"] [role="gridcell"].edited`, { hasText: value }).waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    await board.locator('xos-list-grid .grid-edits .changes', { hasText: '2 unsaved changes' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'keys-grid-edited');
+    await board.locator('xos-list-grid vscode-button.save-edits').click();
+    await answerNotification(page, /Save changes to 2 records of Person\?/, 'Save', 'keys-grid-question');
+    await board.locator('xos-list-grid .grid-edits').waitFor({ state: 'hidden', timeout: 30_000 });
+    await vscodeServer.waitFor(async () => (await city(2).innerText().catch(() => '')) === 'Codetown' || undefined, { timeoutMs: 30_000, describe: () => 'the saved city never showed in the list' });
+    // The list as stored after the save is the same step of Back and Forward.
+    assert.deepEqual((await board.locator('nav[aria-label="Breadcrumb"] li').allInnerTexts()).map((text) => text.trim()), ['XOS CRM', 'People']);
     const current = () => board.locator('li[aria-current="page"]').innerText().then((text) => text.trim());
     const becomes = (what: RegExp | string, describe: string) => vscodeServer.waitFor(async () => {
       const text = await current().catch(() => '');

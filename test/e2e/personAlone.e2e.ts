@@ -123,6 +123,7 @@ describe('a person alone on the browser Board', () => {
       await until('the saved cities', async () => { const now = stored(keys); return keys.map((key) => now.get(key)?.city); }, keys.map((_key, i) => `Gridtown ${i + 1}`));
       for (const [key, person] of stored(keys)) assert.equal(person.version, before.get(key)!.version + 1, `person ${key} written once`);
       await until('no unsaved changes left', () => page.locator('xos-list-grid .grid-edits').count(), 0);
+      assert.deepEqual((await page.locator('xos-nav-bar li').allInnerTexts()).map((text) => text.trim()), ['XOS CRM', 'People'], 'the list as stored is the same step');
       await screenshot(page, 'person-alone-2-saved');
 
       // The list came back sorted and filtered as the person had it; a filter finds the first edited record.

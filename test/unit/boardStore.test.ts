@@ -444,3 +444,30 @@ describe('StoreController', () => {
     assert.throws(() => board.store, /no Board store/);
   });
 });
+
+describe('edits in the list grid', () => {
+  const editable = { lastname: { field: 'lastname', label: 'Last name', type: 'text', numeric: false, sortable: true, input: 'text', required: true } } as const;
+
+  test('an edit of an editable cell goes to the host and shows at once; the host\'s answer replaces it; a new list drops them', () => {
+    const { host, store } = setup();
+    const changes: number[] = [];
+    store.subscribe(['gridEdits'], () => changes.push(store.gridEdits?.cells.length ?? -1));
+    host.send(protocol.list, { list: listBlock(1, { editors: editable }) });
+    store.editGridCell('2', 'id', 99);
+    store.editGridCell('2', 'lastname', 'Neu');
+    assert.deepEqual(host.sent.filter((m) => m.method === 'board/gridEdit').map((m) => m.params), [{ listId: 1, key: '2', field: 'lastname', value: 'Neu' }], 'only an editable column is sent');
+    assert.deepEqual(store.gridEdit('2', 'lastname'), { value: 'Neu' });
+    host.send(protocol.gridEdits, { gridEdits: { listId: 1, cells: [{ key: '2', field: 'lastname', value: '', problem: 'Required.' }], canSave: false } });
+    assert.deepEqual(store.gridEdit('2', 'lastname'), { key: '2', field: 'lastname', value: '', problem: 'Required.' });
+    // The host's edits of another list are not this list's.
+    host.send(protocol.gridEdits, { gridEdits: { listId: 7, cells: [{ key: '3', field: 'lastname', value: 'X' }], canSave: true } });
+    assert.equal(store.gridEdits, null);
+    host.send(protocol.gridEdits, { gridEdits: { listId: 1, cells: [{ key: '2', field: 'lastname', value: 'Neu' }], canSave: true } });
+    store.gridEditsAction('save');
+    assert.deepEqual(host.sent.filter((m) => m.method === 'board/gridEditsAction').map((m) => m.params), [{ listId: 1, action: 'save' }]);
+    host.send(protocol.list, { list: listBlock(2, { editors: editable }) });
+    assert.equal(store.gridEdits, null);
+    assert.equal(store.gridEdit('2', 'lastname'), undefined);
+    assert.ok(changes.length >= 4);
+  });
+});
