@@ -3,15 +3,19 @@
 // Components get it from the element tree (storeController.ts) and call its actions;
 // it tells them which part changed. List rows are kept in a bounded cache of chunks and
 // asked for as the grid needs them, so a million-row list never sits here whole. A review of
-// many proposed changes pages the same way: one cache (rowChunks.ts) serves both grids.
+// many proposed changes pages the same way: one cache (rowChunks.ts) serves both grids. The
+// approvals and the page's own questions are parts of their own (approvalsState.ts,
+// questionsState.ts), registered on the same endpoint.
 import type { HistoryView, ListQuery, ListSort, OpenableContext, RefChoice } from '../src/core/domain.ts';
 import type { RecordHistoryView } from '../src/board/recordHistory.ts';
 import * as protocol from '../src/board/protocol.ts';
 import type { DetailBlock, GridEditsBlock, GridRow, ListBlock, MailBlock, PresenceView, ReviewBlock, ReviewFilter, ReviewRow, WebviewTexts } from '../src/board/viewTypes.ts';
+import { ApprovalsState } from './approvalsState.ts';
+import type { BoardEndpoint } from './endpoint.ts';
+import { QuestionsState } from './questionsState.ts';
 import { CHUNK_ROWS, RowChunks } from './rowChunks.ts';
 
-/** What the store uses of the host connection: protocol.ts's MessageEndpoint (transport.ts makes it), or a test's fake host. */
-export type BoardEndpoint = Pick<protocol.MessageEndpoint, 'notify' | 'request' | 'onNotification' | 'onRequest'>;
+export type { BoardEndpoint } from './endpoint.ts';
 
 /** What the store uses of the page: its language (`<html lang>`), the Board's locale until the host sends one, then set to it. */
 export interface BoardPage {
@@ -64,8 +68,6 @@ export class BoardStore {
   /** The fields the person changed, and whether the form holds anything unsaved (as the host counts them). */
   edited: ReadonlySet<string> = new Set();
   dirty = false;
-  /** A question the host asks on the page (the browser Board), until it is answered or withdrawn. */
-  question: (protocol.Question & { resolve(choice: string | null): void }) | null = null;
   /** The review of many proposed changes shown instead of the list, or null. */
   review: ReviewBlock | null = null;
   /** The review's filter as the page shows it (the block's until the person picks another). */
@@ -79,16 +81,10 @@ export class BoardStore {
   private rowEditors = new Map<string, readonly string[]>();
   /** Counts the rows swapped in after others wrote (the grid then finds its active row's record again). */
   rowSwaps = 0;
-  /** The writes the agent asked for that wait for the person's decision, oldest first. */
-  approvals: readonly protocol.ApprovalItem[] = [];
-  /** Whether the approvals list is open (its header toggles it); kept here, so it stays as the person left it when the Board's layout changes. */
-  approvalsOpen = true;
-  /** The person asked to see the approvals (status bar, command) and the list has not taken focus for it yet. */
-  private approvalsReveal = false;
-  /** Approvals the person decided here whose outcome has not come yet: their buttons wait. */
-  private readonly decidingHere = new Set<string>();
-  /** Questions that came while one was open (the host queues them; this is the page's own guard). */
-  private readonly queuedQuestions: Array<protocol.Question & { resolve(choice: string | null): void }> = [];
+  /** The writes the agent asked for that wait for the person's decision (approvalsState.ts). */
+  readonly approvals: ApprovalsState;
+  /** The question the host asks on the page itself (questionsState.ts). */
+  readonly questions: QuestionsState;
 
   private readonly listeners = new Map<Topic, Set<() => void>>();
   /** The list's rows under the current query (reset for a new list or query). */
@@ -122,6 +118,8 @@ export class BoardStore {
 
   constructor(host: BoardEndpoint, page: BoardPage) {
     this.host = host;
+    this.approvals = new ApprovalsState(host, () => this.emit('approvals'));
+    this.questions = new QuestionsState(host, () => this.emit('question'));
     this.locale = page.lang || 'en';
     host.onNotification(protocol.locale, ({ locale, texts, contexts, locales, app }) => {
       this.locale = locale;
@@ -192,91 +190,7 @@ export class BoardStore {
       this.status = status;
       this.emit('status');
     });
-    host.onNotification(protocol.approvals, ({ approvals }) => {
-      this.approvals = approvals;
-      // A decision whose approval left the list is over, whatever message says so.
-      const listed = new Set(approvals.map((a) => a.id));
-      for (const id of this.decidingHere) if (!listed.has(id)) this.decidingHere.delete(id);
-      this.emit('approvals');
-    });
-    host.onNotification(protocol.approvalDecided, ({ id }) => {
-      if (this.decidingHere.delete(id)) this.emit('approvals');
-    });
-    host.onNotification(protocol.revealApprovals, () => {
-      this.approvalsOpen = true;
-      this.approvalsReveal = true;
-      this.emit('approvals');
-    });
     host.onRequest(protocol.formData, () => Object.fromEntries(this.edits));
-    host.onRequest(protocol.ask, (question) => new Promise<{ choice: string | null }>((resolve) => {
-      // The host asks one question at a time; should a second arrive anyway, it waits here
-      // too: the open question never changes under the person's cursor.
-      const asked = { ...question, resolve: (choice: string | null) => resolve({ choice }) };
-      if (this.question) {
-        this.queuedQuestions.push(asked);
-        this.question = { ...this.question, waiting: (this.question.waiting ?? 0) + 1 };
-      } else {
-        this.question = asked;
-      }
-      this.emit('question');
-    }));
-    host.onNotification(protocol.withdrawQuestion, ({ id }) => {
-      if (this.question?.id === id) {
-        this.answer(null);
-        return;
-      }
-      const queued = this.queuedQuestions.findIndex((q) => q.id === id);
-      if (queued >= 0) {
-        this.queuedQuestions.splice(queued, 1)[0].resolve(null);
-        if (this.question) this.question = { ...this.question, waiting: Math.max(0, (this.question.waiting ?? 0) - 1) };
-        this.emit('question');
-      }
-    });
-    host.onNotification(protocol.questionWaiting, ({ id, waiting }) => {
-      if (this.question?.id !== id) return;
-      this.question = { ...this.question, waiting: waiting + this.queuedQuestions.length };
-      this.emit('question');
-    });
-  }
-
-  /** The person's answer to the open question: a button's title, or null (closed). */
-  answer(choice: string | null): void {
-    const open = this.question;
-    if (!open) return;
-    this.question = this.queuedQuestions.shift() ?? null;
-    open.resolve(choice !== null && open.buttons.includes(choice) ? choice : null);
-    this.emit('question');
-  }
-
-  /** Opens or closes the approvals list. */
-  setApprovalsOpen(open: boolean): void {
-    if (open === this.approvalsOpen) return;
-    this.approvalsOpen = open;
-    this.emit('approvals');
-  }
-
-  /** Whether the person asked to see the approvals since the last call: the list takes focus once per request. */
-  takeApprovalsReveal(): boolean {
-    const asked = this.approvalsReveal;
-    this.approvalsReveal = false;
-    return asked;
-  }
-
-  /** Whether a decision of this approval is under way (here or, as the host says, from an earlier page): its buttons wait. */
-  approvalDeciding(id: string): boolean {
-    return this.decidingHere.has(id) || this.approvals.some((a) => a.id === id && a.deciding);
-  }
-
-  /** The person's decision of a listed approval; nothing while one of it is under way (no double submit). True when it was sent. */
-  decideApproval(id: string, decision: 'approve' | 'decline', shownHash?: string): boolean {
-    const listed = this.approvals.find((a) => a.id === id);
-    if (this.approvalDeciding(id) || !listed) return false;
-    this.decidingHere.add(id);
-    // The hash of the write the person saw (as rendered, else as listed): Approve writes that, or nothing when it changed since.
-    const hash = shownHash ?? listed.hash;
-    this.host.notify(protocol.decideApproval, { id, decision, ...(hash === undefined ? {} : { hash }) });
-    this.emit('approvals');
-    return true;
   }
 
   /** Says the webview listens; the host answers with every part of the Board. */

@@ -33,66 +33,66 @@ describe('the pending approvals in the Board store', () => {
   test('the list as sent; a decision is sent once and its buttons wait until the outcome came', () => {
     const { host, store, seen, decisions } = setup();
     host.send(protocol.approvals, { approvals: [item('12'), item('13')] });
-    assert.deepEqual(store.approvals.map((a) => a.id), ['12', '13']);
+    assert.deepEqual(store.approvals.items.map((a) => a.id), ['12', '13']);
     assert.deepEqual(seen, ['approvals']);
 
-    assert.equal(store.decideApproval('12', 'approve'), true);
-    assert.equal(store.approvalDeciding('12'), true);
-    assert.equal(store.approvalDeciding('13'), false, 'only the decided one waits');
-    assert.equal(store.decideApproval('12', 'approve'), false, 'a double click is not sent');
-    assert.equal(store.decideApproval('12', 'decline'), false, 'nor another decision of it');
+    assert.equal(store.approvals.decide('12', 'approve'), true);
+    assert.equal(store.approvals.deciding('12'), true);
+    assert.equal(store.approvals.deciding('13'), false, 'only the decided one waits');
+    assert.equal(store.approvals.decide('12', 'approve'), false, 'a double click is not sent');
+    assert.equal(store.approvals.decide('12', 'decline'), false, 'nor another decision of it');
     assert.deepEqual(decisions(), [{ id: '12', decision: 'approve' }]);
 
     // A failed outcome: the approval is still listed, its buttons act again.
     host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
-    assert.equal(store.approvalDeciding('12'), false);
-    assert.equal(store.decideApproval('12', 'decline'), true);
+    assert.equal(store.approvals.deciding('12'), false);
+    assert.equal(store.approvals.decide('12', 'decline'), true);
     assert.deepEqual(decisions().at(-1), { id: '12', decision: 'decline' });
   });
 
   test('an approval that left the list ends its decision; one not listed is not sent; the host\'s "deciding" counts', () => {
     const { host, store, decisions } = setup();
     host.send(protocol.approvals, { approvals: [item('12'), item('13', { deciding: true })] });
-    assert.equal(store.decideApproval('99', 'approve'), false);
-    assert.equal(store.approvalDeciding('13'), true, 'decided from an earlier page, still under way');
-    assert.equal(store.decideApproval('13', 'approve'), false);
-    store.decideApproval('12', 'approve');
+    assert.equal(store.approvals.decide('99', 'approve'), false);
+    assert.equal(store.approvals.deciding('13'), true, 'decided from an earlier page, still under way');
+    assert.equal(store.approvals.decide('13', 'approve'), false);
+    store.approvals.decide('12', 'approve');
     host.send(protocol.approvals, { approvals: [item('13')] });
-    assert.equal(store.approvalDeciding('12'), false);
-    assert.equal(store.approvalDeciding('13'), false);
+    assert.equal(store.approvals.deciding('12'), false);
+    assert.equal(store.approvals.deciding('13'), false);
     // Listed again (say it could not be carried out and stays): it can be decided again.
     host.send(protocol.approvals, { approvals: [item('12'), item('13')] });
-    assert.equal(store.decideApproval('12', 'approve'), true);
+    assert.equal(store.approvals.decide('12', 'approve'), true);
     assert.deepEqual(decisions(), [{ id: '12', decision: 'approve' }, { id: '12', decision: 'approve' }]);
   });
 
   test('Approve sends the hash of the write the list showed: the host writes only that', () => {
     const { host, store, decisions } = setup();
     host.send(protocol.approvals, { approvals: [item('12', { hash: 'a'.repeat(64) })] });
-    store.decideApproval('12', 'approve');
+    store.approvals.decide('12', 'approve');
     assert.deepEqual(decisions(), [{ id: '12', decision: 'approve', hash: 'a'.repeat(64) }]);
     // The list shows the request anew (the person changed the grid): the next decision carries the new hash.
     host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
     host.send(protocol.approvals, { approvals: [item('12', { hash: 'b'.repeat(64) })] });
-    store.decideApproval('12', 'approve');
+    store.approvals.decide('12', 'approve');
     assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'b'.repeat(64) });
     // The list component passes the hash of the question as it rendered it: that one is sent.
     host.send(protocol.approvalDecided, { id: '12', outcome: 'failed' });
-    store.decideApproval('12', 'approve', 'c'.repeat(64));
+    store.approvals.decide('12', 'approve', 'c'.repeat(64));
     assert.deepEqual(decisions().at(-1), { id: '12', decision: 'approve', hash: 'c'.repeat(64) });
     assert.equal(protocol.decideApproval.guard?.({ id: '12', decision: 'approve', hash: 'x'.repeat(129) }), false, 'an over-long hash is dropped');
   });
 
   test('the list is open until the person closes it; their request to see it opens it and asks for focus once', () => {
     const { host, store, seen } = setup();
-    assert.equal(store.approvalsOpen, true);
-    store.setApprovalsOpen(false);
-    assert.equal(store.approvalsOpen, false);
-    assert.equal(store.takeApprovalsReveal(), false);
+    assert.equal(store.approvals.open, true);
+    store.approvals.setOpen(false);
+    assert.equal(store.approvals.open, false);
+    assert.equal(store.approvals.takeReveal(), false);
     host.send(protocol.revealApprovals, {});
-    assert.equal(store.approvalsOpen, true);
-    assert.equal(store.takeApprovalsReveal(), true);
-    assert.equal(store.takeApprovalsReveal(), false, 'focus is asked for once per request');
+    assert.equal(store.approvals.open, true);
+    assert.equal(store.approvals.takeReveal(), true);
+    assert.equal(store.approvals.takeReveal(), false, 'focus is asked for once per request');
     assert.deepEqual(seen, ['approvals', 'approvals']);
   });
 });

@@ -259,7 +259,7 @@ describe('BoardStore', () => {
   test('a second question while one is open waits behind it, and shows when the first is answered', async () => {
     const { host, store, seen } = setup();
     // Read afresh each time (an assertion would narrow a property read once).
-    const shown = () => store.question;
+    const shown = () => store.questions.current;
     const first = host.ask(protocol.ask, question(1));
     await settle();
     assert.equal(shown()?.id, 1);
@@ -275,11 +275,11 @@ describe('BoardStore', () => {
     host.send(protocol.questionWaiting, { id: 2, waiting: 5 });
     assert.equal(shown()?.waiting, 3, 'a count for a question not shown changes nothing');
 
-    store.answer('Save');
+    store.questions.answer('Save');
     assert.deepEqual(await first, { choice: 'Save' });
     assert.equal(shown()?.id, 2, 'then the waiting question shows');
     assert.equal(shown()?.kind, 'send');
-    store.answer('Send everything');
+    store.questions.answer('Send everything');
     assert.deepEqual(await second, { choice: null }, 'a title that is not one of its buttons declines');
     assert.equal(shown(), null);
 

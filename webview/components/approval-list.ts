@@ -40,7 +40,7 @@ export class XosApprovalList extends LitElement {
 
   protected override willUpdate(_changed: PropertyValues<this>): void {
     // The person asked to see the list (the store opened it): it takes focus once rendered.
-    if (this.board.store.takeApprovalsReveal()) this.focusList = true;
+    if (this.board.store.approvals.takeReveal()) this.focusList = true;
     // A decided approval leaves with its buttons: focus that was on them goes to the list, not to the page's end.
     this.hadFocus = this.shadowRoot?.activeElement != null;
   }
@@ -48,7 +48,7 @@ export class XosApprovalList extends LitElement {
   override render(): TemplateResult | typeof nothing {
     const { store } = this.board;
     const texts = store.texts;
-    const approvals = store.approvals;
+    const approvals = store.approvals.items;
     this.scheduleExpiryUpdate(approvals);
     if (this.guard.show(approvals.length ? approvals.map((a) => `${a.id} ${a.hash ?? ''}`).join('\n') : undefined)) {
       clearTimeout(this.inertTimer);
@@ -59,13 +59,13 @@ export class XosApprovalList extends LitElement {
     const now = Date.now();
     return html`<section aria-label=${texts.approvalsTitle}>
       <h2>
-        <button type="button" class="toggle" aria-expanded=${store.approvalsOpen ? 'true' : 'false'} aria-controls="approvals" @click=${() => store.setApprovalsOpen(!store.approvalsOpen)}>
+        <button type="button" class="toggle" aria-expanded=${store.approvals.open ? 'true' : 'false'} aria-controls="approvals" @click=${() => store.approvals.setOpen(!store.approvals.open)}>
           <span class="chevron" aria-hidden="true">›</span>
           <span class="title">${texts.approvalsTitle}</span>
           <vscode-badge variant="counter" class="count">${number.format(approvals.length)}</vscode-badge>
         </button>
       </h2>
-      <ul id="approvals" tabindex="-1" aria-label=${texts.approvalsTitle} ?hidden=${!store.approvalsOpen}>
+      <ul id="approvals" tabindex="-1" aria-label=${texts.approvalsTitle} ?hidden=${!store.approvals.open}>
         ${approvals.map((approval) => this.renderApproval(approval, texts, number, now))}
       </ul>
     </section>`;
@@ -73,7 +73,7 @@ export class XosApprovalList extends LitElement {
 
   private renderApproval(approval: ApprovalItem, texts: WebviewTexts, number: Intl.NumberFormat, now: number): TemplateResult {
     const { store } = this.board;
-    const deciding = store.approvalDeciding(approval.id);
+    const deciding = store.approvals.deciding(approval.id);
     const inert = this.guard.inert();
     const name = questionName(approval.question);
     const expiry = expiryText(approval.expiresAt, now, texts, number);
@@ -100,7 +100,7 @@ export class XosApprovalList extends LitElement {
   /** `shown`: the hash of the write this approval's question, as rendered, names. */
   private decide(id: string, decision: 'approve' | 'decline', shown: string | undefined): void {
     if (this.guard.inert()) return;
-    this.board.store.decideApproval(id, decision, shown);
+    this.board.store.approvals.decide(id, decision, shown);
   }
 
   override updated(): void {

@@ -38,7 +38,7 @@ export class XosQuestion extends LitElement {
 
   override render(): TemplateResult | typeof nothing {
     const { store } = this.board;
-    const question = store.question;
+    const question = store.questions.current;
     if (this.guard.show(question ? questionKey(question) : undefined)) {
       // New or changed: the act button waits, then this renders it enabled.
       clearTimeout(this.enableTimer);
@@ -57,7 +57,7 @@ export class XosQuestion extends LitElement {
         <p id="question-text">${question.message}</p>
         <div class="buttons">
           <vscode-button class="act" aria-disabled=${inert ? 'true' : 'false'} @click=${(event: Event) => this.act(event, act)}>${act}</vscode-button>
-          ${keep.map((title) => html`<vscode-button secondary class="keep" @click=${() => store.answer(title)}>${title}</vscode-button>`)}
+          ${keep.map((title) => html`<vscode-button secondary class="keep" @click=${() => store.questions.answer(title)}>${title}</vscode-button>`)}
         </div>
         ${waitingLine ? html`<p class="waiting" id="question-waiting" role="status">${waitingLine}</p>` : nothing}
       </div>
@@ -71,11 +71,11 @@ export class XosQuestion extends LitElement {
       event.stopPropagation();
       return;
     }
-    this.board.store.answer(title);
+    this.board.store.questions.answer(title);
   }
 
   override updated(): void {
-    const question = this.board.store.question;
+    const question = this.board.store.questions.current;
     if (!question || this.shown === question.id) return;
     this.shown = question.id;
     // Focus starts on the button that changes nothing, so a stray Enter does not save or send.
@@ -86,7 +86,7 @@ export class XosQuestion extends LitElement {
   private onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Escape') {
       event.preventDefault();
-      this.board.store.answer(null);
+      this.board.store.questions.answer(null);
     } else if (event.key === 'Tab') {
       // Focus stays in the dialog while it is open.
       const buttons = [...this.renderRoot.querySelectorAll<HTMLElement>('vscode-button')];
