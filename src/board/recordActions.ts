@@ -79,31 +79,24 @@ export class RecordActions implements BoardPart {
 
   /** Save of the list grid's edits: shown as one review and saved as one, the question included. */
   async saveGridEdits(): Promise<void> {
-    if (this.saving) return;
-    const { host } = this;
-    this.saving = true;
-    host.setStatus({ kind: 'busy', text: boardTexts(host.locale()).saving });
-    try {
-      await runAction(host, async () => {
-        const outcome = await saveGridEdits(host.deps(), new AbortController().signal, 'board');
-        host.ui.log.info(`Board save of the grid's edits: ${host.logged(outcome)}`);
-        this.reportSave(outcome);
-      }, { log: 'Board save failed', stack: true, status: (message) => message, notice: ['XOS could not save: {0}'] });
-    } finally {
-      this.saving = false;
-    }
+    await this.saveOnce('Board save of the grid\'s edits', (signal) => saveGridEdits(this.host.deps(), signal, 'board'));
   }
 
   /** Save on the form: the use case xos_ui_save runs, confirmation included. */
   async save(): Promise<void> {
+    await this.saveOnce('Board save', (signal) => saveForm(this.host.deps(), signal, 'board'));
+  }
+
+  /** One save at a time ("Saving…" meanwhile), its outcome logged as `log` and reported; a failure takes the action's failure path. */
+  private async saveOnce(log: string, save: (signal: AbortSignal) => Promise<BoardOutcome>): Promise<void> {
     if (this.saving) return;
     const { host } = this;
     this.saving = true;
     host.setStatus({ kind: 'busy', text: boardTexts(host.locale()).saving });
     try {
       await runAction(host, async () => {
-        const outcome = await saveForm(host.deps(), new AbortController().signal, 'board');
-        host.ui.log.info(`Board save: ${host.logged(outcome)}`);
+        const outcome = await save(new AbortController().signal);
+        host.ui.log.info(`${log}: ${host.logged(outcome)}`);
         this.reportSave(outcome);
       }, { log: 'Board save failed', stack: true, status: (message) => message, notice: ['XOS could not save: {0}'] });
     } finally {

@@ -11,8 +11,8 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, GridRow, ListBlock, ReviewColumn } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
-import { cellEditor, editorRaw } from './cellEditor.ts';
-import { fill, localProblem } from './reviewText.ts';
+import { cellEditor, editorHandlers, editorRaw, keyWhileEditing, typedValue } from './cellEditor.ts';
+import { fill } from './reviewText.ts';
 import { moveActiveCell } from './gridKeys.ts';
 import { spacerHeight } from './gridViewport.ts';
 import { GridViewportController } from './gridViewportController.ts';
@@ -57,7 +57,6 @@ export class XosListGrid extends LitElement {
   /** The edited cell's value as its input holds it. */
   private editRaw: string | boolean = '';
   private focusEditor = false;
-  private numbers: { locale: string; format: Intl.NumberFormat } | undefined;
   private readonly view = new GridViewportController(this, { rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, total: () => this.total });
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private shownList: ListBlock | null = null;
@@ -209,7 +208,7 @@ export class XosListGrid extends LitElement {
   private renderEditor(column: ReviewColumn): TemplateResult {
     const texts = this.board.store.texts!;
     return cellEditor(column, this.editRaw, fill(texts.reviewEditLabel, { field: column.label }), this.editing?.problem !== undefined,
-      { input: this.onEditorInput, key: this.onEditorKey, blur: this.onEditorBlur });
+      this.editorEvents);
   }
 
   private renderProblem(problem: string | undefined, editing: boolean): TemplateResult | typeof nothing {
@@ -303,8 +302,7 @@ export class XosListGrid extends LitElement {
     const texts = this.board.store.texts;
     if (!editing || !editor || !texts) return;
     const kind = fieldKind(editor.type);
-    const value = kind.parse(this.editRaw);
-    const problem = localProblem(editor, value, texts, this.numberFormat());
+    const { value, problem } = typedValue(editor, this.editRaw, texts, this.board.store.locale);
     if (problem !== undefined) {
       this.editing = { ...editing, problem };
       return;
@@ -328,38 +326,24 @@ export class XosListGrid extends LitElement {
     this.board.store.gridEditsAction('save');
   }
 
-  private numberFormat(): Intl.NumberFormat {
-    const locale = this.board.store.locale;
-    if (this.numbers?.locale !== locale) this.numbers = { locale, format: new Intl.NumberFormat(locale) };
-    return this.numbers.format;
-  }
-
   private onEditorInput = (event: Event): void => {
     const editing = this.editing;
     const editor = editing && this.editorOf(editing.col);
     const texts = this.board.store.texts;
     if (!editing || !editor || !texts) return;
     this.editRaw = editorRaw(event);
-    const problem = localProblem(editor, fieldKind(editor.type).parse(this.editRaw), texts, this.numberFormat());
+    const { problem } = typedValue(editor, this.editRaw, texts, this.board.store.locale);
     if (problem !== editing.problem) this.editing = problem === undefined ? { key: editing.key, index: editing.index, col: editing.col } : { ...editing, problem };
   };
 
-  private onEditorKey = (event: KeyboardEvent): void => {
-    // The grid's keys do not apply while typing.
-    event.stopPropagation();
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      this.commitEdit(true);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      this.cancelEdit();
-    }
-  };
+  /** The open editor's keys and blur, as both grids handle them (cellEditor.ts). */
+  private readonly editorEvents = editorHandlers({
+    editing: () => this.editing !== null,
+    input: (event) => this.onEditorInput(event),
+    commit: (refocus) => this.commitEdit(refocus),
+    cancel: () => this.cancelEdit(),
+  });
 
-  private onEditorBlur = (event: FocusEvent): void => {
-    // Leaving the editor keeps what was typed, as a spreadsheet does; Enter and Escape closed it already.
-    if (this.editing && (event.target as HTMLElement).isConnected) this.commitEdit(false);
-  };
 
   /** An edit whose row scrolled out of the DOM is dropped, so the grid's keys work again. */
   private editorGone(): boolean {
@@ -465,11 +449,7 @@ export class XosListGrid extends LitElement {
   private onKeyDown = (event: KeyboardEvent): void => {
     if (this.editorGone()) this.editing = null;
     if (this.editing) {
-      // The grid has focus while an edit stays open (its value did not pass): Escape drops it, Enter or F2 goes back to it.
-      if (event.key === 'Escape') this.cancelEdit();
-      else if (event.key === 'Enter' || event.key === 'F2') this.renderRoot.querySelector<HTMLElement>('.editor')?.focus();
-      else return;
-      event.preventDefault();
+      keyWhileEditing(event, this.renderRoot, () => this.cancelEdit());
       return;
     }
     const row = this.activeRow;

@@ -9,12 +9,12 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { fieldKind, type FieldKind, type FormatContext } from '../../src/ast/fieldKinds.ts';
 import type { Column, ReviewBlock, ReviewColumn, ReviewFilter, ReviewRow, WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
-import { cellEditor, editorRaw } from './cellEditor.ts';
+import { cellEditor, editorHandlers, editorRaw, keyWhileEditing, numberFormat, typedValue } from './cellEditor.ts';
 import { moveActiveCell } from './gridKeys.ts';
 import { spacerHeight } from './gridViewport.ts';
 import { GridViewportController } from './gridViewportController.ts';
 import { reviewGridStyles } from './review-grid.styles.ts';
-import { fill, localProblem, reviewCellName, reviewCountText, reviewNote, rowChecked } from './reviewText.ts';
+import { fill, reviewCellName, reviewCountText, reviewNote, rowChecked } from './reviewText.ts';
 import { styleProps } from './styleProps.ts';
 
 export const REVIEW_ROW_HEIGHT = 26;
@@ -73,7 +73,6 @@ export class XosReviewGrid extends LitElement {
   /** What the editor's input holds now (kept out of the render state: typing re-renders only when the problem changes). */
   private editRaw: string | boolean = '';
   private focusEditor = false;
-  private numbers: { readonly locale: string; readonly format: Intl.NumberFormat } | undefined;
 
   constructor() {
     super();
@@ -184,7 +183,7 @@ export class XosReviewGrid extends LitElement {
         : review.counts.accepted === 0 ? texts.reviewNothingToSave : undefined;
     return html`
       <div class="toolbar">
-        <span class="count" aria-live="polite">${reviewCountText(review.counts, texts, this.numberFormat())}</span>
+        <span class="count" aria-live="polite">${reviewCountText(review.counts, texts, numberFormat(store.locale))}</span>
         <div class="filters" role="group" aria-label=${texts.reviewFilters}>
           ${filters.map(([filter, label]) => html`<button type="button" class="filter" data-filter=${filter}
             aria-pressed=${store.reviewFilter === filter ? 'true' : 'false'} @click=${() => this.showFilter(filter)}>${label}</button>`)}
@@ -272,7 +271,7 @@ export class XosReviewGrid extends LitElement {
   /** The input for the edited cell, chosen by the field's input kind like the form's. */
   private renderEditor(column: ReviewColumn, texts: WebviewTexts): TemplateResult {
     return cellEditor(column, this.editRaw, fill(texts.reviewEditLabel, { field: column.label }), this.editing?.problem !== undefined,
-      { input: this.onEditorInput, key: this.onEditorKey, blur: this.onEditorBlur });
+      this.editorEvents);
   }
 
   /**
@@ -292,12 +291,6 @@ export class XosReviewGrid extends LitElement {
     if (store.reviewTotal === undefined) return html`<div class="message">${texts.loading}</div>`;
     if (store.reviewTotal === 0) return html`<div class="message">${texts.reviewNoRows}</div>`;
     return nothing;
-  }
-
-  private numberFormat(): Intl.NumberFormat {
-    const locale = this.board.store.locale;
-    if (this.numbers?.locale !== locale) this.numbers = { locale, format: new Intl.NumberFormat(locale) };
-    return this.numbers.format;
   }
 
   private idText(row: ReviewRow, column: number): string {
@@ -361,8 +354,7 @@ export class XosReviewGrid extends LitElement {
     if (!editing || !review || !texts) return;
     const column = review.changed[editing.change];
     const kind = fieldKind(column.type);
-    const value = kind.parse(this.editRaw);
-    const problem = localProblem(column, value, texts, this.numberFormat());
+    const { value, problem } = typedValue(column, this.editRaw, texts, this.board.store.locale);
     if (problem !== undefined) {
       this.editing = { ...editing, problem };
       return;
@@ -397,26 +389,18 @@ export class XosReviewGrid extends LitElement {
     if (!editing || !review || !texts) return;
     this.editRaw = editorRaw(event);
     const column = review.changed[editing.change];
-    const problem = localProblem(column, fieldKind(column.type).parse(this.editRaw), texts, this.numberFormat());
+    const { problem } = typedValue(column, this.editRaw, texts, this.board.store.locale);
     if (problem !== editing.problem) this.editing = { ...editing, problem };
   };
 
-  private onEditorKey = (event: KeyboardEvent): void => {
-    // The grid's keys do not apply while typing.
-    event.stopPropagation();
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      this.commitEdit(true);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      this.cancelEdit();
-    }
-  };
+  /** The open editor's keys and blur, as both grids handle them (cellEditor.ts). */
+  private readonly editorEvents = editorHandlers({
+    editing: () => this.editing !== null,
+    input: (event) => this.onEditorInput(event),
+    commit: (refocus) => this.commitEdit(refocus),
+    cancel: () => this.cancelEdit(),
+  });
 
-  private onEditorBlur = (event: FocusEvent): void => {
-    // Leaving the editor keeps what was typed, as a spreadsheet does; Enter and Escape closed it already.
-    if (this.editing && (event.target as HTMLElement).isConnected) this.commitEdit(false);
-  };
 
   private cellOf(event: Event): { index: number; col: number } | undefined {
     const target = event.target as HTMLElement;
@@ -461,11 +445,7 @@ export class XosReviewGrid extends LitElement {
   private onKeyDown = (event: KeyboardEvent): void => {
     if (this.editorGone()) this.editing = null;
     if (this.editing) {
-      // The grid has focus while an edit stays open (its value did not pass): Escape drops it, Enter or F2 goes back to it.
-      if (event.key === 'Escape') this.cancelEdit();
-      else if (event.key === 'Enter' || event.key === 'F2') this.renderRoot.querySelector<HTMLElement>('.editor')?.focus();
-      else return;
-      event.preventDefault();
+      keyWhileEditing(event, this.renderRoot, () => this.cancelEdit());
       return;
     }
     const row = this.activeRow;
