@@ -78,6 +78,8 @@ onBothStores('the person edits cells of the list grid', ast, 0, async (backend) 
   assert.equal(person.asked.length, 1);
   assert.equal(board.snapshot().kind, 'review');
   assert.equal(board.review()?.tally().cells, 5);
+  assert.deepEqual(board.review()?.fields, ['city', 'age', 'net_worth'], 'the review shows only the columns the person changed');
+  assert.ok(board.review()!.cells().every(({ cell }) => cell.by === 'person'), 'each cell as the person\'s own value');
   for (const id of [1, 2, 3]) assert.deepEqual(await stored(backend, id), before.get(id));
 
   // 3. Saved from the review: one question naming every change, one transaction, one batch.
