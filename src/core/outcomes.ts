@@ -58,6 +58,8 @@ export type ChangedWhileAsked = { readonly kind: 'changed_while_asked'; readonly
 export type Saved = {
   readonly kind: 'saved'; readonly ok: true; readonly entity: string; readonly id: string;
   readonly versionFrom: number; readonly versionTo: number; readonly stored: readonly FieldValue[];
+  /** The record's name as stored now (its entity's display fields, display.ts), when it has one. */
+  readonly name?: string;
   /** The save's answer was lost, and reading the record back showed exactly this change stored. */
   readonly lostAnswer?: string;
 };

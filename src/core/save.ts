@@ -115,6 +115,7 @@ async function commitFormSave(deps: CoreDeps, prepared: Extract<PreparedWrite, {
   const outcome: SaveOutcome = {
     kind: 'saved', ok: true, entity: context.entity, id: payload.id, versionFrom: payload.version, versionTo: saved.version,
     stored: asked.map((c) => ({ field: c.field, value: storedValue(ast, context, c.field, saved.record) })),
+    ...named(ast, context.entity, saved.record),
   };
   await claim?.written(prepared, outcome);
   deps.onSaved?.({ entity: context.entity, id: payload.id, version: saved.version }, outcome);
@@ -196,6 +197,7 @@ async function unsettledSave(deps: CoreDeps, ast: Ast, context: ContextDef, cont
     return {
       kind: 'saved', ok: true, entity: context.entity, id, versionFrom: loadedVersion, versionTo: current.version, lostAnswer: why,
       stored: asked.map((c) => ({ field: c.field, value: storedValue(ast, context, c.field, current.record) })),
+      ...named(ast, context.entity, current.record),
     };
   }
   if (current && current.version === loadedVersion) {
@@ -225,4 +227,10 @@ async function readBack(deps: CoreDeps, ast: Ast, contextName: string, id: strin
   const current = await readStored(deps, ast, contextName, id);
   if (current) deps.board.showDetail({ context: contextName, ...current });
   return current;
+}
+
+/** The record's name as stored now, for the words that report its save. */
+function named(ast: Ast, entity: string, record: BoardRecord): { name?: string } {
+  const name = displayName(ast, entity, record);
+  return name ? { name } : {};
 }

@@ -8,7 +8,8 @@ import type { QueryPath, QueryRefusal } from '../graphql/queryRules.ts';
 import { exampleQuery } from '../ast/view.ts';
 import type { PendingApproval } from '../core/approvals.ts';
 import type { DeleteSummary, MailDraft, SaveSummary } from '../core/domain.ts';
-import { MASKED_VALUE } from '../ast/agentPolicy.ts';
+import { agentPolicy, MASKED_VALUE } from '../ast/agentPolicy.ts';
+import { displayFields } from '../ast/display.ts';
 import { agentProblem, agentQuote, agentServerText, DISPLAYED, namedToAgent, agentFieldPolicy, quote, recordsText, serverMessage, storedText, unknownContextText, unnamedFields } from './agentText.ts';
 
 const stored = (ast: Ast, entity: string, values: readonly FieldValue[]) => storedText(ast, entity, values.map((v) => [v.field, v.value] as const));
@@ -150,8 +151,8 @@ export function agentText(ast: Ast | undefined, outcome: AnyOutcome): string {
   switch (outcome.kind) {
     case 'saved':
       return outcome.lostAnswer === undefined
-        ? `Saved ${outcome.entity} ${outcome.id} (version ${outcome.versionFrom} -> ${outcome.versionTo}).${stored(app(), outcome.entity, outcome.stored)}`
-        : `Saved ${outcome.entity} ${outcome.id} (version ${outcome.versionFrom} -> ${outcome.versionTo}): the answer to the save was lost (${outcome.lostAnswer}), `
+        ? `Saved ${outcome.entity} ${outcome.id}${nameForAgent(app(), outcome.entity, outcome.name)} (version ${outcome.versionFrom} -> ${outcome.versionTo}).${stored(app(), outcome.entity, outcome.stored)}`
+        : `Saved ${outcome.entity} ${outcome.id}${nameForAgent(app(), outcome.entity, outcome.name)} (version ${outcome.versionFrom} -> ${outcome.versionTo}): the answer to the save was lost (${outcome.lostAnswer}), `
           + `but reading the record back shows exactly this change stored.${stored(app(), outcome.entity, outcome.stored)}`;
     case 'created': return `Created ${outcome.entity} ${outcome.id} (version ${outcome.version}).${stored(app(), outcome.entity, outcome.stored)}`;
     case 'nothing_to_save':
@@ -362,4 +363,13 @@ export function waitingSendRefusal(waiting: { readonly to: string; readonly send
   const time = `${waiting.sendAt.toISOString().slice(11, 19)} UTC`;
   return `Not composed: the person confirmed the mail to ${waiting.to}; it goes out at ${time} (${waiting.sendAt.toISOString()}) unless they press Undo on the Board, `
     + `and a new draft would replace it. Wait until it has gone out (at ${time}) or until the person pressed Undo, then call xos_mail_compose again.`;
+}
+
+/**
+ * A record's name for the agent (` "Luís Gonçalves"`), when its entity names records by a
+ * `display` template and the agent may see every field of it; else nothing, the id names it.
+ */
+function nameForAgent(ast: Ast, entity: string, name: string | undefined): string {
+  if (name === undefined || !Object.hasOwn(ast.entities, entity) || ast.entities[entity].display === undefined) return '';
+  return displayFields(ast, entity).every((field) => agentPolicy(ast, entity, field) === 'visible') ? ` ${quote(name)}` : '';
 }

@@ -94,7 +94,8 @@ async function workflow(sample: Sample): Promise<void> {
     assert.equal(proposed.isError, false, proposed.text);
     const saved = await call('xos_ui_save');
     assert.equal(saved.isError, false, saved.text);
-    assert.match(saved.text, /^Saved /);
+    // init names a customer by "{first_name} {last_name}": the reply names the record by it.
+    assert.match(saved.text, new RegExp(`^Saved customer ${id} "[^"]+ [^"]+" \\(version `), saved.text);
     assert.equal(confirmer.asked, 1);
     const reread = await call('xos_query', { context, query: detailQuery });
     assert.equal(reread.isError, false, reread.text);

@@ -252,6 +252,19 @@ test('the agent\'s words for the same outcomes name the next tool call where the
   assert.match(agentText(ast, SAMPLES.nothing_to_save[1]), /xos_ui_change_required/);
 });
 
+test('the agent\'s reply to a save names the record when its entity has a display template and the agent sees all of it', () => {
+  const saved = { ...SAMPLES.saved[0], name: 'Anna Schmidt' } as BoardOutcome;
+  const plain = demoApp();
+  assert.equal(agentText(plain, saved), 'Saved person 12 (version 3 -> 4). Stored: lastname: "Schmidt"; age: 35.', 'without a template the id names it');
+  const named = demoApp();
+  named.entities.person.display = '{firstname} {lastname}';
+  assert.equal(agentText(named, saved), 'Saved person 12 "Anna Schmidt" (version 3 -> 4). Stored: lastname: "Schmidt"; age: 35.');
+  const masked = demoApp();
+  masked.entities.person.display = '{firstname} {lastname}';
+  masked.entities.person.fields.firstname = { ...masked.entities.person.fields.firstname, agent: 'masked' };
+  assert.equal(agentText(masked, saved), 'Saved person 12 (version 3 -> 4). Stored: lastname: "Schmidt"; age: 35.', 'a name made of a field kept from the agent is not told');
+});
+
 test('a context the agent may change nothing in is said plainly, never as an empty list of fields', () => {
   const ast = demoApp();
   const none = agentText(ast, { kind: 'not_editable', ok: false, context: 'person_detail', fields: ['lastname'], editable: [] });
