@@ -19,6 +19,17 @@ export interface BoardDraft {
   readonly mail?: MailDraft;
   /** The draft was confirmed and waiting to go out at this time (ISO) when it was kept: it was never sent. */
   readonly mailSendAt?: string;
+  /** Cells of a list the person edited in the grid and had not saved (gridEdits.ts), each row with the version it was read at. */
+  readonly grid?: GridDraft;
+}
+
+/** The grid's unsaved edits as kept: they come back with the next list of their context. */
+export interface GridDraft {
+  readonly context: string;
+  readonly entity: string;
+  readonly fields: readonly string[];
+  readonly shown: readonly string[];
+  readonly rows: ReadonlyArray<{ readonly id: string; readonly version: number; readonly record: BoardRecord; readonly cells: ReadonlyArray<{ readonly field: string; readonly value: unknown; readonly problem?: FieldProblem }> }>;
 }
 
 export class BoardState implements Board {
@@ -37,6 +48,8 @@ export class BoardState implements Board {
   private shownReview: Review | undefined;
   /** The person's edits of the shown list's cells (gridEdits.ts): a review not shown yet, bound to that list. */
   private grid: Review | undefined;
+  /** Grid edits restored after a crash, waiting for the next list of their context. */
+  private restoredGrid: GridDraft | undefined;
   private mailSendAt: string | undefined;
   /** Fields both the form and someone else changed, after a save met a newer version. */
   private readonly conflicts = new Map<string, { base: unknown; theirs: unknown }>();
@@ -50,6 +63,10 @@ export class BoardState implements Board {
     this.detail = undefined;
     this.shownReview = undefined;
     this.grid = undefined;
+    if (this.restoredGrid?.context === view.context) {
+      this.grid = gridFromDraft(this.restoredGrid);
+      this.restoredGrid = undefined;
+    }
     this.form.clear();
     this.conflicts.clear();
     this.emit('list');
@@ -142,6 +159,7 @@ export class BoardState implements Board {
   }
 
   discardGridEdits(): void {
+    this.restoredGrid = undefined;
     if (!this.grid) return;
     this.grid = undefined;
     this.emit('gridEdits');
@@ -349,6 +367,7 @@ export class BoardState implements Board {
       form: [...this.form].map(([field, { value, by }]) => ({ field, value: structuredClone(value), by })),
       ...(this.mail ? { mail: structuredClone(this.mail) } : {}),
       ...(this.mail && this.mailSendAt ? { mailSendAt: this.mailSendAt } : {}),
+      ...(this.grid ? { grid: gridDraft(this.grid) } : this.restoredGrid ? { grid: this.restoredGrid } : {}),
     };
   }
 
@@ -360,6 +379,8 @@ export class BoardState implements Board {
       this.emit('form');
     }
     if (draft.mail) this.showMail(draft.mail);
+    // The grid's edits come back with the next list of their context (Back, the person's or the agent's).
+    if (draft.grid) this.restoredGrid = structuredClone(draft.grid);
   }
 
   onChange(listener: (change: BoardChange) => void): { dispose(): void } {
@@ -401,4 +422,28 @@ export function toolsBoard(state: BoardState, page: Required<Pick<Board, 'formDa
     onChange: (listener) => state.onChange(listener),
     othersEditing: (entity, id) => page.othersEditing(entity, id),
   };
+}
+
+/** The grid's edits as kept on disk. */
+function gridDraft(edits: Review): GridDraft {
+  const rows = new Map<string, { id: string; version: number; record: BoardRecord; cells: Array<{ field: string; value: unknown; problem?: FieldProblem }> }>();
+  for (const { id, field, cell } of edits.cells()) {
+    let row = rows.get(id);
+    if (!row) {
+      const state = edits.row(id)!;
+      rows.set(id, row = { id, version: state.version, record: structuredClone(state.record), cells: [] });
+    }
+    row.cells.push({ field, value: structuredClone(cell.to), ...(cell.problem ? { problem: cell.problem } : {}) });
+  }
+  return { context: edits.context, entity: edits.entity, fields: [...edits.fields], shown: [...edits.shown], rows: [...rows.values()] };
+}
+
+/** The kept grid edits as the person's review again, each cell their own value against the version it was read at. */
+function gridFromDraft(draft: GridDraft): Review {
+  const review = new Review({ context: draft.context, entity: draft.entity, fields: draft.fields, shown: draft.shown, unchanged: 0, rows: [] });
+  for (const row of draft.rows) {
+    review.addRow({ id: row.id, version: row.version, record: row.record, proposed: {} });
+    for (const cell of row.cells) review.edit(row.id, cell.field, cell.value, cell.problem);
+  }
+  return review;
 }

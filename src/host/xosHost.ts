@@ -239,6 +239,7 @@ export function startXosHost(context: vscode.ExtensionContext, shell: HostShell)
     void notify('info', vscode.l10n.t('XOS restored unsaved work on the Board from {0}.', when) + meanwhile, [open, discard]).then((choice) => {
       if (choice === open) panel.open();
       if (choice === discard && found.draft.detail) state.showDetail(found.draft.detail);
+      if (choice === discard) state.discardGridEdits();
     });
   }
   ready.catch((error: unknown) => output.error(`XOS did not start: ${error instanceof Error ? error.message : String(error)}`));

@@ -244,7 +244,8 @@ export async function startXosMcp(options: XosMcpOptions): Promise<RunningXosMcp
     app.state.restore(kept.draft.draft);
     log(`Restored unsaved Board work from ${kept.draft.savedAt}.`);
   }
-  if (!kept.draft && hadHistory) void controller.navigation.resume();
+  // Where the Board was, unless restored work shows instead; kept grid edits come back with their list, so it is shown.
+  if ((!kept.draft || (kept.draft.draft.grid && !kept.draft.draft.detail)) && hadHistory) void controller.navigation.resume();
   log(`XOS for app "${appName(ast, locale())}" on ${backend.where}`);
   log(`Open the XOS Board: ${board.link}`);
   // For clients that hide stderr (Claude Desktop): the link of the running xos-mcp, readable by the person only.

@@ -24,7 +24,7 @@ export class DraftFile {
   /** Replaces the kept draft in one step: readers see the old file or the new one, never a mix. */
   write(draft: BoardDraft): void {
     // Only unsaved work is worth keeping: a record without edits is just what is stored.
-    if (draft.form.length === 0 && !draft.mail) {
+    if (draft.form.length === 0 && !draft.mail && !draft.grid) {
       this.clear();
       return;
     }

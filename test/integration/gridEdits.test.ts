@@ -19,6 +19,9 @@ import { onBothStores } from '../support/bothStores.ts';
 import { openSavingBoard } from '../support/savingBoard.ts';
 import { seedPeople } from '../support/seedPeople.ts';
 import { until } from '../support/until.ts';
+import { tempDir } from '../support/tmp.ts';
+import { DraftFile } from '../../src/store/drafts.ts';
+import { join } from 'node:path';
 
 const ast = demoApp();
 delete ast.data;
@@ -179,6 +182,46 @@ test('the page edits cells through board/gridEdit and saves them with board/grid
     assert.equal(edits(), null, 'discarded with the list');
   } finally {
     board.controller.dispose();
+    await backend.close();
+  }
+});
+
+// A crash loses none of them: the kept draft holds the grid's edits with the versions read, and
+// they come back with the next list of their context; saved then, they are written as typed.
+test('the grid\'s unsaved edits are kept across a crash and come back with their list', async () => {
+  const backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
+  await using dir = await tempDir('grid-draft');
+  try {
+    const person = new ScriptedPerson();
+    const before = new BoardState();
+    const deps = (board: BoardState): CoreDeps => ({ client: embeddedClient(backend), board, confirmer: person, locale: 'en' });
+    await openContext(deps(before), 'person_list');
+    await editGridCell(deps(before), '8', 'city', 'Draftstadt');
+    await editGridCell(deps(before), '9', 'age', 200);
+    const file = new DraftFile(join(dir.path, 'board-draft.json'));
+    file.write(before.draft());
+    const kept = file.read();
+    assert.equal(kept?.draft.grid?.rows.length, 2, 'a draft of grid edits alone is kept');
+
+    // After the crash: a new Board, the draft restored; nothing shows until the list does.
+    const after = new BoardState();
+    after.restore(kept!.draft);
+    assert.equal(after.gridEdits(), undefined);
+    assert.equal(after.draft().grid?.rows.length, 2, 'still kept while waiting for its list');
+    await openContext(deps(after), 'company_list');
+    assert.equal(after.gridEdits(), undefined, 'another list does not take them');
+    await openContext(deps(after), 'person_list');
+    const edits = after.gridEdits()!;
+    assert.deepEqual(edits.cells().map(({ id, field, cell }) => [id, field, cell.to, cell.problem !== undefined]), [['8', 'city', 'Draftstadt', false], ['9', 'age', 200, true]], 'each cell as typed, the invalid one still marked');
+    await editGridCell(deps(after), '9', 'age', 44);
+    person.answers = ['save'];
+    assert.equal((await saveGridEdits(deps(after), signal())).kind, 'batch_saved');
+    const rows = await backend.api.storage.select({ table: 'person', columns: ['city', 'age'], orderBy: [{ column: 'id', desc: false }] });
+    assert.equal(rows.find((r) => Number(r.id) === 8)!.city, 'Draftstadt');
+    assert.equal(Number(rows.find((r) => Number(r.id) === 9)!.age), 44);
+    file.write(after.draft());
+    assert.equal(file.read(), undefined, 'nothing left to keep after the save');
+  } finally {
     await backend.close();
   }
 });
