@@ -169,16 +169,8 @@ export class BoardState implements Board {
     const edits = this.grid;
     if (!edits || this.kind !== 'list') return undefined;
     // The review shows only the columns the person changed, each cell as their own value.
-    const cells = edits.cells();
-    const review = new Review({
-      context: edits.context, entity: edits.entity, shown: edits.shown, unchanged: 0, rows: [],
-      fields: edits.fields.filter((field) => cells.some((cell) => cell.field === field)),
-    });
-    for (const id of new Set(cells.map((cell) => cell.id))) {
-      const row = edits.row(id)!;
-      review.addRow({ id, version: row.version, record: row.record, proposed: {} });
-    }
-    for (const { id, field, cell } of cells) review.edit(id, field, cell.to, cell.problem);
+    const kept = gridDraft(edits);
+    const review = gridFromDraft({ ...kept, fields: kept.fields.filter((field) => kept.rows.some((row) => row.cells.some((cell) => cell.field === field))) });
     this.grid = undefined;
     this.kind = 'review';
     this.shownReview = review;

@@ -86,15 +86,13 @@ export function listBlock({ ast, locale, list, listId, listQuery }: Pick<BoardVi
   if (!list || !context) return undefined;
   // The first window is the agent's order; with a sort or filter of the person's the webview asks again.
   const unchanged = !listQuery.sort && !listQuery.filter;
+  const columns = columnsOf(context);
   return {
     listId,
     context: list.context,
     label: context.label,
-    columns: columnsOf(context),
-    editors: Object.fromEntries(gridEditable(ast, list.context).map((field) => {
-      const column = columnsOf(context).find((c) => c.field === field)!;
-      return [field, editorColumn(ast, locale, list.context, field, column)];
-    })),
+    columns,
+    editors: Object.fromEntries(gridEditable(ast, list.context).map((field) => [field, editorColumn(ast, locale, list.context, field, columns.find((c) => c.field === field)!)])),
     total: list.source.total,
     rows: unchanged ? gridRows(context.fields, list.source.first.records) : [],
     navigable: context.rowTarget !== undefined,
@@ -260,10 +258,11 @@ function editorColumn(ast: Ast, locale: string, listContext: string, field: stri
 export function gridEditsBlock(locale: string, listId: number, edits: Review | undefined): GridEditsBlock | null {
   if (!edits) return null;
   const texts = boardTexts(locale);
+  const tally = edits.tally();
   return {
     listId,
     cells: edits.cells().map(({ id, field, cell }) => ({ key: id, field, value: cell.to, ...(cell.problem ? { problem: texts.problem(cell.problem.problem) } : {}) })),
-    canSave: edits.tally().accepted > 0 && edits.tally().invalid === 0,
+    canSave: tally.accepted > 0 && tally.invalid === 0,
   };
 }
 

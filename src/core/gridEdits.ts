@@ -39,9 +39,9 @@ export async function editGridCell(deps: CoreDeps, id: string, field: string, va
   const { board } = deps;
   const ast = deps.client.ast();
   const list = board.list();
-  if (!list || !gridEditable(ast, list.context).includes(field)) return undefined;
+  const fields = list ? gridEditable(ast, list.context) : [];
+  if (!list || !fields.includes(field)) return undefined;
   const entity = ast.contexts[list.context].entity;
-  const fields = gridEditable(ast, list.context);
   // The review that Save shows tells the rows apart by a few of the list's other columns.
   const shown = ast.contexts[list.context].list_fields.filter((f) => f !== 'id' && !fields.includes(f) && fieldDef(ast, entity, f)?.type !== 'ref').slice(0, SHOWN_FIELDS);
   const edits = board.gridEdits() ?? board.startGridEdits({ context: list.context, entity, fields, shown, unchanged: 0, rows: [] });
