@@ -4,9 +4,6 @@
 // without the template at hand (fieldKinds' ref format joins what was loaded). Browser-safe.
 import type { Ast } from './schema.ts';
 
-/** Field types whose value can name a record. */
-export const DISPLAY_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'email', 'phone', 'url', 'enum', 'int', 'decimal', 'date', 'datetime']);
-
 const TEMPLATE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}(?: \{([A-Za-z_][A-Za-z0-9_]*)\})*$/;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -2,7 +2,8 @@
 // all reported at once so an author can fix a file in one pass. The semantic
 // checks read the raw value defensively, so they still run when the shape is off.
 import type { z } from 'zod';
-import { DISPLAY_TYPES, displayTemplateFields } from './display.ts';
+import { displayTemplateFields } from './display.ts';
+import { fieldType as fieldTypeRow, isFieldType } from './fieldTypes.ts';
 import { AstSchema, FIELD_TYPES } from './schema.ts';
 import type { Ast, FieldType } from './schema.ts';
 
@@ -255,7 +256,7 @@ class SemanticCheck {
     for (const name of names) {
       const type = fields.get(name)?.type;
       if (type === undefined) this.add(at, `unknown field "${name}" in display`);
-      else if (typeof type !== 'string' || !DISPLAY_TYPES.has(type)) this.add(at, `field "${name}" (${String(type)}) cannot name a record: use text, enum, number or date fields`);
+      else if (typeof type !== 'string' || !isFieldType(type) || !fieldTypeRow(type).display) this.add(at, `field "${name}" (${String(type)}) cannot name a record: use text, enum, number or date fields`);
     }
   }
 

@@ -4,6 +4,7 @@
 // and the Board follows the app's locale rather than VS Code's, so the host picks the bundle by
 // the Board's locale and sends the texts.
 import type { ValueProblem } from '../ast/values.ts';
+import { fieldTypeRows } from '../ast/fieldTypes.ts';
 import german from '../../l10n/bundle.l10n.de.json' with { type: 'json' };
 
 export interface BoardTexts {
@@ -159,10 +160,8 @@ export interface BoardTexts {
   readonly gridCellEdited: string;
   readonly gridHint: string;
   readonly reviewRequired: string;
-  readonly reviewInteger: string;
-  readonly reviewDecimal: string;
-  readonly reviewDate: string;
-  readonly reviewDatetime: string;
+  /** Per field type, what the Board says of a value that does not fit it (fieldTypes.ts's `problem`). */
+  readonly typeProblems: Readonly<Record<string, string>>;
   readonly reviewMin: string;
   readonly reviewMax: string;
   readonly reviewNotValid: string;
@@ -328,10 +327,7 @@ export function textsThrough(t: Translate): BoardTexts {
     gridCellEdited: t('{field}: {value}, changed, not saved'),
     gridHint: t('F2 or a double-click edits a cell; Enter keeps the value, Escape cancels; Save Changes asks once for all of them.'),
     reviewRequired: t('Required.'),
-    reviewInteger: t('Enter a whole number.'),
-    reviewDecimal: t('Enter a number like 1234.50 (no thousands separators).'),
-    reviewDate: t('Enter a real date.'),
-    reviewDatetime: t('Enter a real date and time.'),
+    typeProblems: Object.fromEntries(fieldTypeRows().flatMap(([type, row]) => (row.problem ? [[type, t(row.problem.text)]] : []))),
     reviewMin: t('At least {0}.'),
     reviewMax: t('At most {0}.'),
     reviewNotValid: t('This value cannot be saved.'),
@@ -350,22 +346,19 @@ export function textsThrough(t: Translate): BoardTexts {
     records: (count) => (count === 1 ? t('1 record') : t('{0} records', count)),
     readOnly: (reason) => t('Read only: {0}', reason),
     problem: (p) => {
+      const limit = 'limit' in p ? p.limit : '';
       switch (p.code) {
         case 'required': return t('Required.');
-        case 'integer': return t('Enter a whole number.');
-        case 'decimal': return t('Enter a number like 1234.50 (no thousands separators).');
         case 'scale': return t('Too many digits after the decimal point.');
-        case 'date': return t('Enter a real date.');
-        case 'datetime': return t('Enter a real date and time.');
-        case 'enum': return t('Choose one of the options.');
-        case 'email': return t('Enter an email address like name@example.com.');
-        case 'phone': return t('Enter a phone number: digits, spaces and - / ( ), optionally a leading +.');
-        case 'url': return t('Enter a web address starting with https:// or http://.');
-        case 'min': return t('At least {0}.', p.limit);
-        case 'max': return t('At most {0}.', p.limit);
-        case 'minLength': return t('At least {0} characters.', p.limit);
-        case 'maxLength': return t('At most {0} characters.', p.limit);
-        default: return t('This value cannot be saved.');
+        case 'min': return t('At least {0}.', limit);
+        case 'max': return t('At most {0}.', limit);
+        case 'minLength': return t('At least {0} characters.', limit);
+        case 'maxLength': return t('At most {0} characters.', limit);
+        default: {
+          // A type's own problem: its row's text.
+          const text = fieldTypeRows().find(([, row]) => row.problem?.code === p.code)?.[1].problem?.text;
+          return text === undefined ? t('This value cannot be saved.') : t(text);
+        }
       }
     },
     openFailed: (what, reason) => t('Could not open {0}: {1}', what, reason),

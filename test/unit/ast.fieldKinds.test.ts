@@ -53,7 +53,10 @@ describe('field kinds', () => {
     assert.equal(fieldKind('date').valid('31.01.2024'), false);
     assert.equal(fieldKind('string').parse(''), '');
     assert.deepEqual(['int', 'decimal', 'date', 'datetime', 'bool', 'enum', 'text', 'string', 'ref'].map((t) => fieldKind(t as never).input),
-      ['number', 'number', 'date', 'datetime', 'checkbox', 'select', 'textarea', 'text', 'text']);
+      ['text', 'text', 'text', 'text', 'checkbox', 'select', 'textarea', 'text', 'text']);
+    // A text input's HTML type and hints: numbers with their bounds, decimals as digits, date-times in UTC.
+    assert.deepEqual(['int', 'decimal', 'date', 'datetime', 'string'].map((t) => fieldKind(t as never).editor),
+      [{ type: 'number', bounds: true }, { inputMode: 'decimal' }, { type: 'date' }, { type: 'datetime-local', utc: true }, undefined]);
     assert.equal(fieldKind('ref').inputValue({ id: '3', name: 'Acme' }), '3');
   });
 

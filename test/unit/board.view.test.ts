@@ -69,9 +69,11 @@ describe('Board view model', () => {
     assert.equal(detail.version, 3);
     assert.equal(detail.canSave, true);
     const byField = Object.fromEntries(detail.fields.map((f) => [f.field, f]));
-    assert.deepEqual(detail.fields.map((f) => [f.field, f.input, f.editable]), [
+    // A text input's HTML type comes with the field's kind (decimals: a text input that asks for a decimal keyboard).
+    const control = (f: (typeof detail.fields)[number]) => (f.input === 'text' ? fieldKind(f.type).editor?.type ?? fieldKind(f.type).editor?.inputMode ?? 'text' : f.input);
+    assert.deepEqual(detail.fields.map((f) => [f.field, control(f), f.editable]), [
       ['id', 'text', false], ['firstname', 'text', true], ['lastname', 'text', true], ['email', 'text', true], ['phone', 'text', true],
-      ['street', 'text', true], ['zip', 'text', true], ['city', 'text', true], ['age', 'number', true], ['net_worth', 'number', true],
+      ['street', 'text', true], ['zip', 'text', true], ['city', 'text', true], ['age', 'number', true], ['net_worth', 'decimal', true],
       ['status', 'select', true], ['birthday', 'date', true], ['active', 'checkbox', true], ['notes', 'textarea', true], ['company', 'text', true],
     ]);
     assert.equal(byField.age.value, '41');

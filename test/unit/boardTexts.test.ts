@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { boardLanguages, boardTexts, textsThrough } from '../../src/board/texts.ts';
+import { fieldTypeRows } from '../../src/ast/fieldTypes.ts';
 
 /** Every English text the Board can show, with the placeholders it fills. */
 function englishTexts(): Map<string, number> {
@@ -15,7 +16,8 @@ function englishTexts(): Map<string, number> {
   // The function texts, every branch.
   texts.records(1);
   texts.records(2);
-  for (const code of ['required', 'integer', 'decimal', 'scale', 'date', 'datetime', 'enum', 'email', 'phone', 'url', 'min', 'max', 'minLength', 'maxLength', 'other'] as const) {
+  const typeCodes = fieldTypeRows().flatMap(([, row]) => (row.problem ? [row.problem.code] : []));
+  for (const code of ['required', 'scale', 'min', 'max', 'minLength', 'maxLength', 'other', ...typeCodes]) {
     texts.problem({ code, limit: '1' } as Parameters<typeof texts.problem>[0]);
   }
   texts.openFailed('a', 'b');

@@ -60,7 +60,7 @@ function reviewBlock(overrides: Partial<ReviewBlock> = {}): ReviewBlock {
       { field: 'name', label: 'Name', type: 'string', numeric: false, sortable: false },
     ],
     changed: [
-      { field: 'price', label: 'Price', type: 'decimal', numeric: true, sortable: false, input: 'number', required: true, min: 0 },
+      { field: 'price', label: 'Price', type: 'decimal', numeric: true, sortable: false, input: 'text', required: true, min: 0 },
       { field: 'status', label: 'Status', type: 'enum', numeric: false, sortable: false, input: 'select', required: false, options: [{ value: 'on', label: 'On sale' }] },
     ],
     rows: reviewRows(0, 2 * CHUNK_ROWS),
@@ -312,7 +312,7 @@ describe('the review grid\'s words and checks', () => {
     assert.equal(typed(age, '1.5'), 'Enter a whole number.');
     assert.equal(localProblem(age, 2000, en, number('en')), 'At most 1,500.');
     assert.equal(localProblem(age, 2000, de, number('de')), 'Höchstens 1.500.');
-    const day = { ...price, field: 'day', type: 'date' as const, input: 'date' as const };
+    const day = { ...price, field: 'day', type: 'date' as const, input: 'text' as const };
     assert.equal(typed(day, '2026-13'), 'Enter a real date.');
   });
 });

@@ -24,22 +24,14 @@ export function cellEditor(column: ReviewColumn, raw: string | boolean, label: s
       return html`<select class="editor" aria-label=${label} aria-invalid=${ariaInvalid} @change=${on.input} @keydown=${on.key} @blur=${on.blur}>
         ${(column.options ?? []).map((o) => html`<option value=${o.value} ?selected=${o.value === text}>${o.label}</option>`)}
       </select>`;
-    case 'number':
-      // Decimals keep their exact digits: a text input, since a number input would round them.
-      return column.type === 'int'
-        ? html`<input class="editor" type="number" min=${column.min ?? nothing} max=${column.max ?? nothing} aria-label=${label} aria-invalid=${ariaInvalid}
-            .value=${live(text)} @input=${on.input} @keydown=${on.key} @blur=${on.blur}>`
-        : html`<input class="editor" type="text" inputmode="decimal" aria-label=${label} aria-invalid=${ariaInvalid}
-            .value=${live(text)} @input=${on.input} @keydown=${on.key} @blur=${on.blur}>`;
-    case 'date':
-      return html`<input class="editor" type="date" aria-label=${label} aria-invalid=${ariaInvalid}
+    default: {
+      // A text input typed by the field's kind (fieldTypes.ts), as the form's.
+      const editor = fieldKind(column.type).editor;
+      return html`<input class="editor" type=${editor?.type ?? 'text'} inputmode=${editor?.inputMode ?? nothing} step=${editor?.step ?? nothing}
+        min=${editor?.bounds ? column.min ?? nothing : nothing} max=${editor?.bounds ? column.max ?? nothing : nothing}
+        aria-label=${editor?.utc ? `${label} (UTC)` : label} aria-invalid=${ariaInvalid} ?required=${column.required && editor === undefined}
         .value=${live(text)} @input=${on.input} @keydown=${on.key} @blur=${on.blur}>`;
-    case 'datetime':
-      return html`<input class="editor" type="datetime-local" aria-label="${label} (UTC)" aria-invalid=${ariaInvalid}
-        .value=${live(text)} @input=${on.input} @keydown=${on.key} @blur=${on.blur}>`;
-    default:
-      return html`<input class="editor" type="text" aria-label=${label} aria-invalid=${ariaInvalid} ?required=${column.required}
-        .value=${live(text)} @input=${on.input} @keydown=${on.key} @blur=${on.blur}>`;
+    }
   }
 }
 

@@ -118,17 +118,15 @@ export class XosFieldEditor extends LitElement {
         </vscode-single-select>`;
       case 'textarea':
         return html`<vscode-textarea id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textarea>`;
-      case 'number':
-        // Decimals keep their exact digits: a text field, since a number input would round and flag them.
-        return field.type === 'int'
-          ? html`<vscode-textfield id=${id} type="number" min=${field.min ?? nothing} max=${field.max ?? nothing} .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`
-          : html`<vscode-textfield id=${id} inputmode="decimal" .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
-      case 'datetime':
-        return html`<vscode-textfield id=${id} type="datetime-local" .value=${live(String(store.inputValue(field.field, field.value)))} .label="${field.label} (UTC)" aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield><span class="summary">UTC</span>`;
-      case 'date':
-        return html`<vscode-textfield id=${id} type="date" .value=${live(String(store.inputValue(field.field, field.value)))} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
-      default:
-        return html`<vscode-textfield id=${id} .value=${live(String(store.inputValue(field.field, field.value)))} ?required=${field.required} .label=${field.label} aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>`;
+      default: {
+        // A text field typed by the field's kind (fieldTypes.ts): a number, date, date-time or time input, or plain text.
+        const editor = fieldKind(field.type).editor;
+        const label = editor?.utc ? `${field.label} (UTC)` : field.label;
+        return html`<vscode-textfield id=${id} type=${editor?.type ?? nothing} inputmode=${editor?.inputMode ?? nothing} step=${editor?.step ?? nothing}
+          min=${editor?.bounds ? field.min ?? nothing : nothing} max=${editor?.bounds ? field.max ?? nothing : nothing}
+          .value=${live(String(store.inputValue(field.field, field.value)))} ?required=${field.required && editor === undefined} .label=${label}
+          aria-invalid=${invalid} ?invalid=${isInvalid} @input=${text}></vscode-textfield>${editor?.utc ? html`<span class="summary">UTC</span>` : nothing}`;
+      }
     }
   }
 }

@@ -27,7 +27,7 @@ const MIN_COLUMN_WIDTH = 48;
 function defaultWidth(column: Column): number {
   if (column.width) return column.width;
   if (column.type === 'id') return 80;
-  if (column.numeric || column.type === 'bool' || column.type === 'date') return 120;
+  if (fieldKind(column.type).narrow) return 120;
   if (column.type === 'text' || column.type === 'email') return 220;
   return 160;
 }

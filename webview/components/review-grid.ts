@@ -47,7 +47,7 @@ interface Editing {
 function idWidth(column: Column): number {
   if (column.width) return column.width;
   if (column.type === 'id') return 80;
-  if (column.numeric || column.type === 'bool' || column.type === 'date') return 120;
+  if (fieldKind(column.type).narrow) return 120;
   return 180;
 }
 

@@ -57,15 +57,7 @@ const isEmpty = (value: unknown): boolean => value === null || value === undefin
  */
 export function localProblem(column: ReviewColumn, value: unknown, texts: WebviewTexts, number: Intl.NumberFormat): string | undefined {
   if (isEmpty(value)) return column.required ? texts.reviewRequired : undefined;
-  if (!fieldKind(column.type).valid(value)) {
-    switch (column.type) {
-      case 'int': return texts.reviewInteger;
-      case 'decimal': return texts.reviewDecimal;
-      case 'date': return texts.reviewDate;
-      case 'datetime': return texts.reviewDatetime;
-      default: return texts.reviewNotValid;
-    }
-  }
+  if (!fieldKind(column.type).valid(value)) return texts.typeProblems[column.type] ?? texts.reviewNotValid;
   if (column.type === 'int' || column.type === 'decimal') {
     const n = Number(value);
     if (column.min !== undefined && n < column.min) return fill(texts.reviewMin, { 0: number.format(column.min) });

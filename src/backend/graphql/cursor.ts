@@ -7,6 +7,7 @@ import { encodeValue } from '../storage/sql.ts';
 import type { Table } from '../model.ts';
 import type { OrderBy, Row, Scalar } from '../storage/types.ts';
 import { badInput } from './errors.ts';
+import { fieldType } from '../../ast/fieldTypes.ts';
 
 /** Longer than any key of a few columns; a longer cursor was not made here. */
 const MAX_CURSOR_LENGTH = 4096;
@@ -62,8 +63,8 @@ export function keyOfCursor(table: Table, terms: readonly OrderBy[], cursor: str
       // Checked as the column would store it, so a forged value fails here, not in the database.
       if (value !== null && typeof value === 'object') throw new Error('not a scalar');
       encodeValue(column, value);
-      if (typeof value === 'string' && column.type === 'decimal' && !/^-?\d+(\.\d+)?$/.test(value)) throw new Error('not a decimal');
-      if (typeof value === 'string' && column.type === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new Error('not a date');
+      const shape = column.type === 'version' ? undefined : fieldType(column.type).storage.shape;
+      if (typeof value === 'string' && shape && !shape.test(value)) throw new Error(`not in the form of ${column.type}`);
     } catch {
       throw badInput(`${argument}: the cursor's value for ${t.column} does not fit the column; ${again}`, argument);
     }

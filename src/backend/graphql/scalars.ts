@@ -1,8 +1,10 @@
-// Custom scalars of the XOS API. Their shape rules are the field rules of
-// src/ast/values.ts (one definition for reads, filters and writes); ranges and lengths
-// are applied on write, where the field is known.
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+// The scalars of the XOS API: GraphQL's own, and one of XOS's per field type that names its own
+// (fieldTypes.ts: Decimal, Date, DateTime, ...). Their shape rules are the field rules of
+// src/ast/values.ts (one definition for reads, filters and writes); ranges and lengths are applied
+// on write, where the field is known.
+import { GraphQLBoolean, GraphQLError, GraphQLID, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
 import type { FieldType } from '../../ast/schema.ts';
+import { fieldType, type GraphqlScalar } from '../../ast/fieldTypes.ts';
 import { coerceFieldValue, FieldValueError } from '../../ast/values.ts';
 
 function literalValue(ast: ValueNode): unknown {
@@ -15,43 +17,39 @@ function literalValue(ast: ValueNode): unknown {
   }
 }
 
-function parser(scalar: string, type: FieldType, hint: string) {
+function parser(scalar: GraphqlScalar, type: FieldType) {
   return (value: unknown, node?: ValueNode): string => {
     try {
-      const parsed = coerceFieldValue(scalar, 'value', { type }, value);
+      const parsed = coerceFieldValue(scalar.name, 'value', { type }, value);
       if (typeof parsed === 'string') return parsed;
     } catch (e) {
       if (!(e instanceof FieldValueError)) throw e;
     }
     // The node lets the API name the input field the value was given for.
-    throw new GraphQLError(`${scalar} must be ${hint} (got ${JSON.stringify(value)})`, { nodes: node ? [node] : undefined, extensions: { code: 'BAD_USER_INPUT' } });
+    throw new GraphQLError(`${scalar.name} must be ${scalar.hint} (got ${JSON.stringify(value)})`, { nodes: node ? [node] : undefined, extensions: { code: 'BAD_USER_INPUT' } });
   };
 }
 
-const parseDecimal = parser('Decimal', 'decimal', 'a number or a string of digits like "1234.50"');
-const parseDate = parser('Date', 'date', 'a calendar date YYYY-MM-DD');
-const parseDateTime = parser('DateTime', 'datetime', 'an ISO 8601 date-time with a timezone, like "2026-05-01T10:00:00Z"');
+function ownScalar(type: FieldType, scalar: GraphqlScalar): GraphQLScalarType {
+  const parse = parser(scalar, type);
+  return new GraphQLScalarType({
+    name: scalar.name,
+    description: scalar.description,
+    // Values leave in canonical form; a decimal read as a number is given as its digits.
+    serialize: (value) => (value === null || value === undefined ? null : typeof value === 'string' ? value : String(value)),
+    parseValue: (value) => parse(value),
+    parseLiteral: (ast) => parse(literalValue(ast), ast),
+  });
+}
 
-export const DecimalScalar = new GraphQLScalarType({
-  name: 'Decimal',
-  description: 'An exact decimal number, serialised as a string of digits ("1234.50"); accepts a number or a string.',
-  serialize: (value) => (value === null || value === undefined ? null : String(value)),
-  parseValue: (value) => parseDecimal(value),
-  parseLiteral: (ast) => parseDecimal(literalValue(ast), ast),
-});
+const BUILT_IN = { ID: GraphQLID, String: GraphQLString, Int: GraphQLInt, Boolean: GraphQLBoolean } as const;
+const own = new Map<FieldType, GraphQLScalarType>();
 
-export const DateScalar = new GraphQLScalarType({
-  name: 'Date',
-  description: 'A calendar date, YYYY-MM-DD.',
-  serialize: (value) => value,
-  parseValue: (value) => parseDate(value),
-  parseLiteral: (ast) => parseDate(literalValue(ast), ast),
-});
-
-export const DateTimeScalar = new GraphQLScalarType({
-  name: 'DateTime',
-  description: 'A point in time, ISO 8601 in UTC ("2026-05-01T10:00:00.000Z").',
-  serialize: (value) => value,
-  parseValue: (value) => parseDateTime(value),
-  parseLiteral: (ast) => parseDateTime(literalValue(ast), ast),
-});
+/** The GraphQL scalar of a field type's values (one instance per type, shared by every schema). */
+export function scalarOfType(type: FieldType): GraphQLScalarType {
+  const graphql = fieldType(type).graphql;
+  if (typeof graphql === 'string') return BUILT_IN[graphql];
+  let scalar = own.get(type);
+  if (!scalar) own.set(type, scalar = ownScalar(type, graphql));
+  return scalar;
+}

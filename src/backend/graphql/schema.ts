@@ -15,7 +15,7 @@ import { coerceFieldValue, checkRequired, FieldValueError } from '../../ast/valu
 import { BatcherCache, Batcher } from './batch.ts';
 import { apiError, badInput } from './errors.ts';
 import { orderByToSpec, toRecordId, whereToCondition } from './filters.ts';
-import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
+import { scalarOfType } from './scalars.ts';
 import { selectedColumns } from './selection.ts';
 import { DEFAULT_DOCUMENT_LIMITS } from './limits.ts';
 import { auditFields } from './audit.ts';
@@ -42,12 +42,6 @@ const MAX_LIST_CURSORS = 10_000;
 const MIN_CURSOR_STEP = 100;
 /** The most records one batch (`update_<entity>_many`) changes. */
 export const MAX_BATCH_ROWS = 10_000;
-
-const SCALARS: Record<string, GraphQLScalarType> = {
-  id: GraphQLID, string: GraphQLString, text: GraphQLString, email: GraphQLString, phone: GraphQLString,
-  url: GraphQLString, int: GraphQLInt, decimal: DecimalScalar, bool: GraphQLBoolean, date: DateScalar,
-  datetime: DateTimeScalar,
-};
 
 /** What may be written per entity (a role's grants); absent: everything the AST allows. */
 export interface EntityWrites {
@@ -81,7 +75,7 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
   }
 
   function scalarOf(entity: string, field: string, def: FieldDef): GraphQLScalarType | GraphQLEnumType {
-    return def.type === 'enum' ? enumType(entity, field, def) : SCALARS[def.type];
+    return def.type === 'enum' ? enumType(entity, field, def) : scalarOfType(def.type);
   }
 
   function comparisonType(type: GraphQLScalarType | GraphQLEnumType): GraphQLInputObjectType {

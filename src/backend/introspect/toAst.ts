@@ -2,7 +2,8 @@
 // a field per column it has a type for, refs from foreign keys, a list and a detail context per
 // entity. What is left out is said in `notes`, with the reason. Pure: the same catalog gives the
 // same AST, byte for byte once written.
-import type { Ast, ContextDef, EntityDef, FieldDef, NavigateDef } from '../../ast/schema.ts';
+import type { Ast, ContextDef, EntityDef, FieldDef, FieldType, NavigateDef } from '../../ast/schema.ts';
+import { fieldTypeRows } from '../../ast/fieldTypes.ts';
 import { checkAst, formatPath } from '../../ast/validate.ts';
 import type { Catalog, CatalogColumn, CatalogDialect, CatalogForeignKey, CatalogTable } from './catalog.ts';
 import { plural, readable, readablePlural, snakeAscii } from './names.ts';
@@ -110,29 +111,32 @@ function keyKind(column: CatalogColumn, dialect: CatalogDialect): string {
 
 // ---------------------------------------------------------------- column types
 
-type BaseType = 'int' | 'decimal' | 'text' | 'string' | 'bool' | 'date' | 'datetime' | 'time' | 'uuid' | 'json';
+/** What a column holds: a field type, or a kind XOS reads otherwise (a uuid or a time of day as text, JSON as text). */
+type BaseType = FieldType | 'uuid' | 'json' | 'clock';
 
+/** The types whose rows (fieldTypes.ts) do not name their own columns, or that XOS reads as another type. */
 const POSTGRES_TYPES: Record<string, BaseType> = {
   int2: 'int', int4: 'int', int8: 'int',
   numeric: 'decimal', float4: 'decimal', float8: 'decimal',
   text: 'text', citext: 'text',
   varchar: 'string', bpchar: 'string', char: 'string', name: 'string',
-  bool: 'bool', date: 'date', timestamp: 'datetime', timestamptz: 'datetime',
-  time: 'time', timetz: 'time', uuid: 'uuid', json: 'json', jsonb: 'json',
+  time: 'clock', timetz: 'clock', uuid: 'uuid', json: 'json', jsonb: 'json',
 };
+
+/** The field type whose row claims a column type, first in the table's order. */
+function rowType(name: string, dialect: CatalogDialect): FieldType | undefined {
+  return fieldTypeRows().find(([, row]) => (dialect === 'postgres' ? row.columns?.postgres?.includes(name) : row.columns?.sqlite?.test(name)))?.[0];
+}
 
 /** What a column holds, as far as XOS has a field type for it; undefined: nothing XOS can show. */
 export function baseType(column: CatalogColumn, dialect: CatalogDialect): BaseType | undefined {
   if (column.array) return undefined;
-  return dialect === 'postgres' ? POSTGRES_TYPES[column.typeName] : sqliteType(column.typeName);
+  return rowType(column.typeName, dialect) ?? (dialect === 'postgres' ? POSTGRES_TYPES[column.typeName] : sqliteType(column.typeName));
 }
 
 /** SQLite's declared type names are free text: the common names first, then SQLite's own affinity rules. */
 function sqliteType(name: string): BaseType | undefined {
-  if (/^bool(ean)?$/.test(name)) return 'bool';
-  if (/^(datetime|timestamp)\b/.test(name)) return 'datetime';
-  if (name === 'date') return 'date';
-  if (/^time\b/.test(name)) return 'time';
+  if (/^time\b/.test(name)) return 'clock';
   if (/^jsonb?$/.test(name)) return 'json';
   if (/^(uuid|guid)$/.test(name)) return 'uuid';
   // https://sqlite.org/datatype3.html#determination_of_column_affinity, in its order.
@@ -171,7 +175,7 @@ function mapColumn(column: CatalogColumn, dialect: CatalogDialect): MappedColumn
     def = { type: 'string', ...(column.maxLength ? { max: column.maxLength } : {}) };
   } else if (base === 'json') {
     def = { type: 'text' };
-  } else if (base === 'time' || base === 'uuid') {
+  } else if (base === 'clock' || base === 'uuid') {
     def = { type: 'string' };
   } else {
     def = { type: base! };

@@ -10,6 +10,7 @@ import {
   GERMAN_BRAND_WORDS, GERMAN_FIRST_NAMES, GERMAN_LAST_NAMES, INDUSTRY_WORDS, LOREM_SENTENCES, NOTES, PLACES,
   PROJECT_TITLES, STREETS_BY_COUNTRY, TITLE_ADJECTIVES, TITLE_NOUNS,
 } from './words.ts';
+import { fieldType } from '../../ast/fieldTypes.ts';
 
 /** Ages and "recent" dates are computed against this day, so output never depends on the clock. */
 export const REFERENCE_DATE = '2026-01-01';
@@ -429,6 +430,9 @@ function valueByType(def: FieldDef, ctx: RecordContext): unknown {
       return randomDateTime(rng, '2025-01-01', '2025-12-31');
     case 'enum':
       return rng.pick(def.values ?? []);
+    default:
+      // A type without its own case here: its row's sample (fieldTypes.ts).
+      return fieldType(def.type).sample?.(rng) ?? null;
   }
 }
 

@@ -8,6 +8,8 @@ import type { Column, Model, Table } from '../model.ts';
 import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './types.ts';
 import { orderTerms } from './seek.ts';
 import { UUID } from '../../ast/values.ts';
+import { fieldType } from '../../ast/fieldTypes.ts';
+import type { FieldType } from '../../ast/schema.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
@@ -257,7 +259,7 @@ export class SqlBuilder {
       if (!column) continue;
       const value = raw[name];
       // The person's tables hold their own forms (a datetime as `2009-01-01 00:00:00`): always decoded.
-      row[name] = value === null || (column.owned && typeof value === CANONICAL_TYPEOF[column.type]) ? value as Scalar : decodeValue(column, value);
+      row[name] = value === null || (column.owned && typeof value === canonicalTypeof(column)) ? value as Scalar : decodeValue(column, value);
     }
     return row;
   }
@@ -437,72 +439,35 @@ export function encodeValue(column: Column, value: Scalar): SqlParam {
     if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`column "${column.name}" expects an integer, got ${JSON.stringify(value)}`);
     return n;
   }
-  switch (column.type) {
-    case 'bool':
-      if (typeof value !== 'boolean') throw new Error(`column "${column.name}" expects a boolean, got ${JSON.stringify(value)}`);
-      return value;
-    case 'decimal':
-      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a decimal, got ${JSON.stringify(value)}`);
-      return value;
-    case 'datetime': {
-      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a datetime, got ${JSON.stringify(value)}`);
-      // Stored in one UTC form so text comparison (SQLite) orders correctly.
-      const time = Date.parse(value);
-      return Number.isNaN(time) ? value : new Date(time).toISOString();
-    }
-    default:
-      if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a string, got ${JSON.stringify(value)}`);
-      return column.spelling?.stored.get(value) ?? value;
+  // The type's own form (fieldTypes.ts), else a string as it is.
+  const storage = column.type === 'version' ? undefined : fieldType(column.type).storage;
+  if (storage?.encode) {
+    const encoded = storage.encode(value);
+    if (encoded === undefined) throw new Error(`column "${column.name}" expects ${storage.expects ?? 'a value of its type'}, got ${JSON.stringify(value)}`);
+    return encoded;
   }
+  if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a string, got ${JSON.stringify(value)}`);
+  return column.spelling?.stored.get(value) ?? value;
 }
 
 /** typeof of a column's canonical value (types.ts); such values need no decoding. */
-const CANONICAL_TYPEOF: Record<Column['type'], string> = {
-  id: 'number', ref: 'number', version: 'number', int: 'number', bool: 'boolean',
-  decimal: 'string', string: 'string', text: 'string', email: 'string', phone: 'string', url: 'string',
-  enum: 'string', date: 'string', datetime: 'string',
-};
+function canonicalTypeof(column: Column): string {
+  return column.type === 'version' ? 'number' : fieldType(column.type).storage.canonical;
+}
 
 /** A value read from either database in canonical form. */
 export function decodeValue(column: Column, value: unknown): Scalar {
   if (value === null || value === undefined) return null;
   if (isTextKey(column)) return String(value);
   if (INTEGER_TYPES.has(column.type)) return Number(value);
-  switch (column.type) {
-    case 'bool':
-      return value === true || value === 1 || value === 1n || value === '1' || value === 't' || value === 'true';
-    case 'datetime': {
-      // A datetime without a zone (SQLite's `2009-01-01 00:00:00`, PostgreSQL's timestamp) is UTC.
-      const text = value instanceof Date ? '' : String(value);
-      const time = value instanceof Date ? value.getTime() : Date.parse(ZONELESS_DATETIME.test(text) ? `${text.replace(' ', 'T')}Z` : text);
-      return Number.isNaN(time) ? String(value) : new Date(time).toISOString();
-    }
-    case 'date':
-      return value instanceof Date ? formatDate(value) : String(value);
-    case 'decimal':
-      // A number column of the person's SQLite table (REAL): shown with the field's scale, as PostgreSQL's numeric is.
-      if (column.def?.scale === undefined) return String(value);
-      if (typeof value === 'number') return value.toFixed(column.def.scale);
-      // A whole number kept as an integer (NUMERIC affinity), read exactly.
-      if (typeof value === 'bigint') return column.def.scale > 0 ? `${value}.${'0'.repeat(column.def.scale)}` : String(value);
-      return String(value);
-    default: {
-      // A json column of the person's table (read-only text here) arrives parsed.
-      const text = typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
-      return column.spelling?.value.get(text) ?? text;
-    }
-  }
+  const decode = fieldType(column.type as FieldType).storage.decode;
+  if (decode) return decode(value, column.def);
+  // A json column of the person's table (read-only text here) arrives parsed.
+  const text = typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : String(value);
+  return column.spelling?.value.get(text) ?? text;
 }
 
 /** An id or ref column whose records are keyed by text or uuid (the person's own tables). */
 export function isTextKey(column: Column): boolean {
   return (column.type === 'id' || column.type === 'ref') && column.key !== undefined && column.key !== 'int';
-}
-
-const ZONELESS_DATETIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-
-function formatDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

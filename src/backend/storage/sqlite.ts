@@ -25,6 +25,7 @@ import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
+import { fieldType } from '../../ast/fieldTypes.ts';
 
 export const SQLITE_MEMORY = ':memory:';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -87,14 +88,10 @@ export function rowVersion(...values: readonly unknown[]): number {
 }
 
 export function sqliteColumnType(column: Column): string {
-  switch (column.type) {
-    case 'id': return 'INTEGER PRIMARY KEY AUTOINCREMENT';
-    case 'version': return 'INTEGER NOT NULL DEFAULT 1';
-    case 'ref': return `INTEGER REFERENCES ${quoteIdentifier(column.references!)}("id")`;
-    case 'int':
-    case 'bool': return 'INTEGER';
-    default: return 'TEXT';
-  }
+  // The version is XOS's own column, a ref references its table; every other type names its column in fieldTypes.ts.
+  if (column.type === 'version') return 'INTEGER NOT NULL DEFAULT 1';
+  if (column.type === 'ref') return `INTEGER REFERENCES ${quoteIdentifier(column.references!)}("id")`;
+  return fieldType(column.type).storage.sqlite;
 }
 
 export class SqliteStorage implements Storage {
