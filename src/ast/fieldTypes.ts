@@ -9,7 +9,7 @@ import { joinedName, nameMatch } from './display.ts';
 import { dateFormat, isEmpty, numberFormat, plainText, textKind, widgetNumber, type FieldKind } from './boardFormats.ts';
 import {
   coerceBool, coerceDate, coerceDateTime, coerceDecimal, coerceEnum, coerceId, coerceInt, coerceText,
-  isEmailAddress, isPhoneNumber, isWebUrl, type FieldRules, type Scalar,
+  got, isEmailAddress, isPhoneNumber, isWebUrl, reject, type FieldRules, type Scalar,
 } from './valueRules.ts';
 
 /** XOS's own GraphQL scalar for a type: its name, its description, and what a wrong value is told. */
@@ -109,6 +109,30 @@ const dateKind: FieldKind = {
   csv: (value) => (isEmpty(value) ? '' : String(value)),
   quickFilter: (field, q) => (DATE.test(q.trim()) ? { [field]: { _eq: q.trim() } } : undefined),
 };
+
+/** A time of day as written: HH:MM, with seconds and up to six digits of their fraction (PostgreSQL's `time`). */
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
+/** Its canonical form: HH:MM:SS, a fraction without trailing zeros. */
+const CANONICAL_TIME = /^\d{2}:\d{2}:\d{2}(\.\d*[1-9])?$/;
+
+/** A time of day in canonical form; undefined when the text is none. */
+function canonicalTime(text: string): string | undefined {
+  const m = TIME.exec(text.trim());
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? '0') > 59) return undefined;
+  const fraction = (m[4] ?? '').replace(/0+$/, '');
+  return `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction ? `.${fraction}` : ''}`;
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A time of day as the locale writes it ("14:30", "2:30 PM"), with seconds where it has them. */
+function formatTime(canonical: string, locale: string): string {
+  const [h, m, s] = canonical.split(':').map(Number);
+  const key = `${locale}|${s !== 0}`;
+  let format = timeFormats.get(key);
+  if (!format) timeFormats.set(key, format = new Intl.DateTimeFormat(locale, { timeStyle: s !== 0 ? 'medium' : 'short', timeZone: 'UTC' }));
+  return format.format(Date.UTC(1970, 0, 1, h, m, Math.floor(s)));
+}
 
 const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
   id: {
@@ -265,6 +289,42 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     },
     columns: { postgres: ['timestamp', 'timestamptz'], sqlite: /^(datetime|timestamp)\b/ },
   },
+  time: {
+    coerce(_rules, value) {
+      const canonical = typeof value === 'string' ? canonicalTime(value) : undefined;
+      return canonical ?? reject(`must be a time of day HH:MM or HH:MM:SS, like 14:30 ${got(value)}`, { code: 'time' });
+    },
+    problem: { code: 'time', text: 'Enter a time of day like 14:30.' },
+    kind: {
+      input: 'text',
+      editor: { type: 'time' },
+      narrow: true,
+      numeric: false,
+      parse: (raw) => (String(raw).trim() === '' ? null : canonicalTime(String(raw)) ?? String(raw)),
+      valid: (value) => isEmpty(value) || (typeof value === 'string' && canonicalTime(value) !== undefined),
+      format(value, c) {
+        if (isEmpty(value)) return c.none;
+        const canonical = canonicalTime(String(value));
+        return canonical === undefined ? String(value) : formatTime(canonical, c.locale);
+      },
+      // A time input shows HH:MM, and the seconds where there are any.
+      inputValue: (value) => (isEmpty(value) ? '' : String(value).replace(/^(\d{2}:\d{2}):00$/, '$1')),
+      csv: (value) => (isEmpty(value) ? '' : String(value)),
+      quickFilter(field, q) {
+        const canonical = canonicalTime(/^\d:/.test(q.trim()) ? `0${q.trim()}` : q);
+        return canonical === undefined ? undefined : { [field]: { _eq: canonical } };
+      },
+    },
+    display: true,
+    graphql: { name: 'Time', description: 'A time of day without date or zone, "14:30:00" (seconds may carry a fraction); accepts "14:30".', hint: 'a time of day like "14:30" or "14:30:15"' },
+    storage: {
+      canonical: 'string', sqlite: 'TEXT', postgres: 'TIME', shape: CANONICAL_TIME,
+      // The person's SQLite table may keep "14:30": read in canonical form.
+      decode: (value) => canonicalTime(String(value)) ?? String(value),
+    },
+    columns: { postgres: ['time'], sqlite: /^time$/ },
+    sample: (random) => `${String(random.int(8, 17)).padStart(2, '0')}:${String(random.int(0, 3) * 15).padStart(2, '0')}:00`,
+  },
   enum: {
     coerce: coerceEnum,
     problem: { code: 'enum', text: 'Choose one of the options.' },
@@ -333,7 +393,7 @@ export function isFieldType(type: string): type is FieldType {
   return Object.hasOwn(ROWS, type);
 }
 
-/** Every field type with its row, in FIELD_TYPES order. */
+/** Every field type with its row. */
 export function fieldTypeRows(): ReadonlyArray<readonly [FieldType, FieldTypeRow]> {
   return Object.entries(ROWS) as Array<[FieldType, FieldTypeRow]>;
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 export const FIELD_TYPES = [
-  'id', 'string', 'text', 'int', 'decimal', 'bool', 'date', 'datetime',
+  'id', 'string', 'text', 'int', 'decimal', 'bool', 'date', 'datetime', 'time',
   'email', 'phone', 'url', 'enum', 'ref',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
