@@ -1,9 +1,10 @@
 // Lint rules that keep the architecture honest: imports point down the floors of
-// docs/architecture.md (xos/layers, table in scripts/lib/layers.mjs), and only src/host/
-// may import vscode.
+// docs/architecture.md (xos/layers, table in scripts/lib/layers.mjs), no module imports back
+// into itself (xos/no-import-circles), and only src/host/ may import vscode.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './scripts/lib/layers.mjs';
+import { noImportCirclesRule } from './scripts/lib/circles.mjs';
 
 // Globals of Node 24 that plain .js/.mjs scripts use (TypeScript files are checked by tsc instead).
 const nodeGlobals = Object.fromEntries([
@@ -44,8 +45,8 @@ export default tseslint.config(
   {
     // Each part of src/ imports only parts on lower floors; the webview only its browser-safe modules.
     files: ['src/**/*.ts', 'webview/**/*.ts'],
-    plugins: { xos: { rules: { layers: layersRule } } },
-    rules: { 'xos/layers': 'error' },
+    plugins: { xos: { rules: { layers: layersRule, 'no-import-circles': noImportCirclesRule } } },
+    rules: { 'xos/layers': 'error', 'xos/no-import-circles': 'error' },
   },
   {
     languageOptions: { globals: nodeGlobals },

@@ -145,7 +145,7 @@ test('the page edits cells through board/gridEdit and saves them with board/grid
     await board.controller.navigation.openContext('person_list');
     const list = board.sent('board/list').at(-1)!.params.list;
     assert.deepEqual(Object.keys(list.editors), ['firstname', 'lastname', 'email', 'city', 'age', 'net_worth']);
-    assert.equal(list.editors.age.input, 'number');
+    assert.deepEqual([list.editors.age.type, list.editors.age.input], ['int', 'text'], 'a text input of the int kind: a number input (fieldTypes.ts)');
     assert.equal(list.editors.age.max, 150);
     const { listId } = list;
     const edits = () => board.sent('board/gridEdits').at(-1)?.params.gridEdits;

@@ -3,7 +3,7 @@
 // so `eslint .` and tsc never see them as sources; they are linted here under made-up paths),
 // and the real import graph is checked against the same table, so an arrow back up fails
 // here even if the lint config lost the rule.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { FLOORS, PACKAGES, WEBVIEW_IMPORTS, importProblem, packageName, packageProblem, partOf, repoPath } from '../../scripts/lib/layers.mjs';
+import { importCircles, importGraph, importSpecifiers, sourceFiles } from '../../scripts/lib/circles.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const eslint = new ESLint({ cwd: repoRoot });
@@ -133,20 +134,8 @@ test('a new folder under src/ needs a floor', async () => {
 
 // ---- the real import graph -------------------------------------------------------------------
 
-function sources(folder: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(repoRoot, folder))) {
-    const path = `${folder}/${name}`;
-    if (statSync(join(repoRoot, path)).isDirectory()) out.push(...sources(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/** The module specifiers a file imports or re-exports (type-only ones and import() included). */
-function specifiers(path: string): string[] {
-  return ts.preProcessFile(readFileSync(join(repoRoot, path), 'utf8'), true, true).importedFiles.map((file) => file.fileName);
-}
+const sources = sourceFiles;
+const specifiers = importSpecifiers;
 
 function resolved(from: string, specifier: string): string {
   return repoPath(resolve(dirname(join(repoRoot, from)), specifier));
@@ -184,54 +173,16 @@ test('nothing the webview reaches, types included, imports Node or vscode', () =
   assert.deepEqual(problems, []);
 });
 
-/** The import circles of `files` (type-only and dynamic imports included): each as its sorted files, at least two. */
-function importCircles(files: readonly string[]): string[][] {
-  const known = new Set(files);
-  const graph = new Map(files.map((file) => [file, specifiers(file).filter((s) => s.startsWith('.')).map((s) => resolved(file, s)).filter((target) => known.has(target))]));
-  // Tarjan's strongly connected components.
-  let next = 0;
-  const order = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const circles: string[][] = [];
-  const visit = (file: string): void => {
-    order.set(file, next);
-    low.set(file, next);
-    next++;
-    stack.push(file);
-    onStack.add(file);
-    for (const target of graph.get(file)!) {
-      if (!order.has(target)) {
-        visit(target);
-        low.set(file, Math.min(low.get(file)!, low.get(target)!));
-      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, order.get(target)!));
-    }
-    if (low.get(file) !== order.get(file)) return;
-    const circle: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      circle.push(member);
-    } while (member !== file);
-    if (circle.length > 1) circles.push(circle.sort());
-  };
-  for (const file of files) if (!order.has(file)) visit(file);
-  return circles.sort((a, b) => a[0].localeCompare(b[0]));
-}
+test('import circles: none in src/ and webview/ (the lint rule xos/no-import-circles says so in the editor)', () => {
+  assert.deepEqual(importCircles(importGraph([...sources('src'), ...sources('webview')])), []);
+});
 
-/**
- * The import circles still there. This list only shrinks: a new circle, a known one that grew
- * or one that is gone (then take it out here) fails the test below.
- */
-const REMAINING_CIRCLES = [
-  ['src/backend/changes/types.ts', 'src/backend/people/peopleSql.ts', 'src/backend/storage/audit.ts', 'src/backend/storage/seek.ts', 'src/backend/storage/sql.ts', 'src/backend/storage/types.ts'],
-  ['src/backend/graphql/audit.ts', 'src/backend/graphql/schema.ts', 'src/backend/graphql/sortHint.ts'],
-];
-
-test('import circles: none in src/ and webview/ beyond the remaining ones', () => {
-  assert.deepEqual(importCircles([...sources('src'), ...sources('webview')]), REMAINING_CIRCLES);
+test('a circle is found however long, and each is named by its sorted files', () => {
+  const graph = new Map([
+    ['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []], ['e', ['e2']], ['e2', ['e']], ['f', ['a']],
+  ]);
+  assert.deepEqual(importCircles(graph), [['a', 'b', 'c'], ['e', 'e2']]);
+  assert.deepEqual(importCircles(new Map([['a', ['b']], ['b', []]])), []);
 });
 
 test('docs/architecture.md names every part of the floor table', () => {

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { AUDIT_PATHS, MAX_APPROVAL_LENGTH, type AuditEntry, type AuditMeta, type AuditPath } from '../storage/audit.ts';
 import { badInput } from './errors.ts';
-import type { RequestContext } from './schema.ts';
+import type { RequestContext } from './context.ts';
 
 export const MAX_AUDIT_PAGE = 500;
 

@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import type { Model } from '../model.ts';
 import type { Row } from '../storage/types.ts';
-import type { RequestContext } from './schema.ts';
+import type { RequestContext } from './context.ts';
 import { cursorOf } from './cursor.ts';
 
 interface LeafPlan {

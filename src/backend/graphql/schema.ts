@@ -9,10 +9,11 @@ import {
 } from 'graphql';
 import type { Ast, FieldDef } from '../../ast/schema.ts';
 import type { Model, Relation, Table } from '../model.ts';
-import type { RecordId, Row, Storage } from '../storage/types.ts';
+import type { RecordId, Row } from '../storage/types.ts';
 import { StorageError } from '../storage/errors.ts';
 import { coerceFieldValue, checkRequired, FieldValueError } from '../../ast/values.ts';
-import { BatcherCache, Batcher } from './batch.ts';
+import { Batcher } from './batch.ts';
+import type { RequestContext } from './context.ts';
 import { apiError, badInput } from './errors.ts';
 import { orderByToSpec, toRecordId, whereToCondition } from './filters.ts';
 import { scalarOfType } from './scalars.ts';
@@ -22,18 +23,6 @@ import { auditFields } from './audit.ts';
 import { sortHintFields } from './sortHint.ts';
 import { cursorFor, cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
 import { orderTerms, reversedTerms } from '../storage/seek.ts';
-import type { AuditMeta } from '../storage/audit.ts';
-
-export interface RequestContext {
-  readonly storage: Storage;
-  readonly batchers: BatcherCache;
-  /** Who writes and with which approval (the request's `extensions.xos`), for the audit trail. */
-  readonly audit?: AuditMeta;
-}
-
-export function createRequestContext(storage: Storage, audit?: AuditMeta): RequestContext {
-  return { storage, batchers: new BatcherCache(), ...(audit ? { audit } : {}) };
-}
 
 type Args = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import type { Ast } from '../../ast/schema.ts';
 import type { Model } from '../model.ts';
 import { quoteIdentifier, tableSql } from '../storage/sql.ts';
 import { badInput } from './errors.ts';
-import type { RequestContext } from './schema.ts';
+import type { RequestContext } from './context.ts';
 
 const SortHintType = new GraphQLObjectType({
   name: 'XosSortHint',

@@ -4,7 +4,7 @@
 // same table and statements; only the id column's type differs.
 import type { Column, Table } from '../model.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
-import type { Row, Scalar } from './types.ts';
+import type { Row, Scalar } from './rows.ts';
 
 /** The table's name; entity and context names starting with `xos_` are reserved for XOS. */
 export const AUDIT_TABLE = 'xos_audit';

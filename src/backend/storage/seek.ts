@@ -9,7 +9,7 @@
 // index, read in turn until the window is full: the rest of the key's own value,
 // the values beyond it, and the nulls (last ascending, first descending).
 import { ID_COLUMN } from '../model.ts';
-import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './types.ts';
+import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './rows.ts';
 
 /** The terms a select orders by: as given up to the id, and the id ascending at the end when not given. */
 export function orderTerms(orderBy: readonly OrderBy[] = []): OrderBy[] {

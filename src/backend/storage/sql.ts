@@ -5,7 +5,7 @@
 // Model and double-quoted, so nothing from a request is ever spliced into SQL.
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
-import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './types.ts';
+import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './rows.ts';
 import { orderTerms } from './seek.ts';
 import { UUID } from '../../ast/values.ts';
 import { fieldType } from '../../ast/fieldTypes.ts';

@@ -1,0 +1,16 @@
+// What one GraphQL request carries to its resolvers: the storage, the request's batchers and who
+// writes. Its own module, so the resolvers' modules (audit, sort hints) need not import the schema.
+import type { Storage } from '../storage/types.ts';
+import type { AuditMeta } from '../storage/audit.ts';
+import { BatcherCache } from './batch.ts';
+
+export interface RequestContext {
+  readonly storage: Storage;
+  readonly batchers: BatcherCache;
+  /** Who writes and with which approval (the request's `extensions.xos`), for the audit trail. */
+  readonly audit?: AuditMeta;
+}
+
+export function createRequestContext(storage: Storage, audit?: AuditMeta): RequestContext {
+  return { storage, batchers: new BatcherCache(), ...(audit ? { audit } : {}) };
+}
