@@ -68,7 +68,8 @@ export async function saveReview(deps: CoreDeps, review: Review, signal: AbortSi
     };
   }
   if (write.kind === 'refused') return { kind: 'server_refused', ok: false, action: 'save', entity: review.entity, error: write.error };
-  const batch = await batchOf(deps, review.entity, payload.rows[0].id);
+  // The write names its audit batch; a server that does not is asked its trail.
+  const batch = write.batch ?? await batchOf(deps, review.entity, payload.rows[0].id);
   const outcome: SaveOutcome = { kind: 'batch_saved', ok: true, entity: review.entity, records: payload.rows.length, cells, fields, ...(batch ? { batch } : {}) };
   await claim?.written(prepared, outcome);
   await showStoredReview(deps, review);

@@ -126,9 +126,9 @@ export function auditAction(payload: RecordPayload): string {
   }
 }
 
-/** What one record write came to. `written.data`: the mutation's root value. */
+/** What one record write came to. `written.data`: the mutation's root value; `batch`: a batch write's audit batch. */
 export type RecordWrite =
-  | { readonly kind: 'written'; readonly data: unknown }
+  | { readonly kind: 'written'; readonly data: unknown; readonly batch?: string }
   /** A record is at another version (or, for a batch, gone): nothing was written. */
   | { readonly kind: 'conflict'; readonly error: ServerError }
   | { readonly kind: 'refused'; readonly error: ServerError }
@@ -147,7 +147,8 @@ export async function writeRecords(client: XosClient, payload: RecordPayload, au
   const error = result.errors?.[0];
   if (error?.extensions?.code === 'CONFLICT') return { kind: 'conflict', error };
   if (error) return { kind: 'refused', error };
-  return { kind: 'written', data: result.data?.[request.root] };
+  const batch = (result.extensions?.xos as { batch?: unknown } | undefined)?.batch;
+  return { kind: 'written', data: result.data?.[request.root], ...(typeof batch === 'string' ? { batch } : {}) };
 }
 
 function recordRequest(ast: Ast, payload: RecordPayload): RootedRequest {

@@ -118,7 +118,10 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
       const once = async () => {
         const timeout = AbortSignal.timeout(timeoutMs);
         const response = await graphql.rawRequest<Record<string, unknown> | null>({ query, variables, requestHeaders, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
-        return { data: response.data, ...(response.errors?.length ? { errors: response.errors as unknown as GraphQLErrorShape[] } : {}) };
+        return {
+          data: response.data, ...(response.errors?.length ? { errors: response.errors as unknown as GraphQLErrorShape[] } : {}),
+          ...(response.extensions ? { extensions: response.extensions as Record<string, unknown> } : {}),
+        };
       };
       try {
         try {

@@ -13,6 +13,8 @@ export interface GraphQLErrorShape {
 export interface GraphQLResult {
   readonly data?: Record<string, unknown> | null;
   readonly errors?: readonly GraphQLErrorShape[];
+  /** `xos.batch`: the audit batch a batch write made (`update_<entity>_many`, where the trail is kept). */
+  readonly extensions?: Record<string, unknown>;
 }
 
 export interface DsnStatus {

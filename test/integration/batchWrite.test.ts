@@ -100,6 +100,10 @@ onBothStores('update_<entity>_many through the API', ast, 0, async (backend) => 
   assert.ok(rows.every((r) => r.city === `Ort ${r.id}`));
   const [entry] = await backend.api.storage.auditEntries({ entity: 'person', recordId: updates[7].id, limit: 1, offset: 0 });
   assert.equal(entry.approval, 'API batch');
+  // The answer names the audit batch the write made (the writer need not ask the trail for it); a failed write names none.
+  assert.equal(typeof entry.batch, 'string');
+  assert.deepEqual(written.extensions, { xos: { batch: entry.batch } });
+  assert.equal(conflict.extensions, undefined);
 });
 
 describe('an audit trail from before batch writes', () => {

@@ -51,7 +51,9 @@ onBothStores('the person edits cells of the list grid', ast, 0, async (backend) 
   await seedPeople(backend, 30);
   const person = new ScriptedPerson();
   const board = new BoardState();
-  const deps: CoreDeps = { client: embeddedClient(backend), board, confirmer: person, locale: 'en' };
+  const client = embeddedClient(backend);
+  const requests: string[] = [];
+  const deps: CoreDeps = { client: { ...client, run: (query, ...rest) => (requests.push(query), client.run(query, ...rest)) }, board, confirmer: person, locale: 'en' };
   assert.deepEqual(gridEditable(ast, 'person_list'), ['firstname', 'lastname', 'email', 'city', 'age', 'net_worth'], 'every column the form edits, not the id');
   assert.equal((await openContext(deps, 'person_list')).ok, true);
   const before = new Map(await Promise.all([1, 2, 3, 4].map(async (id) => [id, await stored(backend, id)] as const)));
@@ -87,8 +89,10 @@ onBothStores('the person edits cells of the list grid', ast, 0, async (backend) 
 
   // 3. Saved from the review: one question naming every change, one transaction, one batch.
   person.answers = ['save'];
+  const sentBefore = requests.length;
   const saved = await saveReview(deps, board.review()!, signal(), 'board');
   assert.equal(saved.kind, 'batch_saved', JSON.stringify(saved));
+  assert.deepEqual(requests.slice(sentBefore).filter((query) => query.includes('xos_audit')), [], 'the write names its batch: the trail is not asked');
   const question = person.asked[1];
   assert.equal(question.batch?.records, 3);
   assert.deepEqual(question.batch?.fields.map((f) => f.field).sort(), ['age', 'city', 'net_worth']);
@@ -102,6 +106,7 @@ onBothStores('the person edits cells of the list grid', ast, 0, async (backend) 
   const [entry] = await backend.api.storage.auditEntries({ entity: 'person', recordId: '1', limit: 1, offset: 0 });
   assert.ok(entry.batch, 'the save is one batch');
   assert.equal(await backend.api.storage.auditCount({ batch: entry.batch }), 3);
+  assert.equal(saved.kind === 'batch_saved' ? saved.batch : undefined, entry.batch);
 
   // 4. Undo as one: one question, one transaction, the old values back.
   person.answers = ['save'];

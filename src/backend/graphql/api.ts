@@ -161,10 +161,12 @@ function createRunner(schema: GraphQLSchema, model: Model, options: XosApiOption
       const fast = await tryFastPath(schema, model, document, variableValues, operationName, createRequestContext(storage, audit));
       if (fast) return fast.errors?.length ? { ...fast, errors: fast.errors.map((e) => (refine ? refine(e) : e)) } : fast;
     }
-    const result = await execute({ schema, document, variableValues, operationName, contextValue: createRequestContext(storage, audit), fieldResolver: ownFieldResolver });
+    const context = createRequestContext(storage, audit);
+    const result = await execute({ schema, document, variableValues, operationName, contextValue: context, fieldResolver: ownFieldResolver });
     const data: FormattedExecutionResult = { data: result.data ?? (result.errors ? null : undefined) };
     if (result.errors?.length) return { errors: result.errors.map(formatted), ...data };
-    return data;
+    // A batch write names its audit batch, so the writer need not ask the trail for it.
+    return context.made.batch ? { ...data, extensions: { xos: { batch: context.made.batch } } } : data;
   };
 }
 

@@ -9,8 +9,10 @@ export interface RequestContext {
   readonly batchers: BatcherCache;
   /** Who writes and with which approval (the request's `extensions.xos`), for the audit trail. */
   readonly audit?: AuditMeta;
+  /** What the request's writes made that its answer tells in `extensions.xos` (a batch write's audit batch). */
+  readonly made: { batch?: string };
 }
 
 export function createRequestContext(storage: Storage, audit?: AuditMeta): RequestContext {
-  return { storage, batchers: new BatcherCache(), ...(audit ? { audit } : {}) };
+  return { storage, batchers: new BatcherCache(), made: {}, ...(audit ? { audit } : {}) };
 }

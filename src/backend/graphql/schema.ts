@@ -369,7 +369,10 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
         });
         await checkRefsExistMany(ctx, table, updates.map((u) => u.set));
         const result = await guard(() => ctx.storage.updateMany(table.name, updates, ctx.audit));
-        if (result.status === 'ok') return result.rows;
+        if (result.status === 'ok') {
+          if (result.batch) ctx.made.batch = result.batch;
+          return result.rows;
+        }
         throw apiError('CONFLICT',
           `${result.conflicts.length} of the ${updates.length} ${entityName} records changed since they were read or are gone; nothing was written. Read them again and apply the changes again.`,
           { conflicts: result.conflicts.map((c) => ({ id: String(c.id), current: c.current ? rowToApi(table, c.current) : null })) });

@@ -372,7 +372,7 @@ export class PostgresStorage implements Storage {
           }
         }
         await this.#notify(client, entries.map((entry, i) => ({ change: changeOfWrite(entry, audit), ...(auditIds[i] !== undefined ? { auditId: auditIds[i] } : {}) })));
-        return { status: 'ok', rows };
+        return { status: 'ok', rows, ...(this.#audit ? { batch } : {}) };
       }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;

@@ -277,7 +277,7 @@ export class SqliteStorage implements Storage {
         });
         // All or nothing: one stale row rolls the whole batch back.
         if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
-        return { status: 'ok', rows };
+        return { status: 'ok', rows, ...(this.#audit ? { batch } : {}) };
       }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;

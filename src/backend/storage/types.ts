@@ -13,7 +13,8 @@ export type WriteResult =
   | { readonly status: 'missing' };
 
 export type BatchWriteResult =
-  | { readonly status: 'ok'; readonly rows: readonly Row[] }
+  /** `batch`: the audit trail's batch of the write, where the trail is kept. */
+  | { readonly status: 'ok'; readonly rows: readonly Row[]; readonly batch?: string }
   /** Nothing was written: every row that changed since it was read (or is gone: `current` null), as stored now. */
   | { readonly status: 'conflict'; readonly conflicts: readonly { readonly id: RecordId; readonly current: Row | null }[] };
 
