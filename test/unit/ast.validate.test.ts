@@ -65,7 +65,7 @@ const cases: Array<{ name: string; change: (ast: Json) => void; problems: string
       'xos: expected "1", got "2"',
       'entities.person.label.fr: expected a text, got 3',
       'entities.person.fields.city.type: required property "type" is missing',
-      'entities.person.fields.status.type: expected one of "id", "string", "text", "int", "decimal", "bool", "date", "datetime", "email", "phone", "url", "enum", "ref", got "enumeration"',
+      'entities.person.fields.status.type: expected one of "id", "string", "text", "int", "decimal", "bool", "date", "datetime", "time", "email", "phone", "url", "enum", "ref", got "enumeration"',
       'contexts.person_list.list_fields: must not be empty',
       'colour: unknown property "colour": remove it or check its spelling',
       'contexts.person_detail.list_fields[1]: unknown field "nmae" on person',

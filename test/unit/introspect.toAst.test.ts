@@ -114,7 +114,7 @@ describe('column types', () => {
       col('wide', 'numeric', { type: 'numeric(40,20)', precision: 40, scale: 20 }),
       col('ratio', 'float8'), col('body', 'text'), col('code', 'varchar', { maxLength: 40 }), col('free', 'varchar'),
       col('flag', 'bpchar', { maxLength: 1 }), col('ok', 'bool'), col('day', 'date'), col('at', 'timestamp'),
-      col('at_tz', 'timestamptz'), col('clock', 'time'), col('uid', 'uuid'), col('doc', 'jsonb'),
+      col('at_tz', 'timestamptz'), col('clock', 'time'), col('clock_tz', 'timetz'), col('uid', 'uuid'), col('doc', 'jsonb'),
       col('tags', '_text', { type: 'text[]', array: true }), col('blob', 'bytea'), col('search', 'tsvector'), col('shape', 'geometry'),
       col('mood', 'mood', { enumValues: ['happy', 'sad'] }), col('rating', 'mpaa', { enumValues: ['G', 'PG-13'] }),
       col('status', 'text', { checkValues: ['open', 'done'] }), col('level', 'int4', { checkValues: ['1', '2'] }),
@@ -135,7 +135,8 @@ describe('column types', () => {
       day: { type: 'date', label: 'Day' },
       at: { type: 'datetime', label: 'At' },
       at_tz: { type: 'datetime', label: 'At tz' },
-      clock: { type: 'string', label: 'Clock' },
+      clock: { type: 'time', label: 'Clock' },
+      clock_tz: { type: 'string', label: 'Clock tz' },
       uid: { type: 'string', label: 'Uid' },
       doc: { type: 'text', label: 'Doc', read_only: true },
       mood: { type: 'enum', label: 'Mood', values: ['happy', 'sad'] },
@@ -197,7 +198,7 @@ describe('column types', () => {
     assert.deepEqual(Object.fromEntries(Object.entries(e.fields).map(([name, def]) => [name, [def.type, def.max ?? def.scale ?? def.values ?? def.read_only ?? null]])), {
       id: ['id', null], name: ['string', 40], code: ['string', null], notes: ['text', null], memo: ['text', null], count: ['int', null],
       huge: ['decimal', 0], price: ['decimal', 2], ratio: ['decimal', null], active: ['bool', null], born: ['date', null],
-      seen: ['datetime', null], opens: ['string', null], data: ['text', true], kind: ['enum', ['a', 'b']], total: ['decimal', true],
+      seen: ['datetime', null], opens: ['time', null], data: ['text', true], kind: ['enum', ['a', 'b']], total: ['decimal', true],
     });
     assert.deepEqual(e.notes, [
       'left out column "Picture" (type BLOB): XOS has no field type for it',
