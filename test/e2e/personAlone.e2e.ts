@@ -1,11 +1,13 @@
-// A person working alone on the browser Board of xos-mcp (the demo CRM, no agent call): from the
+// A person working alone on the browser Board of xos-mcp, no agent call, on an app `init` made from
+// the person's own database (Chinook, SQLite; the audit trail switched on as the docs say): from the
 // start page to a list, filter and sort it, edit five cells in the grid, save them with one
-// question (one transaction), follow a ref from a record, go back to the start, read the record's
-// History and undo the save as one. Screenshots of the edited grid in light, dark and
+// question (one transaction, one batch), follow a ref from a record, go back to the start, read the
+// record's History and undo the save as one. Screenshots of the edited grid in light, dark and
 // high-contrast (forced colours) themes.
 //   npm run build && npm run provision:vscode && node --test test/e2e/personAlone.e2e.ts
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -14,6 +16,7 @@ import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
 import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
+import { createChinookSqlite } from '../support/sampleDatabases.ts';
 
 const CITY_COLUMN = 5;
 const EDITS = 5;
@@ -24,16 +27,27 @@ let page: Page;
 let xosMcp: StartedXosMcp | undefined;
 const errors: string[] = [];
 
-interface Person { city: string | null; version: number }
+const repoRoot = join(import.meta.dirname, '..', '..');
 
-function stored(ids: readonly string[]): Map<string, Person> {
-  const db = new DatabaseSync(join(dir, 'xos-mcp', 'xos.db'), { readOnly: true, timeout: 10_000 });
+/** Reads the person's own database (the Chinook file), read-only. */
+function reading<T>(read: (db: DatabaseSync) => T): T {
+  const db = new DatabaseSync(join(dir, 'chinook.db'), { readOnly: true, timeout: 10_000 });
   try {
-    const rows = db.prepare('SELECT id, city, version FROM person ORDER BY id').all() as Array<Record<string, unknown>>;
-    return new Map(rows.filter((r) => ids.includes(String(r.id))).map((r) => [String(r.id), { city: r.city as string | null, version: Number(r.version) }]));
+    return read(db);
   } finally {
     db.close();
   }
+}
+
+/** The stored cities of the customers with these ids, by id. */
+function stored(ids: readonly string[]): Map<string, string | null> {
+  const rows = reading((db) => db.prepare('SELECT "CustomerId" AS id, "City" AS city FROM "Customer" ORDER BY "CustomerId"').all() as Array<Record<string, unknown>>);
+  return new Map(rows.filter((r) => ids.includes(String(r.id))).map((r) => [String(r.id), r.city as string | null]));
+}
+
+/** The audit trail XOS keeps in its one table of the person's database: entries and batches. */
+function trail(): { entries: number; batches: number } {
+  return reading((db) => ({ ...db.prepare('SELECT COUNT(*) AS entries, COUNT(DISTINCT "batch") AS batches FROM "xos_audit"').get() as { entries: number; batches: number } }));
 }
 
 async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 30_000): Promise<void> {
@@ -61,7 +75,13 @@ async function answerSave(expected: RegExp): Promise<void> {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-person-alone-'));
-  xosMcp = await startXosMcp({ name: 'xos-person-alone-e2e', data: dir });
+  // The person's own database, and the app init makes of it, with History and Undo switched on.
+  await createChinookSqlite(join(dir, 'chinook.db'));
+  execFileSync(process.execPath, [join(repoRoot, 'bin', 'xos-server.mjs'), 'init', '--from', 'sqlite:./chinook.db'], { cwd: dir, stdio: 'pipe' });
+  const app = JSON.parse(readFileSync(join(dir, 'xos.json'), 'utf8')) as { audit?: boolean };
+  assert.equal(app.audit, false, 'init leaves the audit trail off');
+  writeFileSync(join(dir, 'xos.json'), JSON.stringify({ ...app, audit: true }, null, 2));
+  xosMcp = await startXosMcp({ name: 'xos-person-alone-e2e', data: dir, args: ['--board-port', '0', '--ast', 'xos.json', '--dsn', 'sqlite:./chinook.db'] });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
   page.on('pageerror', (error) => errors.push(error.message));
@@ -80,17 +100,17 @@ describe('a person alone on the browser Board', () => {
   test('lists, filter, sort, five cells edited in the grid and saved with one question, a ref followed, the start page, History, undo as one', { timeout: 240_000 }, async (t) => {
     try {
       // The start page offers the app's lists; People opens.
-      await page.locator('xos-start-page button[data-context="person_list"]').click();
+      await page.locator('xos-start-page button[data-context="customer_list"]').click();
       await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
       const total = Number(await attr(listGrid(), 'aria-rowcount')) - 1;
-      assert.ok(total > 50, `the demo's people (${total})`);
+      assert.equal(total, 59, 'Chinook\'s customers');
 
-      // Filter, then sort by Age; the filter says what it filters.
+      // Filter, then sort by Country; the filter says what it filters.
       await page.locator('xos-list-grid input[type="search"]').fill('an');
       await page.locator('xos-list-grid input[type="search"]').press('Enter');
       await vscodeServer.waitFor(async () => /^\d[\d,]* of [\d,]+ records$/.test(await page.locator('xos-list-grid .count').innerText()) || undefined, { timeoutMs: 30_000, describe: () => 'the filtered count' });
-      await page.locator('xos-list-grid [role="columnheader"][data-field="age"]').click();
-      await until('the sort by Age', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="age"]'), 'aria-sort'), 'ascending');
+      await page.locator('xos-list-grid [role="columnheader"][data-field="country"]').click();
+      await until('the sort by Country', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="country"]'), 'aria-sort'), 'ascending');
       await listRow(EDITS - 1).waitFor({ state: 'visible', timeout: 30_000 });
 
       // Five City cells of the first five rows, each by a double-click, typed, Enter.
@@ -105,7 +125,7 @@ describe('a person alone on the browser Board', () => {
         await page.keyboard.press('Control+A');
         await page.keyboard.type(`Gridtown ${i + 1}`);
         await page.keyboard.press('Enter');
-        await until(`the edited cell of person ${key}`, () => attr(cellOf(key, CITY_COLUMN), 'aria-label'), `City: Gridtown ${i + 1}, changed, not saved`);
+        await until(`the edited cell of customer ${key}`, () => attr(cellOf(key, CITY_COLUMN), 'aria-label'), `City: Gridtown ${i + 1}, changed, not saved`);
       }
       await until('the count of unsaved changes', () => page.locator('xos-list-grid .grid-edits .changes').innerText(), `${EDITS} unsaved changes`);
       assert.deepEqual(stored(keys), before, 'an edit in the grid writes nothing');
@@ -118,16 +138,16 @@ describe('a person alone on the browser Board', () => {
 
       // Save Changes: the changes show as one review while one question names them; Save writes them in one transaction.
       await page.locator('xos-list-grid vscode-button.save-edits').click();
-      await answerSave(new RegExp(`^Save changes to ${EDITS} records of Person\\?[\\s\\S]*City`));
+      await answerSave(new RegExp(`^Save changes to ${EDITS} records of Customer\\?[\\s\\S]*City`));
       await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
-      await until('the saved cities', async () => { const now = stored(keys); return keys.map((key) => now.get(key)?.city); }, keys.map((_key, i) => `Gridtown ${i + 1}`));
-      for (const [key, person] of stored(keys)) assert.equal(person.version, before.get(key)!.version + 1, `person ${key} written once`);
+      await until('the saved cities', async () => { const now = stored(keys); return keys.map((key) => now.get(key)); }, keys.map((_key, i) => `Gridtown ${i + 1}`));
+      assert.deepEqual(trail(), { entries: EDITS, batches: 1 }, 'one write of five records, one batch');
       await until('no unsaved changes left', () => page.locator('xos-list-grid .grid-edits').count(), 0);
-      assert.deepEqual((await page.locator('xos-nav-bar li').allInnerTexts()).map((text) => text.trim()), ['XOS CRM', 'People'], 'the list as stored is the same step');
+      assert.deepEqual((await page.locator('xos-nav-bar li').allInnerTexts()).map((text) => text.trim()), ['Chinook', 'Customers'], 'the list as stored is the same step');
       await screenshot(page, 'person-alone-2-saved');
 
       // The list came back sorted and filtered as the person had it; a filter finds the first edited record.
-      await until('the sort kept', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="age"]'), 'aria-sort'), 'ascending');
+      await until('the sort kept', () => attr(page.locator('xos-list-grid [role="columnheader"][data-field="country"]'), 'aria-sort'), 'ascending');
       const first = keys[0];
       const findFirst = async () => {
         await page.locator('xos-list-grid input[type="search"]').fill('Gridtown 1');
@@ -140,13 +160,13 @@ describe('a person alone on the browser Board', () => {
       // A record, and the ref on its form: the company opens.
       await cellOf(first, 1).dblclick();
       await page.locator('xos-detail-form').waitFor({ state: 'visible', timeout: 30_000 });
-      await page.locator('xos-field-editor[data-field="company"] a.opens').click();
-      await until('the company on the breadcrumb', async () => /^Company /.test(await page.locator('xos-nav-bar li[aria-current="page"]').innerText()), true);
+      await page.locator('xos-field-editor[data-field="support_rep"] a.opens').click();
+      await until('the support rep on the breadcrumb', async () => /^Employee \S+ \S+/.test(await page.locator('xos-nav-bar li[aria-current="page"]').innerText()), true);
 
       // The app's name leads back to the start page, from where People opens again.
       await page.locator('xos-nav-bar button.home').click();
       await page.locator('xos-start-page').waitFor({ state: 'visible', timeout: 30_000 });
-      await page.locator('xos-start-page button[data-context="person_list"]').click();
+      await page.locator('xos-start-page button[data-context="customer_list"]').click();
       await listGrid().waitFor({ state: 'visible', timeout: 30_000 });
       await findFirst();
 
@@ -159,7 +179,8 @@ describe('a person alone on the browser Board', () => {
       await screenshot(page, 'person-alone-3-history');
       await entry.locator('vscode-button.undo').click();
       await answerSave(new RegExp(`^Undo[\\s\\S]*${EDITS} records`));
-      await until('the cities as before', async () => [...stored(keys).values()].map((p) => p.city), [...before.values()].map((p) => p.city));
+      await until('the cities as before', async () => [...stored(keys).values()], [...before.values()]);
+      assert.deepEqual(trail(), { entries: 2 * EDITS, batches: 2 }, 'the undo: one more batch of five');
       assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
     } catch (error) {
       await saveFailureArtifacts('person-alone', page, undefined);
