@@ -6,12 +6,14 @@
 // carried out is dropped), and the outcome is said on the status line in the Board's language.
 import type { ApprovalDecision, ApprovalDesk, DecisionOutcome, PendingApprovalView } from './approvalDesk.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/approvals.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
+import type { StatusLine } from './protocol/board.ts';
 import { errorText } from './runAction.ts';
 import { translator, type Translate } from './texts.ts';
 
 /** The status line for the outcome of a decision, in the person's words. */
-export function outcomeLine(t: Translate, outcome: DecisionOutcome): protocol.StatusLine {
+export function outcomeLine(t: Translate, outcome: DecisionOutcome): StatusLine {
   switch (outcome.kind) {
     case 'approved': return { kind: 'info', text: outcome.text };
     case 'declined': return { kind: 'info', text: t('Declined: nothing was written.') };
@@ -55,7 +57,7 @@ export class ApprovalsPart implements BoardPart {
   }
 
   /** The person's decision, from their own Board page: the agent's tools have no way to send it. */
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     endpoint.onNotification(protocol.decideApproval, ({ id, decision, hash }) => void this.decide(id, decision, hash));
   }
 

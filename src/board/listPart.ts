@@ -10,7 +10,8 @@ import { refChoices } from '../core/refChoices.ts';
 import { costlySort } from '../core/sortHint.ts';
 import type { ListQuery } from '../core/domain.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/list.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
 import { translator } from './texts.ts';
 import { gridRows } from './view.ts';
 
@@ -28,7 +29,7 @@ export class ListPart implements BoardPart {
     this.served = served;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     const { host } = this;
     endpoint.onRequest(protocol.rows, (params) => this.rows(params));
     endpoint.onRequest(protocol.refChoices, ({ field, search }) => refChoices(host.deps(), field, search));

@@ -12,7 +12,8 @@ import { reviewRowsChanged } from '../core/batch.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { BoardRecord, BoardSnapshot, ListQuery } from '../core/domain.ts';
 import type { ChangeFeed, ChangeFeedEvent, PresenceEntry, RecordChange } from '../graphql/types.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/live.ts';
+import type { StatusLine } from './protocol/board.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
 import type { BoardState } from './state.ts';
 import { translator } from './texts.ts';
@@ -103,7 +104,7 @@ export class LiveBoard implements BoardPart {
   }
 
   /** The status line while the feed is lost (kept when the Board shows something else), or null. */
-  pausedStatus(): protocol.StatusLine | null {
+  pausedStatus(): StatusLine | null {
     return this.paused ? { kind: 'info', text: translator(this.host.locale())('Live updates are paused: the connection to the change feed was lost, so what the Board shows may be out of date.') } : null;
   }
 

@@ -5,7 +5,9 @@
 import type { MailDraft } from '../core/domain.ts';
 import { abandonScheduledSend, sendMailDraft, undoSend } from '../core/mailSend.ts';
 import type { MailOutcome } from '../core/outcomes.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/mail.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
+import type { StatusLine } from './protocol/board.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
 import { runAction, type ActionReporter } from './runAction.ts';
 import { boardTexts } from './texts.ts';
@@ -20,7 +22,7 @@ export class MailActions implements BoardPart {
     this.host = host;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     endpoint.onNotification(protocol.editMail, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.mailAction, ({ action }) => {
       if (action === 'send') void this.send();
@@ -48,7 +50,7 @@ export class MailActions implements BoardPart {
     this.sendingMail = true;
     host.setStatus({ kind: 'busy', text: texts.mailSending }, true);
     // The send's status line waits for its end, to go out with the draft that is no longer being sent.
-    let settled: protocol.StatusLine | null = null;
+    let settled: StatusLine | null = null;
     const holdingStatus: ActionReporter = { ui: host.ui, setStatus: (status) => { settled = status; } };
     try {
       await runAction(holdingStatus, async () => {

@@ -8,7 +8,8 @@ import { openContext } from '../core/openContext.ts';
 import type { BoardOutcome, ShowOutcome } from '../core/outcomes.ts';
 import { openRef, openRow } from '../core/show.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/navigation.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
 import { errorText, runAction } from './runAction.ts';
 import { boardTexts } from './texts.ts';
 
@@ -20,7 +21,7 @@ export class NavigationPart implements BoardPart {
     this.host = host;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     const { host } = this;
     endpoint.onNotification(protocol.openRow, ({ listId, key }) => {
       if (listId === host.listId()) void this.openFromList(key, () => openRow(host.deps(), key));

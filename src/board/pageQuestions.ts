@@ -3,7 +3,8 @@
 // of the Board (boardHost.ts): it asks on the page that connected last.
 import type { BoardHost, BoardPart } from './boardHost.ts';
 import type { AskedQuestion } from './confirmer.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/questions.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
 
 /** How long a question may wait for a page that went away without a word; the asker keeps its own limit. */
 const LOST_PAGE_MS = 24 * 60 * 60 * 1000;
@@ -12,14 +13,14 @@ export type PageQuestion = Omit<protocol.Question, 'id'> & Pick<AskedQuestion, '
 
 export class PageQuestions implements BoardPart {
   private readonly host: BoardHost;
-  private endpoint: protocol.MessageEndpoint | undefined;
+  private endpoint: MessageEndpoint | undefined;
   private nextQuestion = 1;
 
   constructor(host: BoardHost) {
     this.host = host;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     this.endpoint = endpoint;
   }
 

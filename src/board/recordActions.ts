@@ -15,7 +15,8 @@ import { editGridCell, saveGridEdits } from '../core/gridEdits.ts';
 import { auditTrail, lastSave, referencedNames, undoSave } from '../core/undo.ts';
 import { keepsAudit } from '../ast/lookup.ts';
 import { besideOpenConflicts, personText } from './outcomeText.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/records.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
 import { recordHistoryView, type RecordHistoryView } from './recordHistory.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
 import { errorText, runAction } from './runAction.ts';
@@ -36,7 +37,7 @@ export class RecordActions implements BoardPart {
     this.host = host;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     const { host } = this;
     endpoint.onNotification(protocol.edit, ({ field, value }) => this.applyEdit(field, value));
     endpoint.onNotification(protocol.formAction, ({ action, field }) => this.formAction(action, field));

@@ -5,7 +5,8 @@
 import { reviewEditValue } from '../core/batch.ts';
 import type { Review } from '../core/review.ts';
 import type { BoardHost, BoardPart } from './boardHost.ts';
-import * as protocol from './protocol.ts';
+import * as protocol from './protocol/review.ts';
+import type { MessageEndpoint } from './protocol/messages.ts';
 import { reviewBlock, reviewCanSave, reviewRows } from './view.ts';
 
 export class ReviewPart implements BoardPart {
@@ -18,7 +19,7 @@ export class ReviewPart implements BoardPart {
     this.host = host;
   }
 
-  register(endpoint: protocol.MessageEndpoint): void {
+  register(endpoint: MessageEndpoint): void {
     const { state } = this.host;
     endpoint.onRequest(protocol.reviewRows, (params) => this.rows(params));
     endpoint.onNotification(protocol.reviewAction, ({ reviewId, action, key, field }) => {
