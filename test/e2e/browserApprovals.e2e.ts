@@ -206,7 +206,7 @@ function listed(page: Page): Locator {
 /** One request on the Board: its item (by the approval's id) and its button, found by its accessible name. */
 function decisionButton(page: Page, decision: 'approve' | 'decline', record: string, approval: string): { item: Locator; button: Locator } {
   const item = panel(page).locator(`li[data-id="${approval}"]`);
-  // The question names the record by its name, then its id: "Save changes to Person Anna (#12)?".
+  // The question names the record by its name, then its id: "Save changes to Person Anna Muster (#12)?".
   const name = new RegExp(`^${decision === 'approve' ? 'Approve' : 'Decline'}: Save changes to Person \\S.* \\(#${record}\\)\\?$`);
   return { item, button: item.getByRole('button', { name }) };
 }
@@ -323,7 +323,7 @@ describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)',
         handles.set(request.conversation, handle);
         const outcome = await call(xosMcp, request.conversation, 'xos_ui_save', { handle, approval: request.approval });
         const expected = {
-          approve: new RegExp(`^The person approved \\(approval "${request.approval}"\\)\\. Saved person ${request.record} \\(version 1 -> 2\\)\\. Stored: city: "${request.city}"\\.`),
+          approve: new RegExp(`^The person approved \\(approval "${request.approval}"\\)\\. Saved person ${request.record} "[^"]+" \\(version 1 -> 2\\)\\. Stored: city: "${request.city}"\\.`),
           decline: new RegExp(`^The person declined \\(approval "${request.approval}"\\); nothing was written\\.`),
           expire: new RegExp(`^The request expired at \\S+ before the person decided \\(approval "${request.approval}"\\); nothing was written\\.`),
         }[request.decision];

@@ -32,7 +32,7 @@ const DETAIL_QUERY = '{ person_detail(id: "1") { id firstname lastname email pho
 const SCHEMA_FIRST = 'Call xos_schema first: xos_query needs the schema loaded in this conversation (contexts, list_fields, prompts). Then call xos_query again.';
 const PREVIEW_REPLY = 'Preview on the Board, nothing saved yet. Pending changes of person 1: lastname: "Mustermann" -> "Schmidt". '
   + 'Ask the person whether to save; call xos_ui_save only after they said so.';
-const SAVE_REPLY = 'Saved person 1 (version 1 -> 2). Stored: lastname: "Schmidt".';
+const SAVE_REPLY = 'Saved person 1 "Max Schmidt" (version 1 -> 2). Stored: lastname: "Schmidt".';
 
 let browser: Browser;
 let server: CodeServer;
@@ -200,7 +200,7 @@ test('the seed workflow in the chat: list, preview the new last name, save after
   // 3. The person confirms; VS Code may ask about the destructive tool, XOS asks in any case.
   await sendPrompt(page, SAVE_PROMPT);
   const allow = pendingConfirmationButton(page, /^Allow( in this Session)?$/);
-  const question = page.locator('.notification-list-item:visible', { hasText: /Save changes to Person Max \(#1\)\?/ });
+  const question = page.locator('.notification-list-item:visible', { hasText: /Save changes to Person Max Mustermann \(#1\)\?/ });
   const first = await vscodeServer.waitFor(async () => {
     if (await question.count() > 0) return 'notification';
     if (await allow.count() > 0) return 'card';
@@ -210,8 +210,8 @@ test('the seed workflow in the chat: list, preview the new last name, save after
     await screenshot(page, 'chat-3-allow-card');
     await allow.click({ timeout: 10_000 });
   }
-  const asked = await answerNotification(page, /Save changes to Person Max \(#1\)\?/, 'Save', 'chat-3-save-question');
-  assert.equal(asked, 'Save changes to Person Max (#1)? Last name: Mustermann → Schmidt');
+  const asked = await answerNotification(page, /Save changes to Person Max Mustermann \(#1\)\?/, 'Save', 'chat-3-save-question');
+  assert.equal(asked, 'Save changes to Person Max Mustermann (#1)? Last name: Mustermann → Schmidt');
   await waitForTurnEnd(page, workspace, SAVE_PROMPT);
   assert.deepEqual(turnReplies(SAVE_PROMPT), [{ tool: 'xos_ui_save', input: {} }, { say: `Gespeichert. ${SAVE_REPLY}` }]);
   assert.equal(await lastAnswer(page), `Gespeichert. ${SAVE_REPLY}`);

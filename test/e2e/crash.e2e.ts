@@ -58,11 +58,11 @@ test('a SIGKILL of the extension host loses no unsaved Board work: after a reloa
     // Where the Board was came back too: the breadcrumb, and Back to the list the agent showed first.
     const crumbs = board.locator('nav[aria-label="Breadcrumb"] li');
     await crumbs.first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.deepEqual((await crumbs.allInnerTexts()).map((text) => text.trim()), ['XOS CRM', 'People', 'Person Max']);
+    assert.deepEqual((await crumbs.allInnerTexts()).map((text) => text.trim()), ['XOS CRM', 'People', 'Person Max Mustermann']);
     await board.locator('button.back:not([disabled])').click();
     // The restored proposal is unsaved: leaving the form asks first, and only Discard Changes drops it.
     const leave = await answerNotification(page, /Discard the unsaved changes to/, 'Discard Changes', 'crash-3-leave-form-question');
-    assert.equal(leave, 'Discard the unsaved changes to Person Max? They are not saved yet. Save them first to keep them.');
+    assert.equal(leave, 'Discard the unsaved changes to Person Max Mustermann? They are not saved yet. Save them first to keep them.');
     await board.locator('[role="grid"]').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'crash-4-back-to-list');
     // Only now may the suite end (its end stops the extension host, and the Board with it).

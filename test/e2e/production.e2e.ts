@@ -214,9 +214,9 @@ test('production: the agent\'s save in the chat is asked in a modal dialog, and 
   const before = storedPerson(1)!;
   assert.equal(before.lastname, 'Mustermann');
   await sendPrompt(page, SAVE_PROMPT);
-  assertModal(await answerDialog(/Save changes to Person Max \(#1\)\?/, 'Save', 'production-4-save-dialog'), /^Save changes to Person Max \(#1\)\? Last name: Mustermann → Produktiv/, ['Save', 'Discard']);
+  assertModal(await answerDialog(/Save changes to Person Max Mustermann \(#1\)\?/, 'Save', 'production-4-save-dialog'), /^Save changes to Person Max Mustermann \(#1\)\? Last name: Mustermann → Produktiv/, ['Save', 'Discard']);
   await finishTurn(SAVE_PROMPT);
-  assert.equal(finalWords(SAVE_PROMPT), `Gespeichert. Saved person 1 (version ${before.version} -> ${before.version + 1}). Stored: lastname: "Produktiv".`);
+  assert.equal(finalWords(SAVE_PROMPT), `Gespeichert. Saved person 1 "Max Produktiv" (version ${before.version} -> ${before.version + 1}). Stored: lastname: "Produktiv".`);
   assert.deepEqual(storedPerson(1), { lastname: 'Produktiv', version: before.version + 1 });
 }));
 

@@ -52,10 +52,10 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
         break;
       }
       case 'workflow-save-asking':
-        seen.saveQuestion = await answerNotification(page, /Save changes to Person Max \(#1\)\?/, 'Save', 'workflow-5-save-question');
+        seen.saveQuestion = await answerNotification(page, /Save changes to Person Max \S+ \(#1\)\?/, 'Save', 'workflow-5-save-question');
         return;
       case 'workflow-discard-asking':
-        seen.discardQuestion = await answerNotification(page, /Save changes to Person Max \(#1\)\?/, 'Discard', 'workflow-7-discard-question');
+        seen.discardQuestion = await answerNotification(page, /Save changes to Person Max \S+ \(#1\)\?/, 'Discard', 'workflow-7-discard-question');
         return;
       case 'workflow-undo': {
         const history = (await boardFrame(page)).locator('details.history');
@@ -65,7 +65,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
         seen.historyBefore = await historyText(history);
         await screenshot(page, 'workflow-9-history');
         await first.locator('vscode-button.undo').click();
-        seen.undoQuestion = await answerNotification(page, /Save changes to Person Max \(#1\)\?/, 'Save', 'workflow-10-undo-question');
+        seen.undoQuestion = await answerNotification(page, /Save changes to Person Max \S+ \(#1\)\?/, 'Save', 'workflow-10-undo-question');
         return;
       }
       case 'workflow-undone': {
@@ -113,8 +113,8 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   });
   const before = run.outcome.facts.lastnameBefore as string;
   assert.equal(seen.preview, `${before} → Schmidt Proposed by the agent Accept Revert`);
-  assert.equal(seen.saveQuestion, `Save changes to Person Max (#1)? Last name: ${before} → Schmidt`);
-  assert.equal(seen.discardQuestion, 'Save changes to Person Max (#1)? Last name: Schmidt → Meier');
+  assert.equal(seen.saveQuestion, `Save changes to Person Max ${before} (#1)? Last name: ${before} → Schmidt`);
+  assert.equal(seen.discardQuestion, 'Save changes to Person Max Schmidt (#1)? Last name: Schmidt → Meier');
 
   // Undo from the Board: asked like any save, then the old name is stored (a new version, audited).
   // The History names the person (xos.person is not set: the OS user, as code-server runs as this user).
@@ -122,7 +122,7 @@ test('the seed workflow saves after Save is clicked and writes nothing after Dis
   const agentWho = me ? `The agent for ${me}` : 'The agent';
   const boardWho = me ? `${me} on the Board` : 'You on the Board';
   assert.deepEqual(seen.historyBefore, [`${agentWho} | Changed | Last name: ${before} → Schmidt | Undo`]);
-  assert.equal(seen.undoQuestion, `Save changes to Person Max (#1)? Last name: Schmidt → ${before}`);
+  assert.equal(seen.undoQuestion, `Save changes to Person Max Schmidt (#1)? Last name: Schmidt → ${before}`);
   assert.deepEqual(seen.historyAfter, [`${boardWho} | Changed | Last name: Schmidt → ${before} | Undo`, `${agentWho} | Changed | Last name: ${before} → Schmidt | Undo`]);
   assert.deepEqual(stored, { lastname: before, version: 3 });
 });

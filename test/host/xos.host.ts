@@ -121,7 +121,7 @@ const workflowChecks: Check[] = [
     await step('workflow-save-asking', { wait: false });
     const saved = await invoke('xos_ui_save');
     facts.saveReply = saved;
-    assert.match(saved, /^Saved person 1 \(version \d+ -> \d+\)\. Stored: lastname: "Schmidt"\.$/);
+    assert.match(saved, /^Saved person 1 "Max Schmidt" \(version \d+ -> \d+\)\. Stored: lastname: "Schmidt"\.$/);
     await step('workflow-saved');
   }],
   ['the same with Discard leaves the record untouched', async () => {

@@ -77,11 +77,12 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
     return connection;
   }
 
-  /** The record's name as the save question names it (the demo's persons: their first name). */
+  /** The record's name as the save question names it (the demo's persons: `{firstname} {lastname}`). */
   async function nameOf(id: number): Promise<string> {
-    const result = await backend.api.run({ query: `{ person_detail(id: "${id}") { firstname } }` });
+    const result = await backend.api.run({ query: `{ person_detail(id: "${id}") { firstname lastname } }` });
     assert.equal(result.errors, undefined);
-    return (result.data as Record<string, { firstname: string }>).person_detail.firstname;
+    const person = (result.data as Record<string, { firstname: string; lastname: string }>).person_detail;
+    return `${person.firstname} ${person.lastname}`;
   }
 
   async function stored(id: number): Promise<{ lastname: string; version: number }> {
@@ -137,8 +138,10 @@ describe('protocol 2025-11-25 and 2026-07-28 over HTTP and stdio', () => {
       assert.deepEqual(await stored(id), before, 'a preview writes nothing');
 
       const asked = confirmer.asked.length;
-      assert.deepEqual(await call('xos_ui_save', { handle }), { text: `Saved person ${id} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
-      assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), name: await nameOf(id), changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
+      const named = await nameOf(id);
+      const reply = await call('xos_ui_save', { handle });
+      assert.deepEqual(reply, { text: `Saved person ${id} ${JSON.stringify(await nameOf(id))} (version 1 -> 2). Stored: lastname: ${JSON.stringify(lastname)}.`, isError: false });
+      assert.deepEqual(confirmer.asked.slice(asked), [{ entity: 'person', id: String(id), name: named, changes: [{ field: 'lastname', label: 'Nachname', from: before.lastname, to: lastname }] }]);
       assert.deepEqual(await stored(id), { lastname, version: 2 });
 
       assert.deepEqual(await call('xos_ui_save', { handle }),

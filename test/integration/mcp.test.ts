@@ -151,8 +151,8 @@ describe('XOS MCP server', () => {
     assert.deepEqual(await stored(backend, 1), before, 'a preview writes nothing');
 
     confirmer.answer = async () => 'save';
-    assert.deepEqual(await call('xos_ui_save'), { text: 'Saved person 1 (version 1 -> 2). Stored: lastname: "Schmidt"; age: 35.', isError: false });
-    assert.deepEqual(confirmer.asked, [{ entity: 'person', id: '1', name: 'Max', changes: [
+    assert.deepEqual(await call('xos_ui_save'), { text: 'Saved person 1 "Max Schmidt" (version 1 -> 2). Stored: lastname: "Schmidt"; age: 35.', isError: false });
+    assert.deepEqual(confirmer.asked, [{ entity: 'person', id: '1', name: 'Max Mustermann', changes: [
       { field: 'lastname', label: 'Nachname', from: 'Mustermann', to: 'Schmidt' },
       { field: 'age', label: 'Alter', from: 40, to: 35 },
     ] }]);
@@ -167,7 +167,7 @@ describe('XOS MCP server', () => {
     board.edit('city', 'Köln');
     await call('xos_ui_change_required', { context: 'person_detail', changes: '{"age": 30}' });
     const reply = await call('xos_ui_save');
-    assert.deepEqual(reply, { text: 'Saved person 6 (version 1 -> 2). Stored: city: "Köln"; age: 30.', isError: false });
+    assert.deepEqual(reply, { text: 'Saved person 6 "Hannah Schmitz" (version 1 -> 2). Stored: city: "Köln"; age: 30.', isError: false });
     assert.deepEqual(confirmer.asked[0].changes.map((c) => [c.field, c.from, c.to]), [['city', before.city, 'Köln'], ['age', before.age, 30]]);
     assert.deepEqual(await stored(backend, 6), { ...before, city: 'Köln', age: 30, version: 2 });
   });
@@ -294,7 +294,7 @@ describe('XOS MCP server', () => {
     assert.equal(board.snapshot().detail?.record.notes, 'changed elsewhere');
     // Nothing pending was lost: saving again stores the proposal over the other change.
     assert.deepEqual(board.snapshot().pending, { city: 'Bremen' });
-    assert.match((await call('xos_ui_save')).text, /^Saved person 5 \(version 2 -> 3\)/);
+    assert.match((await call('xos_ui_save')).text, /^Saved person 5 "Renate Werner" \(version 2 -> 3\)/);
     const after = await stored(backend, 5);
     assert.equal(after.city, 'Bremen');
     assert.equal(after.notes, 'changed elsewhere');
@@ -322,7 +322,7 @@ describe('XOS MCP server', () => {
 
     board.settle('city', 'theirs');
     assert.deepEqual(board.snapshot().conflicts, {});
-    assert.match((await call('xos_ui_save')).text, /^Saved person 21 \(version 2 -> 3\)/);
+    assert.match((await call('xos_ui_save')).text, /^Saved person 21 "Simon Taylor" \(version 2 -> 3\)/);
     const after = await stored(backend, 21);
     assert.deepEqual([after.city, after.zip, after.notes], ['Theirstadt', '20095', 'theirs']);
   });
@@ -334,7 +334,7 @@ describe('XOS MCP server', () => {
     confirmer.answer = async () => 'save';
     assert.equal((await call('xos_ui_save')).isError, true);
     board.settle('city', 'mine');
-    assert.match((await call('xos_ui_save')).text, /^Saved person 22 \(version 2 -> 3\)/);
+    assert.match((await call('xos_ui_save')).text, /^Saved person 22 "Susanne Schneider" \(version 2 -> 3\)/);
     assert.equal((await stored(backend, 22)).city, 'Minestadt');
   });
 

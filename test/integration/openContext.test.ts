@@ -104,8 +104,8 @@ describe('Back, Forward and the breadcrumb', () => {
     const company = person.company as { id: string; name: string };
     // The ref on the form leads to the company's detail.
     assert.equal((await showRecord(deps, 'company_detail', String(company.id))).ok, true);
-    // A record is named by its entity's first required text field (a person by first name).
-    assert.deepEqual(crumbs(), ['People', `Person ${person.firstname}`, `[Company ${company.name}]`]);
+    // A record is named by its entity's display template (a person by first and last name), else its first required text field (a company by name).
+    assert.deepEqual(crumbs(), ['People', `Person ${person.firstname} ${person.lastname}`, `[Company ${company.name}]`]);
     assert.equal(history.view(demoApp(), 'en').canForward, false);
 
     // Someone else renames the person meanwhile: Back shows the stored record, not the old copy.
@@ -271,7 +271,8 @@ describe('links on the detail form', () => {
     assert.equal((await openFormLink(deps, 'employees', other.key)).ok, true);
     assert.equal(deps.board.snapshot().context, 'person_detail');
     assert.equal(String(deps.board.snapshot().detail!.record.id), other.key);
-    assert.equal(deps.board.snapshot().detail!.record.firstname, other.label);
+    const opened = deps.board.snapshot().detail!.record;
+    assert.equal(`${opened.firstname} ${opened.lastname}`, other.label, 'an employee is named by first and last name');
   });
 
   test('a link to something not on the shown record is refused and nothing changes', async () => {

@@ -106,7 +106,7 @@ async function raceTrials(backend: Backend): Promise<Tally> {
         tally.conflicts++;
       } else {
         assert.equal(saved.isError, false, `trial ${trial} (${timing}): ${saved.text}`);
-        assert.match(saved.text, new RegExp(`^Saved person ${id} \\(version ${loadedVersion} -> ${loadedVersion + 1}\\)`));
+        assert.match(saved.text, new RegExp(`^Saved person ${id} "[^"]+" \\(version ${loadedVersion} -> ${loadedVersion + 1}\\)`));
         assert.equal(now.city, mine.city);
         if (timing === 'afterSave') assert.equal(now.lastname, theirs);
         else if (sameField) assert.equal(now.lastname, `Agent-${trial}`);
@@ -203,7 +203,7 @@ function raceSuite(store: string, dsn: () => Promise<string>): void {
             assert.equal(board.formValues().city, `Schnittstadt-${id}`, 'the form keeps the change');
           } else {
             assert.equal(saved.isError, false, saved.text);
-            assert.match(saved.text, new RegExp(`^Saved person ${id} \\(version ${before.version} -> ${before.version + 1}\\): the answer to the save was lost .*reading the record back shows exactly this change stored`));
+            assert.match(saved.text, new RegExp(`^Saved person ${id} "[^"]+" \\(version ${before.version} -> ${before.version + 1}\\): the answer to the save was lost .*reading the record back shows exactly this change stored`));
           }
         } finally {
           await proxy.close();

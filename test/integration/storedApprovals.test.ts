@@ -134,7 +134,7 @@ test('a save without a session waits on the Board; approved there, the agent\'s 
   assert.equal(view.id, id);
   assert.equal(view.requester, 'The agent (agent via http) for anna');
   // The person is asked in their words; the agent was told the same request in its own (src/mcp/wording.ts).
-  assert.match(view.question, /^Save changes to Person Michael \(#2\)\? City: .* → Kiel/);
+  assert.match(view.question, /^Save changes to Person Michael [^(]+ \(#2\)\? City: .* → Kiel/);
 
   const waiting = await call('xos_ui_save', { handle, approval: id });
   assert.equal(waiting.isError, false);

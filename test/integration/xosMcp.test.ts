@@ -269,7 +269,7 @@ describe('xos-mcp over HTTP with the Board page', () => {
       assert.equal(discarded.isError, true);
       assert.match(discarded.text, /^Not saved: the person chose Discard\./);
       assert.equal(page.asked.at(-1)!.kind, 'save');
-      assert.match(page.asked.at(-1)!.message, /^Save changes to Person Michael \(#2\)\? City: .+ → Nirgendwo$/);
+      assert.match(page.asked.at(-1)!.message, /^Save changes to Person Michael [^(]+ \(#2\)\? City: .+ → Nirgendwo$/);
       assert.notEqual(await storedCity(2), 'Nirgendwo');
 
       page.answer = ({ buttons }) => buttons[0];

@@ -67,9 +67,9 @@ test('detail contexts: editable, refs and inverse lists with sub-selections', ()
   const company = view.contexts.company_detail;
   assert.deepEqual(company.fields.employees, { type: 'list', label: 'employees', list: 'person' });
   assert.equal(company.query,
-    '{ company_detail(id: "1") { id name industry website phone street zip city country employee_count revenue founded employees { id firstname } } }');
+    '{ company_detail(id: "1") { id name industry website phone street zip city country employee_count revenue founded employees { id firstname lastname } } }');
   assert.equal(view.contexts.deal_list.query,
-    '{ deal_list { id title amount stage probability close_date company { id name } contact { id firstname } } }');
+    '{ deal_list { id title amount stage probability close_date company { id name } contact { id firstname lastname } } }');
   assert.equal('editable' in view.contexts.deal_list, false);
 });
 
@@ -89,8 +89,8 @@ test('the view is plain JSON', () => {
   assert.equal(view.contexts.member_detail.query, '{ member_detail(id: "1") { id name email phone joined active loans { id } } }');
 });
 
-test('displayFields without a template: the first required string, else the first string, else none (the id names it)', () => {
-  assert.deepEqual(displayFields(crm, 'person'), ['firstname']);
+test('displayFields: the template\'s fields; without one the first required string, else the first string, else none (the id names it)', () => {
+  assert.deepEqual(displayFields(crm, 'person'), ['firstname', 'lastname']);
   assert.deepEqual(displayFields(library, 'book'), ['title']);
   assert.deepEqual(displayFields(library, 'loan'), []);
   const ast = structuredClone(library);

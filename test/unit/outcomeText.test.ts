@@ -255,6 +255,7 @@ test('the agent\'s words for the same outcomes name the next tool call where the
 test('the agent\'s reply to a save names the record when its entity has a display template and the agent sees all of it', () => {
   const saved = { ...SAMPLES.saved[0], name: 'Anna Schmidt' } as BoardOutcome;
   const plain = demoApp();
+  delete plain.entities.person.display;
   assert.equal(agentText(plain, saved), 'Saved person 12 (version 3 -> 4). Stored: lastname: "Schmidt"; age: 35.', 'without a template the id names it');
   const named = demoApp();
   named.entities.person.display = '{firstname} {lastname}';
