@@ -12,7 +12,7 @@ import type { Model, Relation, Table } from '../model.ts';
 import type { RecordId, Row } from '../storage/types.ts';
 import { StorageError } from '../storage/errors.ts';
 import { coerceFieldValue, checkRequired, FieldValueError } from '../../ast/values.ts';
-import { Batcher } from './batch.ts';
+import { RowLoader } from './rowLoader.ts';
 import type { RequestContext } from './context.ts';
 import { apiError, badInput } from './errors.ts';
 import { orderByToSpec, toRecordId, whereToCondition } from './filters.ts';
@@ -189,13 +189,13 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
     const id = row[relation.column];
     if (id === null || id === undefined) return null;
     const target = model.table(relation.to);
-    const batcher = ctx.batchers.get<number, Row | null>(`ref:${target.name}`, () => new Batcher(async (ids) => {
+    const loader = ctx.loaders.get<number, Row | null>(`ref:${target.name}`, () => new RowLoader(async (ids) => {
       const rows = await guard(() => ctx.storage.select({
         table: target.name, columns: target.columns.map((c) => c.name), where: { kind: 'in', column: 'id', values: ids, negate: false },
       }));
       return new Map(rows.map((r) => [r.id as number, r]));
     }, null));
-    return batcher.load(id as number);
+    return loader.load(id as number);
   }
 
   async function loadInverse(ctx: RequestContext, relation: Relation, row: Row, args: Args, info: GraphQLResolveInfo): Promise<Row[]> {
@@ -206,7 +206,7 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
     const columns = selectedColumns(source, info);
     // One batch per distinct argument set: same filter, same order, many parents.
     const key = `inverse:${source.name}.${relation.column}:${JSON.stringify([args.where, args.order_by, columns])}`;
-    const batcher = ctx.batchers.get<number, Row[]>(key, () => new Batcher(async (ids) => {
+    const loader = ctx.loaders.get<number, Row[]>(key, () => new RowLoader(async (ids) => {
       const inParents = { kind: 'in' as const, column: relation.column, values: ids, negate: false };
       const rows = await guard(() => ctx.storage.select({
         table: source.name, columns: [...columns, relation.column],
@@ -221,7 +221,7 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
       }
       return byParent;
     }, []));
-    const all = await batcher.load(row.id as number);
+    const all = await loader.load(row.id as number);
     const start = offset ?? 0;
     return limit === undefined ? all.slice(start) : all.slice(start, start + limit);
   }

@@ -1,4 +1,4 @@
-// Request-scoped batching: every ref and inverse-list field of one GraphQL
+// Request-scoped loading: every ref and inverse-list field of one GraphQL
 // request that asks for the same kind of rows shares one `IN (...)` query,
 // so nested selections cost one query per level, not one per row.
 
@@ -10,7 +10,7 @@ function afterCurrentWave(fn: () => void): void {
   resolved.then(() => process.nextTick(fn));
 }
 
-export class Batcher<K, V> {
+export class RowLoader<K, V> {
   private queue = new Map<K, Array<{ resolve: (v: V) => void; reject: (e: unknown) => void }>>();
   private scheduled = false;
   private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>;
@@ -34,30 +34,30 @@ export class Batcher<K, V> {
   }
 
   private flush(): void {
-    const batch = this.queue;
+    const wave = this.queue;
     this.queue = new Map();
     this.scheduled = false;
-    this.loadMany([...batch.keys()]).then(
+    this.loadMany([...wave.keys()]).then(
       (values) => {
-        for (const [key, waiters] of batch) {
+        for (const [key, waiters] of wave) {
           const value = values.has(key) ? values.get(key)! : this.missing;
           for (const w of waiters) w.resolve(value);
         }
       },
       (error: unknown) => {
-        for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+        for (const waiters of wave.values()) for (const w of waiters) w.reject(error);
       },
     );
   }
 }
 
-/** Batchers of one request, created on first use and keyed by what they load. */
-export class BatcherCache {
-  private readonly batchers = new Map<string, Batcher<never, unknown>>();
+/** Loaders of one request, created on first use and keyed by what they load. */
+export class RowLoaders {
+  private readonly loaders = new Map<string, RowLoader<never, unknown>>();
 
-  get<K, V>(key: string, create: () => Batcher<K, V>): Batcher<K, V> {
-    let b = this.batchers.get(key);
-    if (!b) this.batchers.set(key, (b = create() as unknown as Batcher<never, unknown>));
-    return b as unknown as Batcher<K, V>;
+  get<K, V>(key: string, create: () => RowLoader<K, V>): RowLoader<K, V> {
+    let b = this.loaders.get(key);
+    if (!b) this.loaders.set(key, (b = create() as unknown as RowLoader<never, unknown>));
+    return b as unknown as RowLoader<K, V>;
   }
 }
