@@ -619,13 +619,13 @@ function nameRank(field: string, def: FieldDef, entity: string): number {
 }
 
 /**
- * Kinds taken in turn after the names and places, so a list shows a bit of each (refs, dates and
+ * Kinds taken in turn after the names and places, so a list shows a bit of each (refs, dates and times, and
  * amounts before other short strings); texts last, as PostgreSQL
  * and SQLite schemas often keep short strings in `text` too.
  */
 const TIERS: ReadonlyArray<(def: FieldDef, field: string) => boolean> = [
   (d) => d.type === 'ref',
-  (d) => d.type === 'date' || d.type === 'datetime',
+  (d) => d.type === 'date' || d.type === 'datetime' || d.type === 'time',
   (d) => d.type === 'int' || d.type === 'decimal',
   (d) => ['string', 'email', 'phone', 'url', 'enum'].includes(d.type),
   (d) => d.type === 'bool',
