@@ -177,7 +177,7 @@ describe('one door for text shown to the person', () => {
     assert.ok(discard, 'askDiscard was called');
     const [question, detail, button] = discard.args as string[];
     for (const text of [question, detail, button]) assertSanitised(text, 'discard question');
-    assert.match(question, /^Discard the unsaved changes to Person \[x\] \(command:workbench\.action\.terminal\.new\) Anna⟨U\+202E⟩gnp\.exe\?$/);
+    assert.match(question, /^Discard the unsaved changes to Person \[x\] \(command:workbench\.action\.terminal\.new\) Anna⟨U\+202E⟩gnp\.exe Ziegler\?$/);
     assert.equal(detail, 'They are not saved yet. Save them first to keep them.');
     assert.equal(button, 'Discard Changes');
     assert.ok(question.length + 1 + detail.length <= QUESTION_BUDGET);

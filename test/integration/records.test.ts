@@ -84,7 +84,7 @@ describe('create and delete from the Board', () => {
     const before = await count();
     deps.confirmer.remove = 'cancel';
     assert.deepEqual(said(await deleteShown(deps, new AbortController().signal)), { ok: false, text: 'Not deleted: the person chose Cancel.' });
-    assert.deepEqual(deps.confirmer.deletes.at(-1), { entity: 'person', id, name: 'Neu' });
+    assert.deepEqual(deps.confirmer.deletes.at(-1), { entity: 'person', id, name: 'Neu Anlage' });
     assert.equal(await count(), before);
 
     await deps.client.run('mutation($id: ID!) { update_person(id: $id, version: 1, set: { city: "Lübeck" }) { version } }', { id });
