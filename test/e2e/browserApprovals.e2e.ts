@@ -323,7 +323,7 @@ describe('stored approvals on the browser Board (xos-mcp, protocol 2026-07-28)',
         handles.set(request.conversation, handle);
         const outcome = await call(xosMcp, request.conversation, 'xos_ui_save', { handle, approval: request.approval });
         const expected = {
-          approve: new RegExp(`^The person approved \\(approval "${request.approval}"\\)\\. Saved person ${request.record} "[^"]+" \\(version 1 -> 2\\)\\. Stored: city: "${request.city}"\\.`),
+          approve: new RegExp(`^The person approved \\(approval "${request.approval}"\\)\\. Saved person ${request.record} \\(version 1 -> 2\\)\\. Stored: city: "${request.city}"\\.`),
           decline: new RegExp(`^The person declined \\(approval "${request.approval}"\\); nothing was written\\.`),
           expire: new RegExp(`^The request expired at \\S+ before the person decided \\(approval "${request.approval}"\\); nothing was written\\.`),
         }[request.decision];
