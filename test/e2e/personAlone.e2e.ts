@@ -6,28 +6,23 @@
 // high-contrast (forced colours) themes.
 //   npm run build && npm run provision:vscode && node --test test/e2e/personAlone.e2e.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { launchChromium, type Browser, type Locator, type Page } from './support/browser.ts';
+import type { Locator, Page } from './support/browser.ts';
+import { boardOnInitApp, until as waitUntil, type BoardOnInitApp } from './support/initApp.ts';
 import { vscodeServer } from './support/codeServer.ts';
-import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
 import { createChinookSqlite } from '../support/sampleDatabases.ts';
 
 const CITY_COLUMN = 5;
 const EDITS = 5;
 
 let dir: string;
-let browser: Browser;
+let board: BoardOnInitApp | undefined;
 let page: Page;
-let xosMcp: StartedXosMcp | undefined;
-const errors: string[] = [];
-
-const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Reads the person's own database (the Chinook file), read-only. */
 function reading<T>(read: (db: DatabaseSync) => T): T {
@@ -50,13 +45,7 @@ function trail(): { entries: number; batches: number } {
   return reading((db) => ({ ...db.prepare('SELECT COUNT(*) AS entries, COUNT(DISTINCT "batch") AS batches FROM "xos_audit"').get() as { entries: number; batches: number } }));
 }
 
-async function until<T>(what: string, read: () => Promise<T>, expected: T, timeoutMs = 30_000): Promise<void> {
-  let last: T | undefined;
-  await vscodeServer.waitFor(async () => {
-    last = await read().catch(() => undefined);
-    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
-  }, { timeoutMs, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}; xos-mcp said:\n${xosMcp?.log() ?? ''}` });
-}
+const until = <T>(what: string, read: () => Promise<T> | T, expected: T) => waitUntil(what, read, expected, board?.xosMcp);
 
 const listGrid = () => page.locator('xos-list-grid [role="grid"]');
 const listRow = (index: number) => page.locator(`xos-list-grid [role="row"][data-index="${index}"]`);
@@ -77,23 +66,18 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xos-person-alone-'));
   // The person's own database, and the app init makes of it, with History and Undo switched on.
   await createChinookSqlite(join(dir, 'chinook.db'));
-  execFileSync(process.execPath, [join(repoRoot, 'bin', 'xos-server.mjs'), 'init', '--from', 'sqlite:./chinook.db'], { cwd: dir, stdio: 'pipe' });
-  const app = JSON.parse(readFileSync(join(dir, 'xos.json'), 'utf8')) as { audit?: boolean };
-  assert.equal(app.audit, false, 'init leaves the audit trail off');
-  writeFileSync(join(dir, 'xos.json'), JSON.stringify({ ...app, audit: true }, null, 2));
-  xosMcp = await startXosMcp({ name: 'xos-person-alone-e2e', data: dir, args: ['--board-port', '0', '--ast', 'xos.json', '--dsn', 'sqlite:./chinook.db'] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  await page.goto(xosMcp.link);
+  board = await boardOnInitApp({
+    name: 'xos-person-alone-e2e', dir, database: 'chinook.db', viewport: { width: 1300, height: 900 },
+    adjust: (ast) => {
+      assert.equal(ast.audit, false, 'init leaves the audit trail off');
+      return { ...ast, audit: true };
+    },
+  });
+  page = board.page;
 });
 
 after(async () => {
-  await page?.close().catch(() => {});
-  await browser?.close();
-  await xosMcp?.client.close();
-  rmSync(dir, { recursive: true, force: true });
+  await board?.close();
 });
 
 describe('a person alone on the browser Board', () => {
@@ -181,10 +165,10 @@ describe('a person alone on the browser Board', () => {
       await answerSave(new RegExp(`^Undo[\\s\\S]*${EDITS} records`));
       await until('the cities as before', async () => [...stored(keys).values()], [...before.values()]);
       assert.deepEqual(trail(), { entries: 2 * EDITS, batches: 2 }, 'the undo: one more batch of five');
-      assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
+      assert.deepEqual(board!.errors, [], 'no page errors (CSP violations included)');
     } catch (error) {
       await saveFailureArtifacts('person-alone', page, undefined);
-      t.diagnostic(xosMcp?.log() ?? '');
+      t.diagnostic(board?.xosMcp.log() ?? '');
       throw error;
     }
   });

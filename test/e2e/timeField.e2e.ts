@@ -4,24 +4,18 @@
 // input too. The field type's row (src/ast/fieldTypes.ts) is all the Board knows of it.
 //   npm run build && node --test test/e2e/timeField.e2e.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { saveFailureArtifacts, screenshot } from './support/artifacts.ts';
-import { launchChromium, type Browser, type Page } from './support/browser.ts';
-import { vscodeServer } from './support/codeServer.ts';
-import { startXosMcp, type StartedXosMcp } from './support/xosMcp.ts';
-
-const repoRoot = join(import.meta.dirname, '..', '..');
+import type { Page } from './support/browser.ts';
+import { boardOnInitApp, until as waitUntil, type BoardOnInitApp } from './support/initApp.ts';
 
 let dir: string;
-let browser: Browser;
+let board: BoardOnInitApp | undefined;
 let page: Page;
-let xosMcp: StartedXosMcp | undefined;
-const errors: string[] = [];
 
 function storedStarts(): string[] {
   const db = new DatabaseSync(join(dir, 'shifts.db'), { readOnly: true, timeout: 10_000 });
@@ -32,13 +26,7 @@ function storedStarts(): string[] {
   }
 }
 
-async function until<T>(what: string, read: () => Promise<T> | T, expected: T): Promise<void> {
-  let last: T | undefined;
-  await vscodeServer.waitFor(async () => {
-    last = await Promise.resolve(read()).catch(() => undefined);
-    return JSON.stringify(last) === JSON.stringify(expected) || undefined;
-  }, { timeoutMs: 30_000, intervalMs: 100, describe: () => `${what}: ${JSON.stringify(last)}, not ${JSON.stringify(expected)}; xos-mcp said:\n${xosMcp?.log() ?? ''}` });
-}
+const until = <T>(what: string, read: () => Promise<T> | T, expected: T) => waitUntil(what, read, expected, board?.xosMcp);
 
 /** A cell of the list grid, by its row's key and its column's field (the header's aria-colindex). */
 const columns = new Map<string, string>();
@@ -54,23 +42,19 @@ before(async () => {
   db.exec(`CREATE TABLE "Shift" ("Id" INTEGER PRIMARY KEY, "Name" TEXT NOT NULL, "Starts" TIME NOT NULL);
     INSERT INTO "Shift" VALUES (1, 'Early', '06:00'), (2, 'Late', '14:00:00'), (3, 'Night', '22:00:00');`);
   db.close();
-  execFileSync(process.execPath, [join(repoRoot, 'bin', 'xos-server.mjs'), 'init', '--from', 'sqlite:./shifts.db'], { cwd: dir, stdio: 'pipe' });
-  const app = JSON.parse(readFileSync(join(dir, 'xos.json'), 'utf8')) as { entities: Record<string, { fields: Record<string, { type: string }> }>; contexts: Record<string, { list_fields: string[] }> };
-  assert.equal(app.entities.shift.fields.starts.type, 'time', 'init reads a TIME column as a time of day');
-  assert.ok(app.contexts.shift_list.list_fields.includes('starts'), 'and lists it');
-  xosMcp = await startXosMcp({ name: 'xos-time-field-e2e', data: dir, args: ['--board-port', '0', '--ast', 'xos.json', '--dsn', 'sqlite:./shifts.db'] });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  await page.goto(xosMcp.link);
+  board = await boardOnInitApp({
+    name: 'xos-time-field-e2e', dir, database: 'shifts.db', viewport: { width: 1100, height: 700 },
+    adjust: (ast) => {
+      assert.equal(ast.entities.shift.fields.starts.type, 'time', 'init reads a TIME column as a time of day');
+      assert.ok(ast.contexts.shift_list.list_fields.includes('starts'), 'and lists it');
+      return ast;
+    },
+  });
+  page = board.page;
 });
 
 after(async () => {
-  await page?.close().catch(() => {});
-  await browser?.close();
-  await xosMcp?.client.close();
-  rmSync(dir, { recursive: true, force: true });
+  await board?.close();
 });
 
 describe('a time of day on the browser Board', () => {
@@ -105,10 +89,10 @@ describe('a time of day on the browser Board', () => {
       assert.equal(await field.getAttribute('type'), 'time');
       assert.equal(await field.locator('input').inputValue(), '14:00', 'HH:MM where the seconds are none');
       await screenshot(page, 'time-field-2-form');
-      assert.deepEqual(errors, [], 'no page errors (CSP violations included)');
+      assert.deepEqual(board!.errors, [], 'no page errors (CSP violations included)');
     } catch (error) {
       await saveFailureArtifacts('time-field', page, undefined);
-      t.diagnostic(xosMcp?.log() ?? '');
+      t.diagnostic(board?.xosMcp.log() ?? '');
       throw error;
     }
   });
