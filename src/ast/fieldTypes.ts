@@ -6,7 +6,7 @@
 import type { FieldType } from './schema.ts';
 import { refId } from './lookup.ts';
 import { joinedName, nameMatch } from './display.ts';
-import { dateFormat, isEmpty, numberFormat, plainText, textKind, widgetNumber, type FieldKind } from './boardFormats.ts';
+import { dateFormat, isEmpty, numberFormat, textKind, widgetNumber, type FieldKind } from './boardFormats.ts';
 import {
   coerceBool, coerceDate, coerceDateTime, coerceDecimal, coerceEnum, coerceId, coerceInt, coerceText,
   got, isEmailAddress, isPhoneNumber, isWebUrl, reject, type FieldRules, type Scalar,
@@ -397,7 +397,3 @@ export function isFieldType(type: string): type is FieldType {
 export function fieldTypeRows(): ReadonlyArray<readonly [FieldType, FieldTypeRow]> {
   return Object.entries(ROWS) as Array<[FieldType, FieldTypeRow]>;
 }
-
-// A list field (an inverse relation) is shown as its count; an unknown type as text.
-export const LIST_KIND: FieldKind = { ...textKind(), format: (value, c) => (Array.isArray(value) ? String(value.length) : isEmpty(value) ? c.none : plainText(value)), quickFilter: () => undefined };
-export const UNKNOWN_KIND: FieldKind = textKind();
