@@ -31,6 +31,8 @@ export interface McpHttpOptions {
    * do); if it has not, the initialize gets 503.
    */
   readonly evictIdleMs?: number;
+  /** The clock for idleness (default `Date.now`; tests turn their own). */
+  readonly now?: () => number;
 }
 
 export interface McpHttpServer {
@@ -63,6 +65,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const evictIdleMs = options.evictIdleMs ?? DEFAULT_EVICT_IDLE_MS;
+  const now = options.now ?? Date.now;
   const tokenMatches = bearerCheck(options.token);
   const sessions = new Map<string, OpenSession>();
   const sessionDeps = (): XosDeps => ({ ...(typeof deps === 'function' ? deps() : deps), sessionCount: () => sessions.size });
@@ -101,7 +104,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     if (sessions.size + initializing < maxSessions) return;
     let idlest: [string, OpenSession] | undefined;
     for (const entry of sessions) if (!idlest || entry[1].lastSeen < idlest[1].lastSeen) idlest = entry;
-    if (idlest && Date.now() - idlest[1].lastSeen >= evictIdleMs) {
+    if (idlest && now() - idlest[1].lastSeen >= evictIdleMs) {
       void closeSession(idlest[0]);
       return;
     }
@@ -126,7 +129,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
     if (typeof sessionId === 'string') {
       const open = sessions.get(sessionId);
       if (!open) throw new HttpRefusal(404, 'Unknown or expired MCP session: initialize a new one.');
-      open.lastSeen = Date.now();
+      open.lastSeen = now();
       await open.transport.handleRequest(req, res, body);
       return;
     }
@@ -140,7 +143,7 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
       // Called once the transport accepted the initialize (headers, JSON-RPC, a single initialize).
       onsessioninitialized: () => {
         accepted = true;
-        sessions.set(id, { server, transport, lastSeen: Date.now() });
+        sessions.set(id, { server, transport, lastSeen: now() });
       },
       onsessionclosed: (closed) => void closeSession(closed),
     });
@@ -180,8 +183,8 @@ export async function startMcpHttpServer(deps: DepsSource, options: McpHttpOptio
   port = await listenOnLoopback(http, options.port ?? 0);
 
   const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, open] of sessions) if (open.lastSeen < cutoff) void closeSession(id);
+    const cutoff = now() - idleMs;
+    for (const [id, open] of sessions) if (open.lastSeen <= cutoff) void closeSession(id);
   }, Math.max(10, Math.min(idleMs, 60_000)));
   sweep.unref();
 

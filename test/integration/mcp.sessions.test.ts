@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { testClock } from '../support/clock.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { BoardState } from '../../src/board/state.ts';
@@ -104,10 +105,12 @@ test('many initializes at once never open more than the cap', async () => {
 });
 
 test('at the cap, a session idle long enough is closed to make room', async () => {
-  const server = await start({ maxSessions: 1, evictIdleMs: 50 });
+  const clock = testClock();
+  const server = await start({ maxSessions: 1, evictIdleMs: 50, now: clock.now });
   const old = await initialize(server);
   assert.equal(old.status, 200);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal((await initialize(server)).status, 503, 'quiet for less than 50 ms: kept');
+  clock.advance(50);
   const fresh = await initialize(server);
   assert.equal(fresh.status, 200);
   assert.equal(server.sessionCount(), 1);

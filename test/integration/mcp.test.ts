@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { until } from '../support/until.ts';
+import { testClock } from '../support/clock.ts';
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
@@ -437,14 +438,27 @@ describe('XOS MCP server', () => {
   });
 });
 
-test('idle sessions expire', async () => {
+test('idle sessions expire; a session in use stays', async () => {
   const backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:' });
-  const server = await startMcpHttpServer({ client: embeddedClient(backend), board: new BoardState(), confirmer: new ScriptedConfirmer() }, { token: TOKEN, idleMs: 50 });
+  // The test turns the clock, so a loaded machine's pauses never make a session look idle.
+  const clock = testClock();
+  const server = await startMcpHttpServer({ client: embeddedClient(backend), board: new BoardState(), confirmer: new ScriptedConfirmer() }, { token: TOKEN, idleMs: 50, now: clock.now });
   try {
-    await connect(server.url);
+    const quiet = await connect(server.url);
+    const busy = await connect(server.url);
+    assert.equal(server.sessionCount(), 2);
+    const busyId = busy.transport.sessionId;
+    clock.advance(40);
+    assert.equal((await busy.call('xos_system_status')).isError, false);
+    clock.advance(20);
+    // The sweep (every 50 ms) closes the one quiet for 60 ms, not the one used 20 ms ago.
+    await until('the quiet session closed', () => server.sessionCount() === 1);
+    assert.equal((await busy.call('xos_system_status')).isError, false);
+    assert.equal(busy.transport.sessionId, busyId, 'the busy session is the one left, not a new one');
     assert.equal(server.sessionCount(), 1);
-    // Swept once it was quiet for 50 ms (the sweep runs every 50 ms).
-    await until('the idle session closed', () => server.sessionCount() === 0, { timeoutMs: 5_000 });
+    clock.advance(50);
+    await until('the last session closed once quiet too', () => server.sessionCount() === 0);
+    await quiet.client.close().catch(() => undefined);
   } finally {
     await server.close();
     await backend.close();

@@ -3,17 +3,13 @@
 // another client's), and unknown to a new store (a restart: a new key).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { testClock as clock } from '../support/clock.ts';
 import { HANDLE_MAX_LENGTH, HANDLE_PREFIX, WorkflowHandles } from '../../src/mcp/handles.ts';
 
 const HOUR = 60 * 60 * 1000;
 const CLAUDE = { client: 'claude-ai via http' };
 const CHAT_A = { client: 'vscode via http', conversation: 'chat-a' };
 
-/** A clock the test turns. */
-function clock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
-  let time = start;
-  return { now: () => time, advance: (ms) => { time += ms; } };
-}
 
 describe('mint and check', () => {
   test('a minted handle is ok for its scope and shows the schema loaded', () => {
