@@ -16,7 +16,7 @@ import { packageExtension } from './lib/package.mjs';
 import { packageBin, projectNode, repoRoot } from './lib/paths.mjs';
 import { ensurePostgres } from './lib/postgres.mjs';
 import { run } from './lib/run.mjs';
-import { provision } from './lib/vscode-server.mjs';
+import { cacheRoot, provision } from './lib/vscode-server.mjs';
 
 const node = projectNode();
 
@@ -150,8 +150,10 @@ const stages = [
       if (findFiles('test/integration', '.test.ts').length === 0) return nodeTests('test/integration');
       const postgresBin = await ensurePostgres();
       // Tells the PostgreSQL tests where initdb and postgres are. Each file has its own servers,
-      // ports and folders.
-      return nodeTests('test/integration', { concurrency: INTEGRATION_CONCURRENCY, env: { ...process.env, XOS_PG_BINDIR: postgresBin } });
+      // ports and folders. Many files start Node processes from the sources (the CLIs, killed
+      // savers and editors): Node's compile cache spares each the same parsing (≈ 40 % of their CPU).
+      const compileCache = process.env.NODE_COMPILE_CACHE || join(cacheRoot(), 'node-compile-cache');
+      return nodeTests('test/integration', { concurrency: INTEGRATION_CONCURRENCY, env: { ...process.env, XOS_PG_BINDIR: postgresBin, NODE_COMPILE_CACHE: compileCache } });
     },
   },
   {

@@ -15,16 +15,17 @@ import { BoardState } from '../../src/board/state.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp/http.ts';
 import type { Confirmer } from '../../src/core/domain.ts';
+import { testClock } from '../support/clock.ts';
+import { until } from '../support/until.ts';
 
 const CLIENTS = Number(process.env.XOS_LOAD_CLIENTS ?? 50);
 const CALLS = Number(process.env.XOS_LOAD_CALLS ?? 200);
 const ABANDONED = Number(process.env.XOS_LOAD_ABANDONED ?? 10_000);
 const TOKEN = 'load-test-token-0123456789';
-// Short, so the expiry is seen within the test; long enough that no busy client looks idle: on a
-// loaded two-core machine 5 s once passed between a client's initialize and its next message.
-const IDLE_MS = 15_000;
-/** Idle sessions are gone after IDLE_MS and the next sweep (as often as IDLE_MS): generous. */
-const EXPIRY_WAIT_MS = 4 * IDLE_MS;
+// The server judges idleness by a clock the test turns: it stands while clients work (so no busy
+// client ever looks idle on a loaded machine) and is turned past IDLE_MS to expire what is left;
+// the sweep runs every IDLE_MS of real time.
+const IDLE_MS = 100;
 const refuse: Confirmer = { confirmSave: async () => 'discard', confirmSend: async () => 'cancel' };
 
 setFlagsFromString('--expose-gc');
@@ -55,9 +56,15 @@ function abandonedInitialize(url: string): Promise<number> {
 describe('MCP server under load', () => {
   let backend: Backend;
   let server: McpHttpServer;
+  const clock = testClock();
+  /** Turns the clock past the idle time and waits for the sweep to close every session. */
+  const expireIdle = async () => {
+    clock.advance(IDLE_MS);
+    await until('every idle session closed', () => server.sessionCount() === 0);
+  };
   before(async () => {
     backend = await startBackend({ ast: demoApp(), dsn: 'sqlite::memory:', seed: true });
-    server = await startMcpHttpServer({ client: embeddedClient(backend), board: new BoardState(), confirmer: refuse }, { token: TOKEN, idleMs: IDLE_MS });
+    server = await startMcpHttpServer({ client: embeddedClient(backend), board: new BoardState(), confirmer: refuse }, { token: TOKEN, idleMs: IDLE_MS, now: clock.now });
   });
   after(async () => {
     await server?.close();
@@ -100,7 +107,7 @@ describe('MCP server under load', () => {
 
   test(`${ABANDONED} sessions opened and abandoned: every one answered, at most the cap kept, memory back to baseline after expiry`, { timeout: 600_000 }, async () => {
     // Let the sessions of the test before expire first, then measure from there.
-    await waitUntil(() => server.sessionCount() === 0, EXPIRY_WAIT_MS);
+    await expireIdle();
     const baseline = heapAfterGc();
     const statuses = new Map<number, number>();
     let most = 0;
@@ -110,7 +117,7 @@ describe('MCP server under load', () => {
       most = Math.max(most, server.sessionCount());
     }
     const peak = heapAfterGc();
-    await waitUntil(() => server.sessionCount() === 0, EXPIRY_WAIT_MS);
+    await expireIdle();
     const settled = heapAfterGc();
     const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
     console.log(`abandoned: ${JSON.stringify({ sessions: ABANDONED, statuses: Object.fromEntries(statuses), most_kept: most, heap_mb: { baseline: mb(baseline), peak: mb(peak), after_expiry: mb(settled) } })}`);
@@ -119,11 +126,3 @@ describe('MCP server under load', () => {
     assert.ok(settled - baseline < 8 * 2 ** 20, `memory after expiry ${mb(settled)} MB vs baseline ${mb(baseline)} MB`);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
