@@ -107,6 +107,11 @@ export function roleStorage(storage: Storage, view: RoleView): Storage {
     select: (s) => storage.select(spec(s)),
     count: (table, where) => storage.count(table, own(table, where)),
     keys: (s, every, max) => storage.keys(spec(s), every, max),
+    // The table's size is not the role's to know where it reads own records only: their count.
+    async sortHint(table, column) {
+      const hint = await storage.sortHint(table, column);
+      return view.rows.has(table) ? { ...hint, rows: await storage.count(table, own(table, undefined)) } : hint;
+    },
     async insert(table, values, audit) {
       const column = ownerColumn(table);
       if (column === undefined) return storage.insert(table, values, audit);

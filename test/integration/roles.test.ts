@@ -198,6 +198,11 @@ async function ownRecords(backend: Backend): Promise<void> {
   assert.equal(list.errors, undefined, JSON.stringify(list.errors));
   assert.deepEqual(list.data!.deal_list.map((d: Json) => d.id), ids.anna);
   assert.equal(list.data!.deal_list_count, 5);
+  // what a sort would read: the rows the role sees, not the table's
+  const ownHint = await run(backend, '{ deal_list_count xos_sort_hint(context: "deal_list", field: "title") { rows } }', {}, anna);
+  assert.equal(ownHint.errors, undefined, JSON.stringify(ownHint.errors));
+  assert.ok((await admin(backend, '{ deal_list_count }')).deal_list_count > ownHint.data!.deal_list_count, 'the table holds more than anna\'s');
+  assert.equal(ownHint.data!.xos_sort_hint.rows, ownHint.data!.deal_list_count);
   // the CSV export's shape: every list field, many rows
   const csv = await run(backend, 'query($w: deal_bool_exp) { deal_list(where: $w, limit: 1000, offset: 0) { id title amount owner } }', { w: where }, anna);
   assert.ok(csv.data!.deal_list.every((d: Json) => d.owner === 'anna') && csv.data!.deal_list.length === 5);

@@ -327,9 +327,9 @@ function storageSuite(adapter: Adapter): void {
       test('order by several columns, nulls last ascending and first descending, then id', async () => {
         assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'status', desc: false }, { column: 'age', desc: true }]), [1, 5, 3, 2, 6, 4]);
         assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'age', desc: false }]), [5, 1, 6, 2, 4, 3]);
-        assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'age', desc: true }]), [3, 2, 4, 1, 6, 5]);
+        assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'age', desc: true }]), [3, 4, 2, 6, 1, 5], 'ties by id, descending too');
         assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'net_worth', desc: false }]), [6, 3, 2, 1, 4, 5]);
-        assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'last_contact', desc: true }]), [3, 5, 6, 1, 2, 4]);
+        assert.deepEqual(await ids(storage, 'person', undefined, [{ column: 'last_contact', desc: true }]), [6, 5, 3, 1, 2, 4], 'the nulls first, by id descending');
       });
 
       test('limit and offset page through a stable order', async () => {

@@ -7,7 +7,7 @@ import {
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
 import { performance } from 'node:perf_hooks';
-import type { Column, Model, Table } from '../model.ts';
+import { ID_COLUMN, type Column, type Model, type Table } from '../model.ts';
 import { redactDsn } from '../dsn.ts';
 import { StorageError, translatePostgresError } from './errors.ts';
 import { explainRefusal, type CheckRule } from './constraints.ts';
@@ -125,6 +125,17 @@ const canonicalTypes = {
     (format !== 'binary' && TEXT_PARSERS.get(oid)) || pg.types.getTypeParser(oid, format ?? 'text'),
 } as CustomTypesConfig;
 
+/** The most rows of one value an incremental sort by the key may meet and still answer a window at once. */
+const ROWS_PER_VALUE_SORTED_AT_ONCE = 1_000;
+
+/** From `pg_stats.n_distinct` (a count, or minus a fraction of the rows; none before ANALYZE): whether a value has few rows. */
+function fewRowsPerValue(distinct: unknown, rows: number): boolean {
+  if (distinct === null || distinct === undefined) return true;
+  const n = Number(distinct);
+  const values = n < 0 ? -n * rows : n;
+  return values > 0 && rows / values <= ROWS_PER_VALUE_SORTED_AT_ONCE;
+}
+
 export class PostgresStorage implements Storage {
   readonly kind = 'postgres' as const;
   readonly description: string;
@@ -241,17 +252,38 @@ export class PostgresStorage implements Storage {
     const table = this.#sql().table(tableName);
     const column = table.byName.get(columnName);
     if (!column) throw new Error(`${tableName} has no column ${columnName}`);
+    // What a list sorted by the column orders by: the column, then the row key (seek.ts). A b-tree
+    // index (not partial) serves it whole when its key columns start with exactly those, all the
+    // same way round (scanned backwards for a descending sort), or when it is unique on the column
+    // alone (no ties for the key to order). One that starts with the column but not the key leaves
+    // the rows of each value to be sorted by the key (an incremental sort): cheap while a value has
+    // few rows, a sort of the whole table for a yes/no column. The planner's statistics say how
+    // many rows a value has; without them (never analysed) it is taken to serve.
+    const key = table.byName.get(ID_COLUMN);
+    const order = [column.sql, ...(key && !key.parts && key.sql !== column.sql ? [key.sql] : [])];
     const [row] = await query(this.#pool, {
-      text: `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-                            WHERE i.indrelid = to_regclass($1) AND a.attname = $2) AS indexed,
+      text: `WITH candidates AS (
+               SELECT i.indisunique AS is_unique, i.indnkeyatts AS keys,
+                      ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+                            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                            WHERE k.n <= LEAST(i.indnkeyatts, cardinality($2::text[])) ORDER BY k.n) AS first_columns,
+                      (SELECT COUNT(DISTINCT d.o & 1) FROM unnest(i.indoption::int2[]) WITH ORDINALITY AS d(o, n)
+                       WHERE d.n <= cardinality($2::text[])) AS ways
+               FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam AND am.amname = 'btree'
+               WHERE i.indrelid = to_regclass($1) AND i.indpred IS NULL AND i.indkey[0] <> 0)
+             SELECT EXISTS (SELECT 1 FROM candidates WHERE first_columns = $2::text[] AND ways <= 1) AS whole,
+                    EXISTS (SELECT 1 FROM candidates WHERE is_unique AND keys = 1 AND first_columns[1] = $3::text) AS unique_column,
+                    EXISTS (SELECT 1 FROM candidates WHERE first_columns[1] = $3::text) AS leading_column,
+                    (SELECT s.n_distinct FROM pg_stats s JOIN pg_class t ON t.oid = to_regclass($1) JOIN pg_namespace ns ON ns.oid = t.relnamespace
+                     WHERE s.schemaname = ns.nspname AND s.tablename = t.relname AND s.attname::text = $3::text LIMIT 1) AS distinct_values,
                     (SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)) AS estimate`,
-      params: [tableSql(table), column.sql],
+      params: [tableSql(table), order, column.sql],
     });
     // Never analysed (-1): counted, but not past what makes a sort costly.
     const estimate = Number(row.estimate ?? -1);
     const rows = estimate >= 0 ? Math.round(estimate)
       : Number((await query(this.#pool, { text: `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${tableSql(table)} LIMIT 10000001) AS t`, params: [] }))[0].n);
-    return { indexed: row.indexed === true, rows };
+    return { indexed: row.whole === true || row.unique_column === true || (row.leading_column === true && fewRowsPerValue(row.distinct_values, rows)), rows };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {

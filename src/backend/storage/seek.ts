@@ -11,14 +11,18 @@
 import { ID_COLUMN } from '../model.ts';
 import type { Condition, OrderBy, Row, Scalar, SelectSpec } from './rows.ts';
 
-/** The terms a select orders by: as given up to the id, and the id ascending at the end when not given. */
+/**
+ * The terms a select orders by: as given up to the id, and the id at the end when not given, the
+ * way the last term goes (ascending without one). So a descending sort is one backward scan of an
+ * index on (its columns, id), never a sort of every row for the id's sake.
+ */
 export function orderTerms(orderBy: readonly OrderBy[] = []): OrderBy[] {
   const terms: OrderBy[] = [];
   for (const term of orderBy) {
     terms.push(term);
     if (term.column === ID_COLUMN) return terms;
   }
-  terms.push({ column: ID_COLUMN, desc: false });
+  terms.push({ column: ID_COLUMN, desc: terms.at(-1)?.desc ?? false });
   return terms;
 }
 

@@ -8,7 +8,7 @@ import {
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
-import type { Column, Model, Table } from '../model.ts';
+import { ID_COLUMN, type Column, type Model, type Table } from '../model.ts';
 import { StorageError, translateSqliteError } from './errors.ts';
 import { explainRefusal, sqliteCheckRule, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
@@ -194,12 +194,27 @@ export class SqliteStorage implements Storage {
     if (!column) throw new Error(`${tableName} has no column ${columnName}`);
     const schema = table.sql.schema ?? 'main';
     // The rowid (an INTEGER PRIMARY KEY names it) is the table's own order.
-    const rowid = this.#all({ text: 'SELECT 1 AS hit FROM pragma_table_info(?, ?) WHERE name = ? AND pk = 1 AND upper(type) = \'INTEGER\' AND (SELECT COUNT(*) FROM pragma_table_info(?, ?) WHERE pk > 0) = 1', params: [table.sql.name, schema, column.sql, table.sql.name, schema] });
-    const leading = this.#all({
-      text: 'SELECT 1 AS hit FROM pragma_index_list(?, ?) AS il, pragma_index_info(il.name, ?) AS ii WHERE ii.seqno = 0 AND ii.name = ?',
-      params: [table.sql.name, schema, schema, column.sql],
-    });
-    return { indexed: rowid.length > 0 || leading.length > 0, rows: await this.count(tableName) };
+    const alias = this.#all({ text: 'SELECT name FROM pragma_table_info(?, ?) WHERE pk = 1 AND upper(type) = \'INTEGER\' AND (SELECT COUNT(*) FROM pragma_table_info(?, ?) WHERE pk > 0) = 1', params: [table.sql.name, schema, table.sql.name, schema] })
+      .map((row) => String(row.name))[0];
+    // What a list sorted by the column orders by: the column, then the row key (seek.ts). An index
+    // (not partial) serves it when its entries are ordered by exactly those first, all the same way
+    // round; an entry ends with the rowid (a WITHOUT ROWID table's: its key), so an index on the
+    // column alone serves when the key is the rowid. A unique index on the column alone leaves no
+    // ties for the key to order.
+    const key = table.byName.get(ID_COLUMN);
+    const order = [column.sql, ...(key && !key.parts && key.sql !== column.sql ? [key.sql] : [])];
+    const served = (index: { name: string; unique: boolean }): boolean => {
+      const entries = this.#all({ text: 'SELECT cid, name, "desc" AS descending, key FROM pragma_index_xinfo(?, ?) ORDER BY seqno', params: [index.name, schema] })
+        .map((row) => ({ name: Number(row.cid) === -1 ? alias : String(row.name ?? ''), descending: Number(row.descending) === 1, key: Number(row.key) === 1 }));
+      if (index.unique && entries.filter((entry) => entry.key).length === 1 && entries[0].name === column.sql) return true;
+      const leading = entries.slice(0, order.length);
+      return leading.length === order.length && leading.every((entry, n) => entry.name === order[n] && entry.descending === leading[0].descending);
+    };
+    const indexes = this.#all({ text: 'SELECT name, "unique" AS isUnique, partial FROM pragma_index_list(?, ?)', params: [table.sql.name, schema] })
+      .filter((row) => Number(row.partial) === 0)
+      .map((row) => ({ name: String(row.name), unique: Number(row.isUnique) === 1 }));
+    const indexed = alias === column.sql || indexes.some(served);
+    return { indexed, rows: await this.count(tableName) };
   }
 
   async select(spec: SelectSpec): Promise<Row[]> {
