@@ -321,4 +321,53 @@ describe('a team on one PostgreSQL over HTTP: two instances, two people, two rol
       hears.stop();
     }
   });
+  test('fair shares: one person\'s streams and announced records are capped, with a refusal that says what to do; the others are not', async () => {
+    const backend = await startBackend({ ast, dsn: await postgres.createDatabase('xos_team_shares'), seed: true });
+    const http = await startHttpServer(backend.api, { token: ADMIN, people: cachedPersonLookup(usersOf(backend.api.storage, backend.api.model)!), changes: { maxStreamsPerPerson: 2, maxPresencePerPerson: 2 } });
+    const people = usersOf(backend.api.storage, backend.api.model)!;
+    const erin = (await people.add('erin', 'sales'))!;
+    const fred = (await people.add('fred', 'sales'))!;
+    const open: AbortController[] = [];
+    const stream = async (token: string, client: string) => {
+      const abort = new AbortController();
+      const res = await fetch(`${http.url}/xos/changes?client=${client}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+      if (res.status === 200) open.push(abort);
+      return { status: res.status, text: res.status === 200 ? '' : await res.text(), retryAfter: res.headers.get('retry-after'), abort };
+    };
+    const announce = async (token: string, client: string, body: object) => {
+      const res = await fetch(`${http.url}/xos/presence?client=${client}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, text: await res.text(), retryAfter: res.headers.get('retry-after') };
+    };
+    try {
+      const first = await stream(erin, 'erin-1');
+      assert.equal(first.status, 200);
+      assert.equal((await stream(erin, 'erin-2')).status, 200);
+      const third = await stream(erin, 'erin-3');
+      assert.equal(third.status, 429);
+      assert.equal(third.retryAfter, '5');
+      assert.match(third.text, /erin already has 2 change streams open here, the most one person may; close a window or Board that is not needed/);
+      assert.equal((await stream(fred, 'fred-1')).status, 200, 'another person is let in');
+      first.abort.abort();
+      assert.equal(await until('a stream of erin\'s closed makes room', async () => {
+        const again = await stream(erin, 'erin-3');
+        return again.status === 200 ? again.status : undefined;
+      }), 200);
+
+      const record = { entity: 'person', id: '1', editing: false };
+      assert.equal((await announce(erin, 'erin-2', record)).status, 204);
+      assert.equal((await announce(erin, 'erin-3', { ...record, id: '2' })).status, 204);
+      assert.equal((await announce(erin, 'erin-2', { ...record, editing: true })).status, 204, 'a front end already counted announces again');
+      const flood = await announce(erin, 'erin-4', { ...record, id: '3' });
+      assert.equal(flood.status, 429);
+      assert.match(flood.text, /erin already has a record open in 2 front ends, the most one person may announce; close a record in one of them \(announce \{\}\), or wait \d+ s/);
+      assert.ok(Number(flood.retryAfter) >= 1);
+      assert.equal((await announce(fred, 'fred-1', record)).status, 204, 'another person announces');
+      assert.equal((await announce(erin, 'erin-2', {})).status, 204);
+      assert.equal((await announce(erin, 'erin-4', { ...record, id: '3' })).status, 204, 'a record closed makes room');
+    } finally {
+      for (const abort of open) abort.abort();
+      await http.close();
+      await backend.close();
+    }
+  });
 });

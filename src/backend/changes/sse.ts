@@ -15,6 +15,10 @@ export const PRESENCE_PATH = '/xos/presence';
 /** The header naming the front end (its presence is left out of what its own stream gets). */
 export const CLIENT_HEADER = 'x-xos-client';
 export const DEFAULT_MAX_STREAMS = 200;
+/** Streams one person may hold open at once (their windows and devices): none takes all the server's. */
+export const DEFAULT_MAX_STREAMS_PER_PERSON = 20;
+/** Front ends one person may have a record announced open from at once: nobody floods the others' lists. */
+export const DEFAULT_MAX_PRESENCE_PER_PERSON = 10;
 export const HEARTBEAT_MS = 15_000;
 /** Changes a returning client may catch up on; more: reset. */
 export const STREAM_CATCH_UP_LIMIT = 1_000;
@@ -26,6 +30,10 @@ const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export interface ChangeRoutesOptions {
   /** Concurrent streams at most; one more gets 503 (default 200). */
   readonly maxStreams?: number;
+  /** Concurrent streams of one named person at most; one more gets 429 (default 20). A plain token names nobody. */
+  readonly maxStreamsPerPerson?: number;
+  /** Front ends of one named person with a record announced open at once, in this instance; one more gets 429 (default 10). */
+  readonly maxPresencePerPerson?: number;
   readonly heartbeatMs?: number;
   /** How long an announcement lives unless repeated (default 30 s). */
   readonly presenceTtlMs?: number;
@@ -104,7 +112,17 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
   const maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const recheckMs = options.recheckMs ?? RECHECK_MS;
+  const maxPerPerson = options.maxStreamsPerPerson ?? DEFAULT_MAX_STREAMS_PER_PERSON;
+  const maxPresencePerPerson = options.maxPresencePerPerson ?? DEFAULT_MAX_PRESENCE_PER_PERSON;
   let streams = 0;
+  const streamsOf = new Map<string, number>();
+  /** Per named person: the front ends with a record announced open here, and until when it lives. */
+  const announcedBy = new Map<string, Map<string, number>>();
+  const forgetAnnounced = (name: string, client: string) => {
+    const clients = announcedBy.get(name);
+    clients?.delete(client);
+    if (clients?.size === 0) announcedBy.delete(name);
+  };
 
   const stream = async (req: IncomingMessage, res: ServerResponse, url: URL, person: Person | undefined, stillLetIn: StillLetIn | undefined) => {
     if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET ${CHANGES_PATH} (Server-Sent Events).`, { allow: 'GET' });
@@ -112,10 +130,14 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     if (streams >= maxStreams) {
       return sendError(res, 503, 'TOO_MANY_STREAMS', `This XOS server already serves ${maxStreams} change streams, its most; try again shortly, or raise its limit.`, { 'retry-after': '5' });
     }
+    if (person && (streamsOf.get(person.name) ?? 0) >= maxPerPerson) {
+      return sendError(res, 429, 'TOO_MANY_STREAMS_OF_PERSON', `${person.name} already has ${maxPerPerson} change streams open here, the most one person may; close a window or Board that is not needed, then try again.`, { 'retry-after': '5' });
+    }
     const lastHeader = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
     const last = typeof lastHeader === 'string' && /^\d{1,15}$/.test(lastHeader.trim()) ? Number(lastHeader) : undefined;
     const client = clientOf(req, url) ?? randomUUID();
     streams++;
+    if (person) streamsOf.set(person.name, (streamsOf.get(person.name) ?? 0) + 1);
     // A stream is quiet between heartbeats, and open for as long as the front end wants it.
     req.socket.setTimeout(0);
     res.writeHead(200, {
@@ -156,6 +178,12 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
       if (closed) return;
       closed = true;
       streams--;
+      if (person) {
+        const left = (streamsOf.get(person.name) ?? 1) - 1;
+        if (left > 0) streamsOf.set(person.name, left);
+        else streamsOf.delete(person.name);
+        forgetAnnounced(person.name, client);
+      }
       clearInterval(heartbeat);
       clearInterval(recheck);
       unsubscribe();
@@ -206,7 +234,21 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     const open = parseOpenRecord(body, entities);
     if (typeof open === 'string') return sendError(res, 400, 'BAD_REQUEST', `The presence is not valid: ${open}.`);
     const name = person?.name ?? 'someone';
-    await hub.announce(clientOf(req, url) ?? name, name, open);
+    const client = clientOf(req, url) ?? name;
+    if (person) {
+      const now = Date.now();
+      const clients = announcedBy.get(name) ?? new Map<string, number>();
+      for (const [other, until] of clients) if (until <= now) clients.delete(other);
+      if (open && !clients.has(client) && clients.size >= maxPresencePerPerson) {
+        const wait = Math.max(1, Math.ceil((Math.min(...clients.values()) - now) / 1000));
+        return sendError(res, 429, 'TOO_MANY_PRESENCES_OF_PERSON', `${name} already has a record open in ${maxPresencePerPerson} front ends, the most one person may announce; close a record in one of them (announce {}), or wait ${wait} s until an announcement lapses.`, { 'retry-after': String(wait) });
+      }
+      if (open) clients.set(client, now + hub.presenceTtlMs);
+      else clients.delete(client);
+      if (clients.size > 0) announcedBy.set(name, clients);
+      else announcedBy.delete(name);
+    }
+    await hub.announce(client, name, open);
     res.writeHead(204, { 'cache-control': 'no-store' });
     res.end();
   };
