@@ -15,10 +15,11 @@ import { launchCommand } from './launchCommand.ts';
 import { runUsers, type UsersAction } from './people/usersCommand.ts';
 import { UsersError } from './people/users.ts';
 import { cachedPersonLookup, usersOf } from './people/tokens.ts';
+import { namesFlag, readSecretFile } from '../net/secretFile.ts';
 import { DEFAULT_NAME_CLAIMS, issuerProblem, oidcPersonLookup, type OidcSettings } from './people/oidc.ts';
 
 const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host 127.0.0.1]
-                  [--token T] [--frontend-token F] [--seed[=N]] [--max-body BYTES]
+                  [--token-file F] [--frontend-token-file F] [--seed[=N]] [--max-body BYTES]
                   [--statement-timeout MS] [--insecure-no-token]
                   [--oidc-issuer URL --oidc-audience AUD [--oidc-claim C]]
 
@@ -29,10 +30,13 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
               (default sqlite:./xos.db)
   --port      TCP port (default 4000; 0 picks a free one)
   --host      address to bind (default 127.0.0.1)
-  --token     require "Authorization: Bearer <token>" (or set XOS_TOKEN);
-              needed for any --host other than loopback
-  --frontend-token  the token of XOS's own front ends (or set XOS_FRONTEND_TOKEN;
-              at least 16 characters, not the --token): give it to the VS Code
+  --token-file  a file only you can read (chmod 600) holding the token that
+              requests need as "Authorization: Bearer <token>" (or set XOS_TOKEN);
+              needed for any --host other than loopback. Never on the command
+              line: every user of the machine sees it there
+  --frontend-token-file  a file (chmod 600) holding the token of XOS's own front
+              ends (or set XOS_FRONTEND_TOKEN; at least 16 characters, not the
+              token): give it to the VS Code
               extension ("XOS: Set Server Token") and xos-mcp (XOS_SERVER_TOKEN).
               Only requests with it are recorded in the audit trail as the
               agent or the person, with their approval; all others as api
@@ -76,17 +80,25 @@ const USAGE = `Usage: xos-server [--ast <file>] [--dsn <dsn>] [--port N] [--host
 
 class UsageError extends Error {}
 
-type SettingVariable = 'XOS_AST' | 'XOS_DSN' | 'XOS_TOKEN' | 'XOS_FRONTEND_TOKEN';
+type SettingVariable = 'XOS_AST' | 'XOS_DSN';
 
 /**
  * A flag's value, else its environment variable; an empty one counts as not given. A container or
- * service passes the DSN and tokens here: the process list and `docker inspect`'s command show argv.
+ * service passes the DSN here (its tokens only here or in a file): the process list and `docker inspect`'s command show argv.
  */
 function flagOrEnv(flag: string | undefined, variable: SettingVariable): string | undefined {
   return flag || process.env[variable] || undefined;
 }
 
 const DEFAULT_DSN = 'sqlite:./xos.db';
+
+/** A token from its file (only its owner may read it), else its environment variable; empty counts as not given. */
+function secret(file: string | undefined, flag: string, variable: 'XOS_TOKEN' | 'XOS_FRONTEND_TOKEN'): string | undefined {
+  if (file === undefined) return process.env[variable] || undefined;
+  const read = readSecretFile(file, flag);
+  if (typeof read !== 'string') throw new UsageError(read.problem);
+  return read;
+}
 
 function intOption(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -150,13 +162,19 @@ function oidcSettings(issuer: string | undefined, audience: string | undefined, 
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') return init(argv.slice(1));
   if (argv[0] === 'users') return users(argv.slice(1));
+  // Before parsing, so a token flag with or without a value gets the same answer.
+  for (const [flag, variable] of [['--token', 'XOS_TOKEN'], ['--frontend-token', 'XOS_FRONTEND_TOKEN']] as const) {
+    if (namesFlag(argv, flag)) {
+      throw new UsageError(`${flag} would show the token to every user of this machine (command lines are public): set ${variable}, or put the token in a file only you can read (chmod 600 <file>) and pass ${flag}-file <file>`);
+    }
+  }
   // `--seed` may stand alone or carry a number.
   const args = argv.map((a) => (a === '--seed' ? '--seed=data' : a));
   const { values } = parseArgs({
     args,
     options: {
       ast: { type: 'string' }, dsn: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
-      token: { type: 'string' }, 'frontend-token': { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
+      'token-file': { type: 'string' }, 'frontend-token-file': { type: 'string' }, seed: { type: 'string' }, 'max-body': { type: 'string' },
       'statement-timeout': { type: 'string' }, 'insecure-no-token': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       'oidc-issuer': { type: 'string' }, 'oidc-audience': { type: 'string' }, 'oidc-claim': { type: 'string' },
     },
@@ -173,9 +191,9 @@ async function main(argv: string[]): Promise<void> {
   const astFile = flagOrEnv(values.ast, 'XOS_AST');
   const ast: Ast = astFile ? await loadAstFile(resolve(astFile)) : demoApp();
   const dsn = flagOrEnv(values.dsn, 'XOS_DSN') ?? DEFAULT_DSN;
-  const token = flagOrEnv(values.token, 'XOS_TOKEN');
-  const frontendToken = flagOrEnv(values['frontend-token'], 'XOS_FRONTEND_TOKEN');
-  if (frontendToken !== undefined && frontendToken.length < 16) throw new UsageError('the front-end token needs at least 16 characters (--frontend-token or XOS_FRONTEND_TOKEN)');
+  const token = secret(values['token-file'], '--token-file', 'XOS_TOKEN');
+  const frontendToken = secret(values['frontend-token-file'], '--frontend-token-file', 'XOS_FRONTEND_TOKEN');
+  if (frontendToken !== undefined && frontendToken.length < 16) throw new UsageError('the front-end token needs at least 16 characters (XOS_FRONTEND_TOKEN or --frontend-token-file)');
   if (frontendToken !== undefined && frontendToken === token) {
     throw new UsageError('the front-end token must differ from the token: any client with it is recorded as the agent or the person');
   }
@@ -184,7 +202,7 @@ async function main(argv: string[]): Promise<void> {
   const open = !token && !isLoopbackHost(host.replace(/^\[(.*)\]$/, '$1'));
   // Checked before anything is opened or migrated: a refused start changes nothing.
   if (open && !values['insecure-no-token']) {
-    throw new UsageError(`--host ${host} would serve reads and writes to the network without a token. Start with --token T (or XOS_TOKEN), `
+    throw new UsageError(`--host ${host} would serve reads and writes to the network without a token. Set XOS_TOKEN (or --token-file F), `
       + 'or keep the default --host 127.0.0.1; only on a network you trust, add --insecure-no-token');
   }
 
@@ -228,20 +246,20 @@ async function main(argv: string[]): Promise<void> {
   if (!backend.migration.audit.kept) lines.push(`  audit trail: off — ${backend.migration.audit.reason ?? 'not kept'}`);
   else lines.push(frontendToken
     ? '  audit trail: agent and board writes only from XOS front ends with the front-end token; all others are recorded as api'
-    : '  audit trail: every write through HTTP is recorded as api (start with --frontend-token for XOS front ends)');
+    : '  audit trail: every write through HTTP is recorded as api (set XOS_FRONTEND_TOKEN for XOS front ends)');
   if (open) {
     console.error([
       '',
       '!!! WARNING: xos-server listens on ' + `${host} WITHOUT A TOKEN (--insecure-no-token).`,
       '!!! Anyone who can reach this port can read, change and delete all data.',
-      '!!! Use --token T (or XOS_TOKEN), or --host 127.0.0.1.',
+      '!!! Set XOS_TOKEN (or --token-file F), or use --host 127.0.0.1.',
       '',
     ].join('\n'));
   }
   // A query of the app's own (the demo's people, else its first list), so the example runs as printed.
   const exampleContext = ast.contexts.person_list ? 'person_list' : Object.keys(ast.contexts).find((name) => ast.contexts[name].kind === 'list');
   if (exampleContext) {
-    const bearer = token ? ` -H "authorization: Bearer ${values.token ? '<token>' : '$XOS_TOKEN'}"` : '';
+    const bearer = token ? ` -H "authorization: Bearer ${values['token-file'] ? '<token>' : '$XOS_TOKEN'}"` : '';
     lines.push('', 'Try the example query:', `  curl -s ${http.url}/graphql -H 'content-type: application/json'${bearer} \\`, `    -d '${JSON.stringify({ query: exampleQuery(ast, exampleContext) })}'`);
   }
   let stopping = false;

@@ -1,9 +1,9 @@
 // xos-mcp's command line: options, their defaults and the mistakes refused with what to do.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MailSecurity } from '../mail/smtp.ts';
+import { namesFlag, readSecretFile } from '../net/secretFile.ts';
 import type { XosMcpOptions } from './xosMcp.ts';
 import { cleanPersonName, MAX_PERSON_NAME } from '../backend/people/personName.ts';
 import { DEFAULT_MAX_PENDING } from '../core/approvals.ts';
@@ -73,25 +73,9 @@ const BOARD_KEY = /^[A-Za-z0-9_-]{32,256}$/;
 
 /** The MCP token from a file only its owner can read (a token on the command line is visible to every local user). */
 function tokenFromFile(path: string): string {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY);
-  } catch (error) {
-    throw new UsageError(`--token-file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`--token-file ${path} is not a file`);
-    if ((stat.mode & 0o077) !== 0) {
-      throw new UsageError(`--token-file ${path} can be read by other users (mode ${(stat.mode & 0o777).toString(8).padStart(3, '0')}): run chmod 600 ${path} and start again`);
-    }
-    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) throw new UsageError(`--token-file ${path} belongs to another user: use a file of your own (chmod 600)`);
-    const token = readFileSync(fd, 'utf8').trim();
-    if (!token || /\s/.test(token)) throw new UsageError(`--token-file ${path} must hold the token alone, on one line`);
-    return token;
-  } finally {
-    closeSync(fd);
-  }
+  const read = readSecretFile(path, '--token-file');
+  if (typeof read !== 'string') throw new UsageError(read.problem);
+  return read;
 }
 
 function tokenOnCommandLine(): UsageError {
@@ -100,7 +84,7 @@ function tokenOnCommandLine(): UsageError {
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): XosMcpOptions | undefined {
   // Before parsing, so `--token` with or without a value gets the same answer.
-  if (argv.some((arg) => arg === '--token' || arg.startsWith('--token='))) throw tokenOnCommandLine();
+  if (namesFlag(argv, '--token')) throw tokenOnCommandLine();
   const { values } = parseArgs({
     args: [...argv],
     options: {

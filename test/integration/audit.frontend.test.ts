@@ -48,7 +48,7 @@ describe('xos-server --frontend-token', () => {
 
   test('without a front-end token every HTTP write is api, and the start line says how to change that', async () => {
     const { child, url, stdout } = await cli.start(['--dsn', 'sqlite::memory:', '--seed', '--port', '0'], { XOS_TOKEN: TOKEN });
-    assert.match(stdout(), /audit trail: every write through HTTP is recorded as api \(start with --frontend-token for XOS front ends\)/);
+    assert.match(stdout(), /audit trail: every write through HTTP is recorded as api \(set XOS_FRONTEND_TOKEN for XOS front ends\)/);
     const client = await connectRemoteClient({ endpoint: url, token: TOKEN });
     await client.run('mutation { update_person(id: "1", version: 1, set: { city: "Kiel" }) { version } }', undefined, { path: 'agent', approval: 'Save confirmed by the person (city)' });
     assert.deepEqual((await gqlData(url, '{ xos_audit(limit: 1) { path approval } }', undefined, TOKEN)).xos_audit, [{ path: 'api', approval: null }]);
@@ -57,10 +57,10 @@ describe('xos-server --frontend-token', () => {
 
   test('a short front-end token, or one equal to the token, is refused before the database is created', async () => {
     const db = join(dir.path, 'never.db');
-    const short = await cli.run(['--dsn', `sqlite:${db}`, '--frontend-token', 'short'], {});
+    const short = await cli.run(['--dsn', `sqlite:${db}`], { XOS_FRONTEND_TOKEN: 'short' });
     assert.equal(short.code, 2);
     assert.match(short.stderr, /the front-end token needs at least 16 characters/);
-    const same = await cli.run(['--dsn', `sqlite:${db}`, '--token', TOKEN], { XOS_FRONTEND_TOKEN: TOKEN });
+    const same = await cli.run(['--dsn', `sqlite:${db}`], { XOS_TOKEN: TOKEN, XOS_FRONTEND_TOKEN: TOKEN });
     assert.equal(same.code, 2);
     assert.match(same.stderr, /the front-end token must differ from the token/);
     assert.equal(existsSync(db), false);

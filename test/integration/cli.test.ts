@@ -3,7 +3,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { until } from '../support/until.ts';
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gql, gqlData } from '../support/http.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -42,11 +42,31 @@ describe('xos-server', () => {
     assert.equal(await cli.stop(child), 0);
   });
 
-  test('--token (or XOS_TOKEN) guards the API', async () => {
+  test('XOS_TOKEN (or --token-file) guards the API; a token on the command line is refused', async () => {
     const { child, url } = await startCli(['--dsn', 'sqlite::memory:', '--port', '0'], { XOS_TOKEN: 'secret-1' });
     assert.equal((await gql(url, '{ person_list_count }')).status, 401);
     assert.equal((await gql(url, '{ person_list_count }', undefined, 'secret-1')).status, 200);
     assert.equal(await cli.stop(child), 0);
+
+    const file = join(dir.path, 'token');
+    writeFileSync(file, 'secret-from-file\n', { mode: 0o600 });
+    const fromFile = await startCli(['--dsn', 'sqlite::memory:', '--port', '0', '--token-file', file]);
+    assert.equal((await gql(fromFile.url, '{ person_list_count }', undefined, 'secret-1')).status, 401);
+    assert.equal((await gql(fromFile.url, '{ person_list_count }', undefined, 'secret-from-file')).status, 200);
+    assert.match(fromFile.stdout(), /authorization: Bearer <token>/, 'the example names no token it read from a file');
+    assert.equal(await cli.stop(fromFile.child), 0);
+
+    const db = join(dir.path, 'argv-token.db');
+    for (const [args, variable] of [[['--token', 'secret-3'], 'XOS_TOKEN'], [['--token=secret-3'], 'XOS_TOKEN'], [['--frontend-token', 'front-end-token-0123456789'], 'XOS_FRONTEND_TOKEN']] as const) {
+      const refused = await cli.run(['--dsn', `sqlite:${db}`, '--port', '0', ...args]);
+      assert.equal(refused.code, 2, args.join(' '));
+      assert.match(refused.stderr, new RegExp(`${args[0].split('=')[0]} would show the token to every user of this machine \\(command lines are public\\): set ${variable}, or put the token in a file only you can read \\(chmod 600 <file>\\) and pass ${args[0].split('=')[0]}-file <file>`));
+    }
+    chmodSync(file, 0o644);
+    const readable = await cli.run(['--dsn', `sqlite:${db}`, '--port', '0', '--token-file', file]);
+    assert.equal(readable.code, 2);
+    assert.match(readable.stderr, /--token-file .* can be read by other users \(mode 644\): run chmod 600/);
+    assert.equal(existsSync(db), false, 'refused before the database is created');
   });
 
   test('XOS_AST and XOS_DSN choose the app and the database (a container passes them so), and a flag wins', async () => {
@@ -80,7 +100,7 @@ describe('xos-server', () => {
     const db = join(dir.path, 'exposed.db');
     const { code, stderr } = await cli.run(['--host', '0.0.0.0', '--dsn', `sqlite:${db}`, '--port', '0']);
     assert.equal(code, 2);
-    assert.match(stderr, /--host 0\.0\.0\.0 would serve reads and writes to the network without a token\. Start with --token T \(or XOS_TOKEN\)/);
+    assert.match(stderr, /--host 0\.0\.0\.0 would serve reads and writes to the network without a token\. Set XOS_TOKEN \(or --token-file F\)/);
     assert.match(stderr, /--insecure-no-token/);
     assert.equal(existsSync(db), false);
   });

@@ -85,7 +85,7 @@ describe('OpenID Connect sign-in', () => {
         assert.match(added.stdout.split('\n')[0], TOKEN_FORMAT);
       }
     }
-    server = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--token', TOKEN, '--oidc-issuer', idp.issuer, '--oidc-audience', AUDIENCE]);
+    server = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--oidc-issuer', idp.issuer, '--oidc-audience', AUDIENCE], { XOS_TOKEN: TOKEN });
     assert.match(server.stdout(), new RegExp(`sign-in:\\s+OpenID Connect tokens of ${idp.issuer.replace(/\./g, '\\.')}`));
   });
 

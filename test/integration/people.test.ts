@@ -188,7 +188,7 @@ for (const store of [sqlite, postgresStore]) {
 
     test('a person token names the person in the audit trail; the plain token is api; nobody claims another; a wrong token is 401', async () => {
       const dora = await addUser(dsn, 'dora', '--role', 'sales');
-      const { child, url } = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--token', TOKEN, '--frontend-token', FRONTEND]);
+      const { child, url } = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0'], { XOS_TOKEN: TOKEN, XOS_FRONTEND_TOKEN: FRONTEND });
       const [{ version }] = (await read('SELECT "version" FROM "person" WHERE "id" = 1')) as Array<{ version: number }>;
       let v = Number(version);
       const write = async (token: string, xos: Record<string, unknown>) => {
@@ -271,8 +271,8 @@ describe('two xos-server instances over one PostgreSQL', () => {
   test('a user added is accepted by both; revoked, refused by both within 2 s', async () => {
     postgres ??= await startPostgres();
     const dsn = await postgres.createDatabase('xos_people_team');
-    const one = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--token', TOKEN, '--seed']);
-    const two = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--token', TOKEN]);
+    const one = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0', '--seed'], { XOS_TOKEN: TOKEN });
+    const two = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0'], { XOS_TOKEN: TOKEN });
     const token = await addUser(dsn, 'frida', '--role', 'sales');
     for (const url of [one.url, two.url]) assert.deepEqual(await me(url, token), { status: 200, body: { name: 'frida', role: 'sales' } });
     // Written through one, read through the other: the person's name is in the shared trail.
