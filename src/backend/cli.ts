@@ -216,6 +216,13 @@ async function main(argv: string[]): Promise<void> {
     await backend.close();
     throw new UsageError(`--oidc-issuer needs the team's users, which the store of ${redactDsn(dsn)} does not keep`);
   }
+  // Roles hold only where a request must name someone: without a token, a request with no bearer
+  // would have every right, a person's role notwithstanding.
+  if (!token && ast.roles && team && (oidc || (await team.list()).some((user) => !user.revokedAt))) {
+    await backend.close();
+    throw new UsageError(`this app gives its people roles (${oidc ? 'OpenID Connect sign-in' : 'users added with "xos-server users add"'}), but no token is set, so a request without one would have every right: `
+      + 'set XOS_TOKEN (or --token-file F) to the administrator\'s token and start again');
+  }
   let http: RunningHttpServer;
   try {
     http = await startHttpServer(backend.api, {

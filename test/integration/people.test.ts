@@ -188,6 +188,10 @@ for (const store of [sqlite, postgresStore]) {
 
     test('a person token names the person in the audit trail; the plain token is api; nobody claims another; a wrong token is 401', async () => {
       const dora = await addUser(dsn, 'dora', '--role', 'sales');
+      // With people in roles, a request without a token would have every right: no start without one.
+      const open = await cli.run(['--dsn', dsn, '--ast', astFile, '--port', '0']);
+      assert.equal(open.code, 2, open.stderr);
+      assert.match(open.stderr, /this app gives its people roles \(users added with "xos-server users add"\), but no token is set, so a request without one would have every right: set XOS_TOKEN \(or --token-file F\)/);
       const { child, url } = await cli.start(['--dsn', dsn, '--ast', astFile, '--port', '0'], { XOS_TOKEN: TOKEN, XOS_FRONTEND_TOKEN: FRONTEND });
       const [{ version }] = (await read('SELECT "version" FROM "person" WHERE "id" = 1')) as Array<{ version: number }>;
       let v = Number(version);
