@@ -5,7 +5,7 @@
 // Each Board action goes through the Board's own list source (src/core/listSource.ts), as a
 // scroll, a sort, Ctrl+End or the quick filter do. Per action: the longest stall of this
 // thread's event loop (the widest gap between ticks of a 1 ms timer) and the action's time,
-// median of the runs.
+// median of the runs, and the worst stall of any run: the aim is judged on that, not on a median.
 //   npm run bench:stall                       (1,000,000 people; XOS_BENCH_ROWS=200000 for less)
 import { join } from 'node:path';
 import { appModel } from '../src/ast/appModel.ts';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const sources = { here: () => open(embeddedClient(here)), there: () => open(there.client) };
 
   console.log(`\nbench:stall — ${ROWS.toLocaleString('en')} rows, SQLite file, median of ${RUNS} runs (Node ${process.version})`);
-  console.log('action'.padEnd(44) + 'same thread: stall / time'.padStart(28) + 'own thread: stall / time'.padStart(28) + '  stall ratio');
+  console.log('action'.padEnd(44) + 'same thread: stall / time'.padStart(28) + 'own thread: stall / time'.padStart(28) + '  stall ratio' + '  worst stall: same / own'.padStart(28));
   let worst = 0;
   for (const action of ACTIONS) {
     const results = { here: [] as Array<{ ms: number; stallMs: number }>, there: [] as Array<{ ms: number; stallMs: number }> };
@@ -107,10 +107,13 @@ async function main(): Promise<void> {
     const cell = (side: 'here' | 'there') => `${median(results[side].map((r) => r.stallMs)).toFixed(1)} ms / ${median(results[side].map((r) => r.ms)).toFixed(0)} ms`;
     const stallHere = median(results.here.map((r) => r.stallMs));
     const stallThere = median(results.there.map((r) => r.stallMs));
-    worst = Math.max(worst, stallThere);
-    console.log(action.name.padEnd(44) + cell('here').padStart(28) + cell('there').padStart(28) + `  ${(stallThere / stallHere).toFixed(3)}`);
+    const worstHere = Math.max(...results.here.map((r) => r.stallMs));
+    const worstThere = Math.max(...results.there.map((r) => r.stallMs));
+    worst = Math.max(worst, worstThere);
+    console.log(action.name.padEnd(44) + cell('here').padStart(28) + cell('there').padStart(28) + `  ${(stallThere / stallHere).toFixed(3)}`.padEnd(13)
+      + `${worstHere.toFixed(1)} ms / ${worstThere.toFixed(1)} ms`.padStart(28));
   }
-  console.log(`\nlongest stall with the backend on its own thread: ${worst.toFixed(1)} ms (aim < ${AIM_STALL_MS} ms): ${worst < AIM_STALL_MS ? 'met' : 'NOT met'}`);
+  console.log(`\nworst stall of any run with the backend on its own thread: ${worst.toFixed(1)} ms (aim < ${AIM_STALL_MS} ms): ${worst < AIM_STALL_MS ? 'met' : 'NOT met'}`);
   await here.close();
   await there.close();
 }
