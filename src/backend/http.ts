@@ -204,7 +204,9 @@ export async function startHttpServer(api: XosApi, options: HttpOptions = {}): P
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const log = options.log ?? (() => {});
   let port = 0;
-  const changeRoutes = createChangeRoutes(api.storage, new Set(Object.keys(api.ast.entities)), { log, readableEntities: (person) => readableEntities(api, person), ...options.changes });
+  const changeRoutes = createChangeRoutes(api.storage, new Set(Object.keys(api.ast.entities)), {
+    log, readableEntities: (person) => readableEntities(api, person), visibleRecords: (person, entity, ids) => api.visibleIds(person, entity, ids), ...options.changes,
+  });
 
   const checkHost = (req: IncomingMessage) => {
     if (!isLoopbackHost(host)) return;

@@ -52,7 +52,8 @@ function execForm(args: string): string[] | undefined {
 /** The XOS_* variables xos-server reads (src/backend/cli.ts). */
 function variablesTheCliReads(): Set<string> {
   const source = read('src/backend/cli.ts');
-  const names = [...source.matchAll(/process\.env\.(XOS_[A-Z_]+)|flagOrEnv\([^,()]+,\s*'(XOS_[A-Z_]+)'\)/g)].map((match) => match[1] ?? match[2]);
+  // A setting (flagOrEnv) or a token (secret: its file, else its variable).
+  const names = [...source.matchAll(/process\.env\.(XOS_[A-Z_]+)|(?:flagOrEnv|secret)\([^()]*?'(XOS_[A-Z_]+)'\)/g)].map((match) => match[1] ?? match[2]);
   return new Set(names);
 }
 

@@ -45,6 +45,22 @@ export interface ChangeRoutesOptions {
   readonly readableEntities?: (person: Person | undefined) => ReadonlySet<string> | undefined;
   /** How often an open stream asks `stillLetIn` (default RECHECK_MS). */
   readonly recheckMs?: number;
+  /**
+   * Of the records named (of one entity), the ids the person may read, where their role reads
+   * only some rows of it (own records); undefined: all of them. A stream tells a person nothing of
+   * a record they cannot read: no change, no presence.
+   */
+  readonly visibleRecords?: (person: Person, entity: string, ids: readonly string[]) => Promise<ReadonlySet<string> | undefined>;
+}
+
+/** The items (changes or presence entries) of records the person may read, in their order. */
+async function seeable<T extends { readonly entity: string; readonly id: string }>(items: readonly T[], person: Person | undefined, visible: ChangeRoutesOptions['visibleRecords']): Promise<T[]> {
+  if (!person || !visible || items.length === 0) return [...items];
+  const ids = new Map<string, Set<string>>();
+  for (const item of items) (ids.get(item.entity) ?? ids.set(item.entity, new Set()).get(item.entity)!).add(item.id);
+  const shown = new Map<string, ReadonlySet<string> | undefined>();
+  for (const [entity, named] of ids) shown.set(entity, await visible(person, entity, [...named]));
+  return items.filter((item) => shown.get(item.entity)?.has(item.id) ?? true);
 }
 
 /** Whether the token that opened a stream still lets the same person in with the same role. */
@@ -155,10 +171,21 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
     let caughtUpTo: number | undefined;
     let told: ReadonlySet<string> | undefined;
     const readable = options.readableEntities?.(person);
+    // Which records the person may read is asked of the database, so events are told one after
+    // the other, each once its records are checked.
+    let telling = Promise.resolve();
     const write = (event: HubEvent) => {
+      telling = telling.then(() => tell(event)).catch((error: unknown) => {
+        options.log?.(`change stream: checking what a person may see failed: ${(error as Error).message}`);
+        put(sseEvent('reset', { reason: 'away' }));
+      });
+    };
+    const tell = async (event: HubEvent) => {
       let shown: HubEvent | undefined = readable ? readableOnly(event, readable) : event;
+      if (shown?.kind === 'presence') shown = { ...shown, presence: await seeable(shown.presence, person, options.visibleRecords) };
       if (shown?.kind === 'changes') {
-        const fresh = told ? shown.changes.filter((change) => !told!.has(changeKey(change))) : shown.changes;
+        const unseen = told ? shown.changes.filter((change) => !told!.has(changeKey(change))) : shown.changes;
+        const fresh = await seeable(unseen, person, options.visibleRecords);
         if (fresh.length === 0) return;
         const cursor = shown.cursor === undefined ? caughtUpTo : Math.max(shown.cursor, caughtUpTo ?? 0);
         caughtUpTo = cursor;
@@ -204,7 +231,7 @@ export function createChangeRoutes(storage: Storage, entities: ReadonlySet<strin
         caughtUpTo = since.cursor;
         caughtUp = since.changes.length;
         told = new Set(since.changes.map(changeKey));
-        const changes = readable ? since.changes.filter((change) => readable.has(change.entity)) : since.changes;
+        const changes = await seeable(readable ? since.changes.filter((change) => readable.has(change.entity)) : since.changes, person, options.visibleRecords);
         if (changes.length > 0) put(sseEvent('changes', { changes }, since.cursor));
       } else {
         caughtUpTo = (await hub.changesSince(undefined, 0))?.cursor;

@@ -47,6 +47,12 @@ export interface XosApi {
    * in the AST, the whole AST. Throws RoleError for a person the roles give no access.
    */
   astFor(person?: Person): Ast;
+  /**
+   * Of `ids` (records of `entity`), those the person may read where their role reads only own
+   * records of it; undefined: the role reads all of them (or there are no roles). Throws RoleError
+   * for a person the roles give no access.
+   */
+  visibleIds(person: Person, entity: string, ids: readonly string[]): Promise<ReadonlySet<string> | undefined>;
 }
 
 export const DEFAULT_MAX_DEPTH = 12;
@@ -87,6 +93,16 @@ export function createXosApi(ast: Ast, storage: Storage, options: XosApiOptions 
   return {
     ast, model, schema, storage,
     astFor: (person) => (person ? roleApi(person)?.ast ?? ast : ast),
+    async visibleIds(person, entity, ids) {
+      const role = roleOf(ast, person);
+      if (!role?.def.rows?.[entity]) return undefined;
+      const table = model.table(entity);
+      const byNumber = (table.byName.get('id')?.key ?? 'int') === 'int';
+      const values = ids.map((id) => (byNumber ? Number(id) : id)).filter((id) => typeof id === 'string' || Number.isSafeInteger(id));
+      if (values.length === 0) return new Set();
+      const rows = await roleApi(person)!.storage(person.name).select({ table: table.name, columns: [], where: { kind: 'in', column: 'id', values, negate: false } });
+      return new Set(rows.map((row) => String(row.id)));
+    },
     async run(request) {
       if (!request.person) return run(request, storage);
       let api: RoleApi | undefined;
