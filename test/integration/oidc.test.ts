@@ -103,8 +103,8 @@ describe('OpenID Connect sign-in', () => {
   });
 
   test("a valid token of an added person opens the API in their name, with their role", async () => {
-    const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' });
-    const otto = await idp.token(AUDIENCE, { preferred_username: 'otto' });
+    const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-anna');
+    const otto = await idp.token(AUDIENCE, { preferred_username: 'otto' }, 'acct-otto');
     assert.deepEqual(await me(server.url, anna), { status: 200, body: { name: 'anna', role: 'sales' } });
     assert.deepEqual(await me(server.url, otto), { status: 200, body: { name: 'otto', role: 'office' } });
 
@@ -124,7 +124,7 @@ describe('OpenID Connect sign-in', () => {
   });
 
   test('refused: another audience, another issuer, a changed signature, alg none or HS256, a bad name claim, a person not added, a token user', async () => {
-    const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' });
+    const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-anna');
     const refusals: Array<[string, string, number, RegExp]> = [
       ['another audience', await idp.token('urn:other:api', { preferred_username: 'anna' }), 401, /for another audience; this server accepts tokens for "urn:xos:crm"/],
       ['another issuer', await otherIdp.token(AUDIENCE, { preferred_username: 'anna' }), 401, new RegExp(`issued by "${otherIdp.issuer}"; this server accepts tokens of ${idp.issuer} only`)],
@@ -133,7 +133,7 @@ describe('OpenID Connect sign-in', () => {
       ['a shared-secret signature', await new SignJWT({ preferred_username: 'anna' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(idp.issuer).setAudience(AUDIENCE).setExpirationTime('5m')
         .sign(new TextEncoder().encode('a-guessable-secret-of-32-bytes!!')), 401, /signed with "HS256", which this server does not accept/],
       ['a name that is no user name', await idp.token(AUDIENCE, { preferred_username: 'anna maria' }), 401, /token's "preferred_username" claim "anna maria" is not a valid user name/],
-      ['an email for a name', await idp.token(AUDIENCE, { email: 'anna@example.org' }), 401, /token's "email" claim "anna@example\.org" is not a valid user name.*--oidc-claim/],
+      ['an email for a name', await idp.token(AUDIENCE, { email: 'anna@example.org', email_verified: true }), 401, /token's "email" claim "anna@example\.org" is not a valid user name.*--oidc-claim/],
       ['a person not added', await idp.token(AUDIENCE, { preferred_username: 'zoe' }), 403, /zoe \(the token's "preferred_username"\) is not a user of this app: ask the administrator to add zoe/],
       ['a person with an XOS token', await idp.token(AUDIENCE, { preferred_username: 'tom' }), 403, /The user tom signs in with their XOS token, not with OpenID Connect/],
     ];
@@ -145,8 +145,32 @@ describe('OpenID Connect sign-in', () => {
     }
   });
 
+  test('a person is bound to the account of their first token: another account carrying the name is refused, an account is one person, an email names someone only once verified', async () => {
+    // Anna signed in with acct-anna above; mallory's account now says it is anna.
+    const mallory = await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-mallory');
+    const borrowed = await me(server.url, mallory);
+    assert.equal(borrowed.status, 403, JSON.stringify(borrowed.body));
+    assert.match(borrowed.body.errors[0].message, /anna signs in with another account of the identity provider than this token's \(its "sub"\); another account that carries the name anna is not anna/);
+    assert.deepEqual(await me(server.url, await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-anna')), { status: 200, body: { name: 'anna', role: 'sales' } }, 'her own account still is');
+    // Otto's account (bound above) cannot become rita's.
+    const ottoAsRita = await me(server.url, await idp.token(AUDIENCE, { preferred_username: 'rita' }, 'acct-otto'));
+    assert.equal(ottoAsRita.status, 403);
+    assert.match(ottoAsRita.body.errors[0].message, /This account of the identity provider \(its "sub"\) signs in as another user of this app, not as rita/);
+    // By email: only a verified address names a person.
+    const unverified = await me(server.url, await idp.token(AUDIENCE, { email: 'anna@example.org' }, 'acct-mallory'));
+    assert.equal(unverified.status, 401);
+    assert.match(unverified.body.errors[0].message, /names the person by "email", but the identity provider has not verified that address \(email_verified is not true\)/);
+    const db = new DatabaseSync(dsn.slice('sqlite:'.length), { readOnly: true });
+    try {
+      const proofs = db.prepare('SELECT "name", "token_hash" FROM "xos_users" WHERE "name" IN (\'anna\', \'otto\') ORDER BY "name"').all() as Array<{ name: string; token_hash: string }>;
+      assert.deepEqual(proofs.map((row) => [row.name, row.token_hash]), [['anna', 'oidc-sub:acct-anna'], ['otto', 'oidc-sub:acct-otto']], 'the account each is bound to, in the users table');
+    } finally {
+      db.close();
+    }
+  });
+
   test('a revoked person is refused within the cache\'s lifetime', async () => {
-    const rita = await idp.token(AUDIENCE, { preferred_username: 'rita' });
+    const rita = await idp.token(AUDIENCE, { preferred_username: 'rita' }, 'acct-rita');
     assert.deepEqual(await me(server.url, rita), { status: 200, body: { name: 'rita', role: 'sales' } });
     assert.equal((await users('revoke', 'rita')).code, 0);
     const refused = await until('the revoked person refused', async () => {
@@ -169,7 +193,7 @@ describe('OpenID Connect sign-in', () => {
     const oidc: OidcLookup = (jwt) => { jwtLookups++; return jwts(jwt); };
     const http = await startHttpServer(backend.api, { port: 0, token: TOKEN, people, oidc });
     try {
-      const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' });
+      const anna = await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-anna');
       assert.deepEqual(await me(http.url, anna), { status: 200, body: { name: 'anna', role: 'sales' } });
       clock = 3600_000;
       const expired = await me(http.url, anna);
@@ -185,7 +209,7 @@ describe('OpenID Connect sign-in', () => {
 
       // An open change stream ends once its JWT has expired: the stream asks again every second.
       clock = 0;
-      const fresh = await idp.token(AUDIENCE, { preferred_username: 'anna' });
+      const fresh = await idp.token(AUDIENCE, { preferred_username: 'anna' }, 'acct-anna');
       const stream = await fetch(`${http.url}/xos/changes`, { headers: { authorization: `Bearer ${fresh}` }, signal: AbortSignal.timeout(20_000) });
       assert.equal(stream.status, 200);
       const reader = stream.body!.getReader();

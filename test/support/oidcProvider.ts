@@ -1,8 +1,10 @@
 // A real OpenID provider on loopback for tests: panva's oidc-provider (a certified implementation),
-// with one confidential client that gets JWT access tokens through the client credentials grant
-// and a resource indicator (RFC 8707): the token's `aud` is the resource asked for. The grant has
-// no person in it, so the claim naming the person is added to the token as it is issued
-// (extraTokenClaims), the way a provider maps a user's attribute into an access token.
+// with confidential clients that get JWT access tokens through the client credentials grant and
+// a resource indicator (RFC 8707): the token's `aud` is the resource asked for. The grant has no
+// person in it, so the claim naming the person is added to the token as it is issued
+// (extraTokenClaims), the way a provider maps a user's attribute into an access token. Such a
+// token's `sub` is its client: each of ACCOUNTS is one, so tokens of different accounts differ
+// in `sub` as two users' tokens do.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -10,12 +12,15 @@ import Provider from 'oidc-provider';
 
 export interface TestOidcProvider {
   readonly issuer: string;
-  /** A signed JWT access token for `resource` carrying `claims` (e.g. preferred_username). */
-  token(resource: string, claims: Record<string, unknown>): Promise<string>;
+  /** A signed JWT access token for `resource` carrying `claims` (e.g. preferred_username), of `account` (its `sub`; default xos-team). */
+  token(resource: string, claims: Record<string, unknown>, account?: Account): Promise<string>;
   close(): Promise<void>;
 }
 
 const CLIENT_ID = 'xos-team';
+/** The accounts (clients) tokens may be of: their `sub`. */
+export const ACCOUNTS = [CLIENT_ID, 'acct-anna', 'acct-otto', 'acct-rita', 'acct-mallory'] as const;
+export type Account = typeof ACCOUNTS[number];
 const CLIENT_SECRET = 'a-client-secret-for-tests-only-0123456789';
 
 export async function startOidcProvider(): Promise<TestOidcProvider> {
@@ -28,7 +33,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   let claims: Record<string, unknown> = {};
   let queue: Promise<unknown> = Promise.resolve();
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], id_token_signed_response_alg: 'ES256' }],
+    clients: ACCOUNTS.map((client_id) => ({ client_id, client_secret: CLIENT_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], id_token_signed_response_alg: 'ES256' })),
     jwks: { keys: [key] },
     features: {
       devInteractions: { enabled: false },
@@ -45,11 +50,11 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   });
   server.on('request', provider.callback());
 
-  const issue = async (resource: string, given: Record<string, unknown>): Promise<string> => {
+  const issue = async (resource: string, given: Record<string, unknown>, account: Account): Promise<string> => {
     claims = given;
     const response = await fetch(`${issuer}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${account}:${CLIENT_SECRET}`).toString('base64')}` },
       body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }),
     });
     const body = await response.json() as { access_token?: string; error?: string; error_description?: string };
@@ -58,8 +63,8 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   };
   return {
     issuer,
-    token: (resource, given) => {
-      const next = queue.then(() => issue(resource, given));
+    token: (resource, given, account = CLIENT_ID) => {
+      const next = queue.then(() => issue(resource, given, account));
       queue = next.catch(() => undefined);
       return next;
     },

@@ -7,7 +7,7 @@ import { newToken } from '../../src/backend/people/users.ts';
 
 test('the name: preferred_username, else email, else sub; or the one --oidc-claim names', () => {
   assert.deepEqual(nameFromClaims({ preferred_username: 'anna', email: 'x@example.org', sub: 's1' }), { name: 'anna', claim: 'preferred_username' });
-  assert.deepEqual(nameFromClaims({ email: 'j.smith', sub: 's1' }), { name: 'j.smith', claim: 'email' });
+  assert.deepEqual(nameFromClaims({ email: 'j.smith', email_verified: true, sub: 's1' }), { name: 'j.smith', claim: 'email' });
   assert.deepEqual(nameFromClaims({ preferred_username: '', sub: 'a1b2-c3' }), { name: 'a1b2-c3', claim: 'sub' });
   // A claim that is not a string does not count; the next one does.
   assert.deepEqual(nameFromClaims({ preferred_username: 42, sub: 'bob' }), { name: 'bob', claim: 'sub' });
@@ -17,7 +17,10 @@ test('the name: preferred_username, else email, else sub; or the one --oidc-clai
 test('a name that breaks the user name rules is refused, saying which claim', () => {
   const cases: Array<[Record<string, unknown>, string | undefined, RegExp]> = [
     [{ preferred_username: 'anna maria' }, undefined, /^The token's "preferred_username" claim "anna maria" is not a valid user name: use 1 to 64 letters/],
-    [{ email: 'anna@example.org' }, undefined, /^The token's "email" claim "anna@example\.org" is not a valid user name.*--oidc-claim/],
+    [{ email: 'anna@example.org', email_verified: true }, undefined, /^The token's "email" claim "anna@example\.org" is not a valid user name.*--oidc-claim/],
+    // An address the provider has not verified names nobody, valid name or not, chosen or by default.
+    [{ email: 'j.smith', sub: 's1' }, undefined, /names the person by "email", but the identity provider has not verified that address \(email_verified is not true\)/],
+    [{ email: 'j.smith', email_verified: 'true' }, 'email', /has not verified that address/],
     [{ sub: 'x'.repeat(65) }, undefined, /"sub" claim "x{65}" is not a valid user name/],
     [{ preferred_username: 'zoë' }, undefined, /"preferred_username" claim "zoë" is not a valid user name/],
     [{ upn: 'a\nb' }, 'upn', /"upn" claim .* is not a valid user name/],

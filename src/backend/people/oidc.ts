@@ -59,6 +59,10 @@ export function nameFromClaims(payload: JWTPayload, claim?: string): { readonly 
       : `The token has no "${claim}" claim (a string), which names the person on this server (--oidc-claim); have the identity provider include it.` };
   }
   const name = payload[found] as string;
+  // Anyone may type any address into an account; only one the provider checked names a person.
+  if (found === 'email' && payload.email_verified !== true) {
+    return { problem: 'The token names the person by "email", but the identity provider has not verified that address (email_verified is not true), so it names nobody; verify the address at the identity provider, or have it send preferred_username.' };
+  }
   const problem = nameProblem(name);
   if (problem) {
     // The rule's words after the name; the name itself quoted as JSON, so a line break shows as \n.
@@ -90,7 +94,7 @@ export interface OidcLookupOptions {
 }
 
 /** Verifies JWTs of `settings.issuer` and finds their person among `users` (those added with --oidc). */
-export function oidcPersonLookup(settings: OidcSettings, users: Pick<Users, 'oidcStanding'>, options: OidcLookupOptions = {}): OidcLookup {
+export function oidcPersonLookup(settings: OidcSettings, users: Pick<Users, 'oidcStanding' | 'bindOidcSubject'>, options: OidcLookupOptions = {}): OidcLookup {
   const keys = issuerKeys(settings.issuer, options.fetch ?? fetch);
   const standing = shortCache((name) => users.oidcStanding(name), { ttlMs: options.ttlMs ?? PERSON_CACHE_MS });
   return async (jwt) => {
@@ -105,12 +109,34 @@ export function oidcPersonLookup(settings: OidcSettings, users: Pick<Users, 'oid
       throw new OidcRefusal(503, 'The database that holds the team\'s users does not answer; try again in a moment.');
     }
     switch (answer.state) {
-      case 'active': return answer.person;
+      case 'active':
+        try {
+          return await boundPerson(users, answer, named.name, payload.sub);
+        } catch (error) {
+          if (error instanceof OidcRefusal) throw error;
+          throw new OidcRefusal(503, 'The database that holds the team\'s users does not answer; try again in a moment.');
+        }
       case 'absent': throw new OidcRefusal(403, `${named.name} (the token's "${named.claim}") is not a user of this app: ask the administrator to add ${named.name} (xos-server users add ${named.name} --oidc).`);
       case 'token': throw new OidcRefusal(403, `The user ${named.name} signs in with their XOS token, not with OpenID Connect: send that token, or ask the administrator.`);
       case 'revoked': throw new OidcRefusal(403, `The user ${named.name} was revoked (${answer.at}); ask the administrator.`);
     }
   };
+}
+
+/**
+ * The person of an active standing, once the token's account (`sub`) is theirs: bound at their first
+ * token, refused for any other account that carries their name (another account of the same
+ * provider, named alike), and an account that is another person's never becomes theirs.
+ */
+async function boundPerson(users: Pick<Users, 'bindOidcSubject'>, standing: Extract<OidcStanding, { state: 'active' }>, name: string, subject: unknown): Promise<Person> {
+  if (typeof subject !== 'string' || subject === '') throw new OidcRefusal(401, 'The token has no "sub" claim, so it names no account of the identity provider; have the identity provider include it.');
+  if (standing.subject === subject) return standing.person;
+  const binding = standing.subject === undefined ? await users.bindOidcSubject(name, subject) : 'other-account';
+  switch (binding) {
+    case 'bound': return standing.person;
+    case 'other-account': throw new OidcRefusal(403, `${name} signs in with another account of the identity provider than this token's (its "sub"); another account that carries the name ${name} is not ${name}. Ask the administrator.`);
+    case 'account-taken': throw new OidcRefusal(403, `This account of the identity provider (its "sub") signs in as another user of this app, not as ${name}. Ask the administrator.`);
+  }
 }
 
 /**

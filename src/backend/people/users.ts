@@ -61,6 +61,12 @@ export function tokenHash(token: string): string {
  * token's hash (64 hex digits), so no token opens such a user.
  */
 const OIDC_MARKER = 'oidc:';
+/**
+ * An OpenID Connect user once their first token came: the provider's `sub` for that account, in
+ * the same column. The column is unique, so one account of the provider is one person at most, and
+ * a person is bound to one account: another account whose token carries their name is refused.
+ */
+const OIDC_SUBJECT = 'oidc-sub:';
 
 /** How a user proves who they are: their own XOS token, or their identity provider's (OpenID Connect). */
 export type SignIn = 'token' | 'oidc';
@@ -70,7 +76,10 @@ export type OidcStanding =
   | { readonly state: 'absent' }
   | { readonly state: 'token' }
   | { readonly state: 'revoked'; readonly at: string }
-  | { readonly state: 'active'; readonly person: Person };
+  | { readonly state: 'active'; readonly person: Person; readonly subject?: string };
+
+/** How binding a person to an account of the identity provider went. */
+export type OidcBinding = 'bound' | 'other-account' | 'account-taken';
 
 export interface UserRow {
   readonly name: string;
@@ -192,7 +201,30 @@ export class Users {
     if (!user) return { state: 'absent' };
     if (user.revokedAt) return { state: 'revoked', at: user.revokedAt };
     if (user.signIn !== 'oidc') return { state: 'token' };
-    return { state: 'active', person: { name: user.name, ...(user.role === null ? {} : { role: user.role }) } };
+    const [row] = await this.#run(`SELECT "token_hash" FROM ${this.#place.table} WHERE "name" = ${this.#p(1)}`, [name]);
+    const proof = String(row?.token_hash ?? '');
+    return {
+      state: 'active',
+      person: { name: user.name, ...(user.role === null ? {} : { role: user.role }) },
+      ...(proof.startsWith(OIDC_SUBJECT) ? { subject: proof.slice(OIDC_SUBJECT.length) } : {}),
+    };
+  }
+
+  /**
+   * Binds an OpenID Connect user to the account (`sub`) of their first token, or says why not:
+   * bound to another account already, or that account is another person's. A compare-and-set, so
+   * of two first tokens at once exactly one account wins.
+   */
+  async bindOidcSubject(name: string, subject: string): Promise<OidcBinding> {
+    try {
+      await this.#run(`UPDATE ${this.#place.table} SET "token_hash" = ${this.#p(1)} WHERE "name" = ${this.#p(2)} AND "token_hash" = ${this.#p(3)}`,
+        [OIDC_SUBJECT + subject, name, OIDC_MARKER + name]);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'unique') return 'account-taken';
+      throw error;
+    }
+    const [row] = await this.#run(`SELECT "token_hash" FROM ${this.#place.table} WHERE "name" = ${this.#p(1)}`, [name]);
+    return row?.token_hash === OIDC_SUBJECT + subject ? 'bound' : 'other-account';
   }
 
   async #find(name: string): Promise<UserRow | undefined> {
@@ -210,7 +242,7 @@ export class Users {
 }
 
 /** A user's columns as `decodeUser` reads them: how they sign in, but never the hash itself. */
-const USER_COLUMNS = `"name", "role", "created_at", "revoked_at", CASE WHEN "token_hash" LIKE '${OIDC_MARKER}%' THEN 'oidc' ELSE 'token' END AS "sign_in"`;
+const USER_COLUMNS = `"name", "role", "created_at", "revoked_at", CASE WHEN "token_hash" LIKE '${OIDC_MARKER}%' OR "token_hash" LIKE '${OIDC_SUBJECT}%' THEN 'oidc' ELSE 'token' END AS "sign_in"`;
 
 function decodeUser(row: Record<string, unknown>): UserRow {
   return {
