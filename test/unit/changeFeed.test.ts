@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { changesPayloads, parseChangesPayload } from '../../src/backend/changes/notifyPayload.ts';
 import { PresenceBook } from '../../src/backend/changes/presenceBook.ts';
+import { heardPresence, MAX_HEARD_PRESENCE_MS, presencePayload } from '../../src/backend/changes/postgresFeed.ts';
 import { ChangeHub, parseOpenRecord } from '../../src/backend/changes/hub.ts';
 import type { SharedPresence } from '../../src/backend/changes/types.ts';
 import type { Storage } from '../../src/backend/storage/types.ts';
@@ -121,6 +122,20 @@ test('the hub hands one front end\'s announcements to the storage in the order m
     hub.announce('a', 'anna', undefined),
   ]);
   assert.deepEqual(told.map((p) => p && p.editing), [false, true, undefined]);
+});
+
+test('presence heard on PostgreSQL (any role may NOTIFY) is taken only in XOS\'s own shape, and never for longer than XOS announces', () => {
+  const entry = { client: 'c-1', person: 'anna', entity: 'person', id: '4', editing: true };
+  assert.deepEqual(heardPresence(presencePayload('c-1', entry, 30_000)), { client: 'c-1', entry, ttlMs: 30_000 });
+  assert.deepEqual(heardPresence(presencePayload('c-1', undefined, 30_000)), { client: 'c-1', ttlMs: 30_000 });
+  for (const forged of [
+    'not json', 'null', '[]', '{"ttlMs":1000}', '{"client":"c","ttlMs":"1000"}', '{"client":"c","ttlMs":-1}', '{"client":"c d","ttlMs":1000}',
+    JSON.stringify({ client: 'c', ttlMs: 1000, entry: { person: 'x'.repeat(65), entity: 'person', id: '1', editing: false } }),
+    JSON.stringify({ client: 'c', ttlMs: 1000, entry: { person: 'eve', entity: 'person', id: '1', editing: 'yes' } }),
+    JSON.stringify({ client: 'c', ttlMs: 1000, entry: { person: 'eve', entity: 'person', id: '', editing: false } }),
+  ]) assert.equal(heardPresence(forged), undefined, forged);
+  // What the feed keeps of a heard announcement at most: XOS's own lifetime, twice over.
+  assert.equal(MAX_HEARD_PRESENCE_MS, 60_000);
 });
 
 test('an announcement is checked: a known entity, an id, editing true or false; {} clears', () => {

@@ -6,13 +6,20 @@ import pg from 'pg';
 import { Listeners } from './listeners.ts';
 import { CHANGES_CHANNEL, parseChangesPayload, PRESENCE_CHANNEL } from './notifyPayload.ts';
 import { PresenceBook } from './presenceBook.ts';
-import type { ChangesSince, SharedPresence, StorageFeedEvent, StorageFeedListener } from './types.ts';
+import { PRESENCE_TTL_MS, type ChangesSince, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
 
 /** Changes read back at most after a reconnect; more: reset. */
 export const CATCH_UP_LIMIT = 1_000;
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
 const EXPIRY_TICK_MS = 1_000;
+/**
+ * The longest an announcement heard on the channel lives. Any role that may connect can NOTIFY,
+ * so a payload is taken only in XOS's own shape and never for longer than XOS announces (its
+ * default 30 s, twice over): a forged "… is editing" goes as a real one does.
+ */
+export const MAX_HEARD_PRESENCE_MS = 2 * PRESENCE_TTL_MS;
+const HEARD_CLIENT = /^[A-Za-z0-9_@.:-]{1,128}$/;
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const FEED_APPLICATION_NAME = 'xos-change-feed';
 
@@ -146,14 +153,9 @@ export class PostgresFeed {
       return;
     }
     if (channel === PRESENCE_CHANNEL) {
-      let parsed: PresencePayload;
-      try {
-        parsed = JSON.parse(payload) as PresencePayload;
-      } catch {
-        return;
-      }
-      if (typeof parsed.client !== 'string') return;
-      this.#book.put(parsed.client, parsed.entry ? { ...parsed.entry, client: parsed.client } : undefined, Date.now() + Number(parsed.ttlMs));
+      const parsed = heardPresence(payload);
+      if (!parsed) return;
+      this.#book.put(parsed.client, parsed.entry ? { ...parsed.entry, client: parsed.client } : undefined, Date.now() + Math.min(parsed.ttlMs, MAX_HEARD_PRESENCE_MS));
       this.#emitPresence();
     }
   }
@@ -162,4 +164,23 @@ export class PostgresFeed {
     const presence = this.#book.changed();
     if (presence) this.#listeners.emit({ kind: 'presence', presence });
   }
+}
+
+/** A presence payload in exactly the shape XOS sends (presencePayload), else undefined. */
+export function heardPresence(payload: string): PresencePayload | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const { client, entry, ttlMs } = value as Record<string, unknown>;
+  if (typeof client !== 'string' || !HEARD_CLIENT.test(client) || typeof ttlMs !== 'number' || !(ttlMs > 0)) return undefined;
+  if (entry === undefined) return { client, ttlMs };
+  if (entry === null || typeof entry !== 'object') return undefined;
+  const { person, entity, id, editing } = entry as Record<string, unknown>;
+  const text = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+  if (!text(person, 64) || !text(entity, 200) || !text(id, 200) || typeof editing !== 'boolean') return undefined;
+  return { client, entry: { client, person, entity, id, editing }, ttlMs };
 }
