@@ -21,7 +21,8 @@ export const USAGE = `Usage: xos-mcp [--ast <file>] [--dsn <dsn> | --server <url
   --server      a running xos-server instead (e.g. http://127.0.0.1:4000;
                 its token: XOS_SERVER_TOKEN, which also names the person)
   --person      who uses this xos-mcp (e.g. anna): the History and the audit
-                trail name them (the embedded backend only)
+                trail name them (the embedded backend only); where the app has
+                roles, a user of the team, served with their role
   --http        serve MCP as Streamable HTTP on 127.0.0.1 instead of stdio;
                 clients send Authorization: Bearer <token>, the token from XOS_MCP_TOKEN
                 or --token-file

@@ -10,13 +10,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
+import type { Ast } from '../../src/ast/schema.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startBackend } from '../../src/backend/backend.ts';
 import { recordHistoryView } from '../../src/board/recordHistory.ts';
 import { auditTrail } from '../../src/core/undo.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
-import { PERSON_CACHE_MS } from '../../src/backend/people/tokens.ts';
+import { PERSON_CACHE_MS, usersOf } from '../../src/backend/people/tokens.ts';
 import { TOKEN_FORMAT } from '../../src/backend/people/users.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -243,6 +244,32 @@ for (const store of [sqlite, postgresStore]) {
       } finally {
         await backend.close();
       }
+    });
+
+    test('the embedded backend of an app with roles serves its person with the role the users\' table gives: their AST, their rights; a name that is no user, or a revoked one, does not start', async () => {
+      const dsn = await store.dsn('xos_people_embedded_roles');
+      const ast = { ...demoApp(), roles: { sales: { contexts: { '*': ['read', 'edit', 'create', 'delete'] } }, office: { contexts: { person_list: ['read'], person_detail: ['read'] }, fields: { 'person.net_worth': [] } } } } as Ast;
+      const seeding = await startBackend({ ast, dsn, seed: true });
+      const team = usersOf(seeding.api.storage, seeding.api.model)!;
+      await team.add('olga', 'office');
+      await team.add('rolf', 'office');
+      await team.revoke('rolf');
+      await seeding.close();
+
+      const olga = await startWorkerBackend({ ast, dsn, person: { name: 'olga' } });
+      try {
+        const served = olga.client.ast();
+        assert.deepEqual(Object.keys(served.contexts).sort(), ['person_detail', 'person_list'], 'the office role\'s contexts only');
+        assert.equal(Object.hasOwn(served.entities.person.fields, 'net_worth'), false, 'a field the role hides is not in the AST the agent gets');
+        const read = await olga.client.run('{ person_list(limit: 1) { id city } }');
+        assert.equal(read.errors, undefined, JSON.stringify(read.errors));
+        const write = await olga.client.run(UPDATE, { v: 1, city: 'Kiel' }, { path: 'board' });
+        assert.equal(write.errors?.[0]?.extensions?.code, 'FORBIDDEN', JSON.stringify(write));
+      } finally {
+        await olga.close();
+      }
+      await assert.rejects(startWorkerBackend({ ast, dsn, person: { name: 'nina' } }), /this app gives access through its roles, and nina is not one of its users: ask the administrator to add them \(xos-server users add nina --role <role>\)/);
+      await assert.rejects(startWorkerBackend({ ast, dsn, person: { name: 'rolf' } }), /the user rolf was revoked/);
     });
 
     test('the embedded backend records the person its front end names; the History says who', async () => {

@@ -28,3 +28,19 @@ export function cachedPersonLookup(users: Pick<Users, 'personOf'>, { ttlMs = PER
 export function meBody(person: Person | undefined): { name: string | null; role?: string | null } {
   return person ? { name: person.name, role: person.role ?? null } : { name: null };
 }
+
+/**
+ * The person a front end of the embedded backend names (xos-mcp --person, VS Code's account),
+ * with their role from the users' table where the app gives access through roles: the role
+ * decides what the person reads and writes there, as over HTTP. Throws, saying what to do, for a
+ * name that is no user, or a revoked one.
+ */
+export async function withTeamRole(person: Person, roles: boolean, users: Users | undefined): Promise<Person> {
+  if (!roles) return person;
+  const user = users ? (await users.list()).find((row) => row.name === person.name) : undefined;
+  if (!user) {
+    throw new Error(`this app gives access through its roles, and ${person.name} is not one of its users: ask the administrator to add them (xos-server users add ${person.name} --role <role>), or name a user who is`);
+  }
+  if (user.revokedAt) throw new Error(`the user ${person.name} was revoked (${user.revokedAt}); ask the administrator`);
+  return { name: person.name, ...(user.role === null ? {} : { role: user.role }) };
+}

@@ -8,6 +8,8 @@ import { startBackend, type Backend } from '../backend.ts';
 import { errorData, isCancelled, type FromWorker, type ToWorker, type WorkerRequest, type WorkerStart } from './protocol.ts';
 import { ChangeHub } from '../changes/hub.ts';
 import { FeedForwarder } from './feedForwarder.ts';
+import { usersOf, withTeamRole } from '../people/tokens.ts';
+import type { Person } from '../people/person.ts';
 
 if (!parentPort) throw new Error('src/backend/worker/main.ts runs as a worker thread (new Worker), not on its own.');
 const port: MessagePort = parentPort;
@@ -17,14 +19,20 @@ const cancelledSlots = new Int32Array(cancelled);
 const counts = { runs: 0, skipped: 0 };
 
 let backend: Backend | undefined;
+/** The front end's person, with their role where the app has roles (the users' table's). */
+let person: Person | undefined;
 try {
   backend = await startBackend({
     ...start,
     onInternalError: (error) => send({ kind: 'internal_error', text: error instanceof Error ? error.stack ?? error.message : String(error) }),
   });
-  const { storage } = backend.api;
-  send({ kind: 'started', storage: storage.kind, description: storage.description, seeded: backend.seeded, threadId, audit: backend.migration.audit, ast: backend.api.ast });
+  const { storage, model } = backend.api;
+  person = start.person && await withTeamRole(start.person, backend.api.ast.roles !== undefined, usersOf(storage, model));
+  // The AST as the person's role shows it (the agent's schema lists nothing the role hides).
+  send({ kind: 'started', storage: storage.kind, description: storage.description, seeded: backend.seeded, threadId, audit: backend.migration.audit, ast: backend.api.astFor(person) });
 } catch (error) {
+  await backend?.close().catch(() => undefined);
+  backend = undefined;
   send({ kind: 'start_failed', error: errorData(error) });
   port.close();
 }
@@ -49,8 +57,10 @@ async function answer(running: Backend, message: WorkerRequest): Promise<void> {
           return;
         }
         counts.runs++;
-        const { query, variables, audit, person } = message;
-        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}), ...(person ? { person } : {}) });
+        const { query, variables, audit } = message;
+        // The person this backend was started for, with their role; never a role a message claims.
+        const asked = person ?? message.person;
+        const result = await running.api.run({ query, variables, ...(audit ? { extensions: { xos: audit } } : {}), ...(asked ? { person: asked } : {}) });
         // graphql-js builds null-prototype objects; JSON is what the front end wants anyway.
         send({ kind: 'result', id: message.id, json: JSON.stringify(result) });
         return;
