@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { withProgress } from './progress.mjs';
-import { run } from './run.mjs';
+import { aptInstall } from './apt.mjs';
 
 const debianRoot = '/usr/lib/postgresql';
 
@@ -25,13 +25,7 @@ export async function ensurePostgres() {
     throw new Error(`PostgreSQL is not installed (no initdb under ${debianRoot}/*/bin); install it with: sudo apt-get install -y postgresql`);
   }
   console.log('PostgreSQL not found; installing the Debian package "postgresql" (about a minute) …');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await withProgress('installing PostgreSQL', async () => {
-    if ((await run('apt-get', ['update'], { env })) !== 0) throw new Error('apt-get update failed');
-    if ((await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env })) !== 0) {
-      throw new Error('apt-get install -y postgresql failed');
-    }
-  });
+  await withProgress('installing PostgreSQL', () => aptInstall(['postgresql']));
   const installed = findPostgresBinDir();
   if (!installed) throw new Error(`apt-get installed postgresql but no initdb appeared under ${debianRoot}/*/bin`);
   return installed;

@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nodeModulesDir, projectNode } from './paths.mjs';
+import { aptInstall } from './apt.mjs';
 import { withProgress } from './progress.mjs';
 import { run } from './run.mjs';
 
@@ -116,16 +117,6 @@ async function npmInstallInto(dir, spec) {
   if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
   const code = await run('npm', ['install', '--no-save', '--prefix', dir, spec], { env: envWithProjectNode(), cwd: dir });
   if (code !== 0) throw new Error(`npm install ${spec} into ${dir} failed with exit code ${code}`);
-}
-
-async function aptInstall(packages) {
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) throw new Error(`missing Debian packages; install them with: sudo apt-get install -y ${packages.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if ((await run('apt-get', ['update'], { env })) !== 0) throw new Error('apt-get update failed');
-  if ((await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env })) !== 0) {
-    throw new Error(`apt-get install -y ${packages.join(' ')} failed`);
-  }
 }
 
 /**

@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { notifyChangesSql } from '../../src/backend/changes/notifyPayload.ts';
 import { FEED_APPLICATION_NAME } from '../../src/backend/changes/postgresFeed.ts';
+import { insertAuditSql } from '../../src/backend/storage/audit.ts';
+import { postgresDialect } from '../../src/backend/storage/postgres.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../../src/backend/http.ts';
@@ -190,6 +193,60 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
       assert.equal(heard.changes().filter((c) => c.id === '10').length, 1, 'what was heard before is not told again');
     } finally {
       heard.stop();
+    }
+  });
+
+  test('a notification only says "look": forgeries by a read-only role show nothing and move no cursor; a write that took its id first and commits last is still told', async () => {
+    const admin = new pg.Client({ connectionString: dsn });
+    await admin.connect();
+    await admin.query('CREATE ROLE xos_reporter LOGIN');
+    await admin.query('GRANT USAGE ON SCHEMA public TO xos_reporter');
+    await admin.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO xos_reporter');
+    const reporter = new pg.Client({ connectionString: dsn.replace('//xos@', '//xos_reporter@') });
+    await reporter.connect();
+    const early = new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC' });
+    await early.connect();
+    const writer = await connectRemoteClient({ endpoint: a.http.url });
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = recordFeed(reader.feed);
+    const streamed = readStream(b.http.url, {}, (messages) => messages.some((m) => m.event === 'changes' && m.data.includes('"id":"15"')));
+    // Awaited below; a test that fails before must not leave it rejecting unheard.
+    streamed.catch(() => undefined);
+    try {
+      await until('the feed live', () => heard.live());
+      // What any role that may connect can send: a change that never happened, with a cursor far ahead, and a delete.
+      const forged = { cursor: 999_999_999_999, changes: [{ entity: 'person', id: '1', action: 'update', version: 99, person: 'Mallory', path: 'board' }] };
+      await reporter.query("SELECT pg_notify('xos_changes', $1)", [JSON.stringify(forged)]);
+      await reporter.query("SELECT pg_notify('xos_changes', $1)", ['{"changes":[{"entity":"person","id":"2","action":"delete","version":null}]}']);
+
+      // A write that takes its audit id first and commits after a later one.
+      await early.query('BEGIN');
+      const [{ version: earlyVersion }] = (await early.query<{ version: number }>('UPDATE "person" SET "city" = $1, "version" = "version" + 1 WHERE "id" = 12 RETURNING "version"', ['Kappeln'])).rows;
+      const entry = { path: 'board', action: 'update', entity: 'person', recordId: '12', versionFrom: earlyVersion - 1, versionTo: earlyVersion, changes: { city: { from: null, to: 'Kappeln' } }, approval: null } as const;
+      const inserted = insertAuditSql(postgresDialect, entry, { returning: true });
+      const [{ id: earlyId }] = (await early.query<{ id: string }>(inserted.text, inserted.params as unknown[])).rows;
+      const laterVersion = await writeCity(writer, '13', 'Kiel');
+      await until('the later write heard', () => heard.changes().some((c) => c.id === '13' && c.version === laterVersion));
+      const notify = notifyChangesSql([{ change: { entity: 'person', id: '12', action: 'update', version: earlyVersion, path: 'board' }, auditId: Number(earlyId) }])!;
+      await early.query(notify.text, notify.params as unknown[]);
+      await early.query('COMMIT');
+      await until('the write that committed last heard too', () => heard.changes().some((c) => c.id === '12' && c.version === earlyVersion));
+
+      // The forged cursor moved nothing: a write while the feed is cut is caught up from the real one.
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [FEED_APPLICATION_NAME]);
+      const awayVersion = await writeCity(writer, '14', 'Rendsburg');
+      await until('the write while away', () => heard.changes().some((c) => c.id === '14' && c.version === awayVersion), { timeoutMs: 15_000 });
+      await writeCity(writer, '15', 'Flensburg');
+      const messages = await streamed;
+      const [{ max }] = (await admin.query<{ max: string }>('SELECT MAX("id") AS "max" FROM "xos_audit"')).rows;
+      for (const message of messages.filter((m) => m.id !== undefined)) assert.ok(Number(message.id) <= Number(max), `event ${message.event} has the cursor ${message.id}, past the trail's ${max}`);
+      assert.deepEqual(heard.changes().filter((c) => c.person === 'Mallory' || (c.id === '1' && c.version === 99) || (c.id === '2' && c.action === 'delete')), [], 'no forged change is told');
+      assert.ok(!messages.some((m) => m.data.includes('Mallory')), 'nor streamed');
+    } finally {
+      heard.stop();
+      await early.query('ROLLBACK').catch(() => undefined);
+      await Promise.all([early.end(), reporter.end()]);
+      await admin.end();
     }
   });
 

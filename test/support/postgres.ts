@@ -2,9 +2,11 @@
 // port and socket, tuned for speed over durability, removed again on stop().
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, rmSync } from 'node:fs';
-import { appendFile, chown, readFile } from 'node:fs/promises';
+import { appendFile, chown, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -78,7 +80,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 
   try {
-    await command('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    await run('cp', ['-a', await clusterTemplate(bin, command, asRoot), dataDir]);
     await appendFile(join(dataDir, 'postgresql.conf'), [
       '',
       "listen_addresses = '127.0.0.1'",
@@ -132,6 +134,40 @@ export async function startPostgres(): Promise<PostgresServer> {
     await dir.remove();
     throw error;
   }
+}
+
+const INITDB_ARGS = ['-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'];
+
+/**
+ * A fresh cluster's data directory, made by initdb once per machine (and PostgreSQL, and initdb's
+ * arguments): each server starts from a copy of it. initdb costs about a CPU second, the copy a
+ * tenth of that, and the integration tests start some forty servers side by side.
+ */
+async function clusterTemplate(bin: string, command: (tool: string, args: string[]) => Promise<unknown>, asRoot: boolean): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify([bin, INITDB_ARGS])).digest('hex').slice(0, 12);
+  const root = join(tmpdir(), `xos-pg-template-${process.getuid?.() ?? 'user'}-${key}`);
+  const template = join(root, 'data');
+  // It appears whole or not at all (renamed into place below).
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  await mkdir(root, { recursive: true });
+  const scratch = await mkdtemp(join(root, 'initdb-'));
+  try {
+    if (asRoot) {
+      const { uid, gid } = postgresUser();
+      await chown(root, uid, gid);
+      await chown(scratch, uid, gid);
+    }
+    await command('initdb', ['-D', join(scratch, 'data'), ...INITDB_ARGS]);
+    try {
+      await rename(join(scratch, 'data'), template);
+    } catch (error) {
+      // Another test file made it meanwhile: theirs serves as well.
+      if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return template;
 }
 
 /** Creates (or recreates) an empty database on the server and returns its DSN. */

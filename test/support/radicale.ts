@@ -2,16 +2,15 @@
 // storage folder and htpasswd file, ready when it
 // answers HTTP, removed again on stop(). Installs the Debian package when it
 // is missing and the tests run as root.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { aptInstall } from '../../scripts/lib/apt.mjs';
 import { createFetch } from '../../src/contacts/httpFetch.ts';
 import { tempDir } from './tmp.ts';
 
-const run = promisify(execFile);
 // Node's fetch trips over Radicale closing the connection after large answers.
 const fetch = createFetch(undefined, { timeoutMs: 300_000 });
 const RADICALE = '/usr/bin/radicale';
@@ -57,9 +56,7 @@ export interface RadicaleServer {
 export async function ensureRadicale(): Promise<void> {
   if (existsSync(RADICALE)) return;
   if (process.getuid?.() !== 0) throw new Error(`Radicale is not installed (${RADICALE} is missing); install it with: sudo apt-get install -y radicale`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', 'radicale'], { env, maxBuffer: 16 * 1024 * 1024 });
+  await aptInstall(['radicale']);
   if (!existsSync(RADICALE)) throw new Error(`apt-get install radicale did not provide ${RADICALE}`);
 }
 

@@ -32,6 +32,23 @@ test('a batch\'s changes are split into payloads under 8,000 bytes, in order, ea
   assert.equal(parseChangesPayload('{"cursor":3}'), undefined);
 });
 
+test('a heard payload keeps only changes in XOS\'s own shape (any role may NOTIFY)', () => {
+  const good = { entity: 'person', id: '1', action: 'update', version: 2, person: 'Anna', path: 'board' };
+  const heard = parseChangesPayload(JSON.stringify({ changes: [
+    good,
+    { entity: 'person', id: '2', action: 'delete', version: null },
+    { entity: 'person', id: 3, action: 'update', version: 1 },
+    { entity: 'person', id: '4', action: 'drop', version: 1 },
+    { entity: 'person', id: '5', action: 'update', version: '1' },
+    { entity: 'person', id: '6', action: 'update', version: 1, path: 'root' },
+    { entity: 'person', id: '7', action: 'update', version: 1, person: 'x'.repeat(65) },
+    { entity: '', id: '8', action: 'update', version: 1 },
+    null, 'person', [],
+  ] }));
+  assert.deepEqual(heard?.changes.map((c) => c.id), ['1', '2']);
+  assert.deepEqual(heard?.changes[0], good);
+});
+
 test('without an audit trail a payload has no cursor', () => {
   const [payload] = changesPayloads([{ change: { entity: 'person', id: '1', action: 'delete', version: null } }]);
   assert.deepEqual(JSON.parse(payload), { changes: [{ entity: 'person', id: '1', action: 'delete', version: null }] });

@@ -48,3 +48,39 @@ export function changesAfter(cursor: number, limit: number, rows: readonly Recor
     cursor: entries.reduce((top, entry) => Math.max(top, entry.id), cursor),
   };
 }
+
+/** One read of the trail by the live feed on PostgreSQL (trailReadSql). */
+export interface TrailRead {
+  /** The entries read, by id: a mail's change is undefined (it takes an id all the same). */
+  readonly entries: ReadonlyArray<{ readonly id: number; readonly change: RecordChange | undefined }>;
+  /** More entries were there than the limit. */
+  readonly more: boolean;
+  /** The read's snapshot: every transaction below `xmin` had ended; those from `xmax` on began after. */
+  readonly xmin: bigint;
+  readonly xmax: bigint;
+}
+
+/**
+ * The entries after `cursor` and those among `gaps` (ids skipped by an earlier read: a transaction
+ * that took its id first can commit last), in id order, with the snapshot the read saw
+ * (PostgreSQL's txid functions, in every supported version). `limit` + 1 rows at most.
+ */
+export function trailReadSql(cursor: number, gaps: readonly number[], limit: number, place: AuditPlace = OWN_AUDIT): Statement {
+  return {
+    text: `SELECT s."snapshot_xmin"::text AS "snapshot_xmin", s."snapshot_xmax"::text AS "snapshot_xmax", a.* FROM `
+      + `(SELECT txid_snapshot_xmin(txid_current_snapshot()) AS "snapshot_xmin", txid_snapshot_xmax(txid_current_snapshot()) AS "snapshot_xmax") AS s `
+      + `LEFT JOIN LATERAL (SELECT * FROM ${place.table} WHERE "id" > $1 OR "id" = ANY($2::bigint[]) ORDER BY "id" LIMIT $3) AS a ON true`,
+    params: [cursor, gaps, limit + 1],
+  };
+}
+
+export function trailReadOf(rows: readonly Record<string, unknown>[], limit: number): TrailRead {
+  const [first] = rows;
+  const entries = rows.filter((row) => row.id !== null && row.id !== undefined).map(decodeAuditRow);
+  return {
+    entries: entries.slice(0, limit).map((entry) => ({ id: entry.id, change: changeOfEntry(entry) })),
+    more: entries.length > limit,
+    xmin: BigInt(String(first?.snapshot_xmin ?? 0)),
+    xmax: BigInt(String(first?.snapshot_xmax ?? 0)),
+  };
+}

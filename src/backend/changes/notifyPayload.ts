@@ -1,6 +1,7 @@
 // The NOTIFY payloads of the change feed on PostgreSQL: a write's changes as JSON, split so each
 // payload stays under PostgreSQL's 8,000-byte limit, each with the audit cursor it reaches.
 import type { RecordChange } from './types.ts';
+import { AUDIT_PATHS } from '../storage/audit.ts';
 import type { Statement } from '../storage/sql.ts';
 
 export const CHANGES_CHANNEL = 'xos_changes';
@@ -50,11 +51,30 @@ export function notifyChangesSql(items: readonly NotifiedChange[]): Statement | 
   return { text: `SELECT pg_notify('${CHANGES_CHANNEL}', p) FROM unnest($1::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n`, params: [payloads] };
 }
 
+/**
+ * A changes payload; only the changes in exactly the shape XOS sends are kept (any role may NOTIFY,
+ * and where the app keeps no trail these are told to the front ends as they are).
+ */
 export function parseChangesPayload(payload: string): ChangesPayload | undefined {
+  let value: unknown;
   try {
-    const value = JSON.parse(payload) as ChangesPayload;
-    return Array.isArray(value.changes) ? value : undefined;
+    value = JSON.parse(payload);
   } catch {
     return undefined;
   }
+  if (value === null || typeof value !== 'object' || !Array.isArray((value as ChangesPayload).changes)) return undefined;
+  const { changes, cursor } = value as { changes: unknown[]; cursor?: unknown };
+  return { changes: changes.filter(isRecordChange), ...(typeof cursor === 'number' ? { cursor } : {}) };
+}
+
+const ACTIONS: ReadonlySet<unknown> = new Set(['create', 'update', 'delete']);
+
+function isRecordChange(value: unknown): value is RecordChange {
+  if (value === null || typeof value !== 'object') return false;
+  const { entity, id, action, version, person, path } = value as Record<string, unknown>;
+  const text = (v: unknown, max: number) => typeof v === 'string' && v.length > 0 && v.length <= max;
+  return text(entity, 200) && text(id, 200) && ACTIONS.has(action)
+    && (version === null || Number.isSafeInteger(version))
+    && (person === undefined || text(person, 64))
+    && (path === undefined || (AUDIT_PATHS as readonly unknown[]).includes(path));
 }

@@ -1,15 +1,30 @@
 // The change feed on PostgreSQL: one dedicated LISTEN connection per storage hears every
-// instance's writes (NOTIFY at commit, see notifyPayload.ts) and presence. A lost connection is
-// made again with backoff; what was written meanwhile is read back from the audit trail, or,
-// where that cannot tell, the front ends are told to read again (reset).
+// instance's writes (NOTIFY at commit, see notifyPayload.ts) and presence. Any role that may
+// connect can NOTIFY, so where the app keeps an audit trail a notification only says "look": the
+// changes and the cursor told are read from the trail (which only XOS's writes fill), never taken
+// from the payload. Without a trail the payload's changes are all there is; they make the front
+// ends read again what they show, never show a value. A lost connection is made again with
+// backoff; what was written meanwhile is read back from the audit trail, or, where that cannot
+// tell, the front ends are told to read again (reset).
 import pg from 'pg';
+import type { TrailRead } from './fromAudit.ts';
 import { Listeners } from './listeners.ts';
 import { CHANGES_CHANNEL, parseChangesPayload, PRESENCE_CHANNEL } from './notifyPayload.ts';
 import { PresenceBook } from './presenceBook.ts';
-import { PRESENCE_TTL_MS, type ChangesSince, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
+import { PRESENCE_TTL_MS, type ChangesSince, type RecordChange, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
 
 /** Changes read back at most after a reconnect; more: reset. */
 export const CATCH_UP_LIMIT = 1_000;
+/** Entries read from the trail at a time while live (more: read on at once). */
+const PULL_LIMIT = 1_000;
+/**
+ * Audit ids are taken in one order and committed in another: an id a read skipped is looked for
+ * again until the read's snapshot shows every transaction then running has ended (it was rolled
+ * back, or is found), or this long at most (one left running would keep it forever).
+ */
+export const GAP_MAX_MS = 60_000;
+/** The most skipped ids looked for again at once. */
+const MAX_GAPS = 1_000;
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5_000;
 const EXPIRY_TICK_MS = 1_000;
@@ -27,6 +42,8 @@ export interface PostgresFeedOptions {
   /** A new connection for LISTEN (never one of the pool's: it stays open). */
   readonly connect: () => pg.Client;
   readonly changesSince: (cursor: number | undefined, limit: number) => Promise<ChangesSince | undefined>;
+  /** The trail's entries after `cursor` and among `gaps`; undefined where the app keeps no trail. */
+  readonly readTrail?: (cursor: number, gaps: readonly number[], limit: number) => Promise<TrailRead | undefined>;
 }
 
 interface PresencePayload {
@@ -50,8 +67,16 @@ export class PostgresFeed {
   #delay = RETRY_FIRST_MS;
   #retry: NodeJS.Timeout | undefined;
   #expiry: NodeJS.Timeout | undefined;
-  /** The newest audit id heard: where a catch-up after a reconnect starts. */
+  /** The newest audit id read: where the next read and a catch-up after a reconnect start. */
   #cursor: number | undefined;
+  /** Ids below the cursor a read skipped, with the snapshot's end then and when. */
+  readonly #gaps = new Map<number, { readonly xmax: bigint; readonly at: number }>();
+  /** The changes heard in payloads since the last read: told as they are where there is no trail. */
+  #heardChanges: RecordChange[][] = [];
+  /** Reads of the trail, one at a time, in order. */
+  #reads: Promise<void> = Promise.resolve();
+  #readQueued = false;
+  #catchUpWanted = false;
 
   constructor(options: PostgresFeedOptions) {
     this.#options = options;
@@ -114,7 +139,7 @@ export class PostgresFeed {
     this.#delay = RETRY_FIRST_MS;
     const returning = this.#connectedOnce;
     this.#connectedOnce = true;
-    if (returning) await this.#catchUp();
+    if (returning) await this.#read({ catchUp: true });
     // Where a catch-up after a later cut would start, even before any change is heard.
     else await this.#options.changesSince(undefined, 0).then((now) => {
       if (now) this.#cursor = Math.max(this.#cursor ?? 0, now.cursor);
@@ -128,28 +153,82 @@ export class PostgresFeed {
     this.#delay = Math.min(RETRY_MAX_MS, this.#delay * 2);
   }
 
-  /** After a reconnect: the changes missed, read from the audit trail, or a reset. */
-  async #catchUp(): Promise<void> {
-    let missed: ChangesSince | undefined;
+  /** Queues one read of the trail (a read already queued serves); resolves when it is done. */
+  #read({ catchUp = false } = {}): Promise<void> {
+    if (catchUp) this.#catchUpWanted = true;
+    if (this.#readQueued) return this.#reads;
+    this.#readQueued = true;
+    this.#reads = this.#reads.then(async () => {
+      this.#readQueued = false;
+      const wanted = this.#catchUpWanted;
+      this.#catchUpWanted = false;
+      await this.#readOnce(wanted);
+    }).catch(() => undefined);
+    return this.#reads;
+  }
+
+  /**
+   * The changes since the last read, from the audit trail: after a reconnect the ones missed (or a
+   * reset when there are too many); while live, what the notifications said was written.
+   */
+  async #readOnce(catchUp: boolean): Promise<void> {
+    const heard = this.#heardChanges;
+    this.#heardChanges = [];
+    const readTrail = this.#options.readTrail;
+    let read: TrailRead | undefined;
     try {
-      missed = this.#cursor === undefined ? undefined : await this.#options.changesSince(this.#cursor, CATCH_UP_LIMIT);
+      if (this.#cursor === undefined) {
+        const now = await this.#options.changesSince(undefined, 0);
+        if (now) this.#cursor = now.cursor;
+      }
+      read = this.#cursor === undefined || !readTrail ? undefined : await readTrail(this.#cursor, [...this.#gaps.keys()], catchUp ? CATCH_UP_LIMIT : PULL_LIMIT);
     } catch {
-      missed = undefined;
-    }
-    if (!missed) {
+      // The database did not answer: what was written meanwhile cannot be told.
       this.#listeners.emit({ kind: 'reset', reason: 'away' });
       return;
     }
-    this.#cursor = missed.cursor;
-    if (missed.changes.length > 0) this.#listeners.emit({ kind: 'changes', changes: missed.changes, cursor: missed.cursor });
+    if (!read) {
+      // No audit trail: after a cut nothing tells what was missed; while live the payloads are all there is.
+      if (catchUp) this.#listeners.emit({ kind: 'reset', reason: 'away' });
+      else for (const changes of heard) this.#listeners.emit({ kind: 'changes', changes });
+      return;
+    }
+    if (catchUp && read.more) {
+      this.#listeners.emit({ kind: 'reset', reason: 'away' });
+      const now = await this.#options.changesSince(undefined, 0).catch(() => undefined);
+      if (now) this.#cursor = now.cursor;
+      this.#gaps.clear();
+      return;
+    }
+    const cursor = this.#followGaps(read);
+    const changes = read.entries.flatMap((entry) => (entry.change ? [entry.change] : []));
+    if (changes.length > 0) this.#listeners.emit({ kind: 'changes', changes, cursor });
+    if (read.more) void this.#read();
+  }
+
+  /** Moves the cursor past what `read` found and keeps the ids it skipped to look for again; returns the cursor. */
+  #followGaps(read: TrailRead): number {
+    const now = Date.now();
+    const found = new Set(read.entries.map((entry) => entry.id));
+    for (const [id, gap] of this.#gaps) {
+      if (found.has(id) || read.xmin >= gap.xmax || now - gap.at > GAP_MAX_MS) this.#gaps.delete(id);
+    }
+    const before = this.#cursor ?? 0;
+    const top = read.entries.reduce((max, entry) => Math.max(max, entry.id), before);
+    for (let id = before + 1; id < top && this.#gaps.size < MAX_GAPS; id++) {
+      if (!found.has(id)) this.#gaps.set(id, { xmax: read.xmax, at: now });
+    }
+    this.#cursor = top;
+    return top;
   }
 
   #heard(channel: string, payload: string): void {
     if (channel === CHANGES_CHANNEL) {
+      // Only a wake-up where there is a trail: its cursor is never taken, its changes are read again.
       const parsed = parseChangesPayload(payload);
       if (!parsed) return;
-      if (parsed.cursor !== undefined) this.#cursor = Math.max(this.#cursor ?? 0, parsed.cursor);
-      this.#listeners.emit({ kind: 'changes', changes: parsed.changes, ...(parsed.cursor !== undefined ? { cursor: parsed.cursor } : {}) });
+      this.#heardChanges.push(parsed.changes);
+      void this.#read();
       return;
     }
     if (channel === PRESENCE_CHANNEL) {

@@ -19,7 +19,7 @@ import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import { FEED_APPLICATION_NAME, PostgresFeed, presencePayload } from '../changes/postgresFeed.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
-import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter } from '../changes/fromAudit.ts';
+import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf, trailReadSql } from '../changes/fromAudit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
@@ -151,6 +151,7 @@ export class PostgresStorage implements Storage {
     this.#feed = new PostgresFeed({
       connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC', application_name: FEED_APPLICATION_NAME }),
       changesSince: (cursor, limit) => this.changesSince(cursor, limit),
+      readTrail: async (cursor, gaps, limit) => (this.#audit ? trailReadOf(await query(this.#pool, trailReadSql(cursor, gaps, limit, this.#auditPlace)), limit) : undefined),
     });
     this.#pool = new pg.Pool({
       connectionString: dsn,
