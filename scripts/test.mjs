@@ -17,6 +17,7 @@ import { packageBin, projectNode, repoRoot } from './lib/paths.mjs';
 import { ensurePostgres } from './lib/postgres.mjs';
 import { run } from './lib/run.mjs';
 import { cacheRoot, provision } from './lib/vscode-server.mjs';
+import { launchBrowserServer } from './lib/workbench.mjs';
 
 const node = projectNode();
 
@@ -187,8 +188,14 @@ const stages = [
       console.log(`packaged ${vsix.path} (${formatBytes(vsix.bytes)})`);
       // Packaging left its production build in dist/: the development build again, once for every file.
       if (process.env.XOS_BUILT === '1' && passedIf(await run(node, ['esbuild.mjs'])) !== 'passed') return { outcome: 'failed', detail: 'the development build after packaging failed' };
-      // Each file runs its own code-server and Chromium; XOS_E2E_CONCURRENCY files at a time.
-      return withArtifacts(await nodeTestFiles(files, { concurrency: E2E_CONCURRENCY, env: { ...process.env, XOS_E2E_VSIX: vsix.path } }));
+      // Each file runs its own code-server, its pages in one Chromium shared by the run; XOS_E2E_CONCURRENCY files at a time.
+      // (XOS_E2E_SHARED_BROWSER=0: a Chromium per file, as a file run alone has.)
+      const browser = process.env.XOS_E2E_SHARED_BROWSER === '0' ? undefined : await launchBrowserServer();
+      try {
+        return withArtifacts(await nodeTestFiles(files, { concurrency: E2E_CONCURRENCY, env: { ...process.env, XOS_E2E_VSIX: vsix.path, ...(browser ? { XOS_E2E_BROWSER: browser.wsEndpoint() } : {}) } }));
+      } finally {
+        await browser?.close();
+      }
     },
   },
 ];

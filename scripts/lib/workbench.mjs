@@ -18,6 +18,17 @@ export async function launchChromium() {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
 }
 
+/**
+ * One Chromium for all the browser test files of a run: each file connects to it
+ * (XOS_E2E_BROWSER, see test/e2e/support/browser.ts) and keeps its pages in contexts of its own,
+ * instead of starting a browser of its own (about two CPU seconds each).
+ */
+export async function launchBrowserServer() {
+  assertProvisioned();
+  const { chromium } = createRequire(playwrightPackageJson())('playwright-core');
+  return chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
+
 export async function waitForWorkbench(page) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: workbenchTimeoutMs });
   await page.locator('.statusbar').waitFor({ state: 'visible', timeout: workbenchTimeoutMs });

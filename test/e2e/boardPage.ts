@@ -4,7 +4,6 @@
 // host side of the protocol. Served on loopback to headless Chromium.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -14,6 +13,7 @@ import { boardHtml, createNonce } from '../../src/board/html.ts';
 import { appModel } from '../../src/ast/appModel.ts';
 import { columnsOf, webviewTexts } from '../../src/board/view.ts';
 import type { PageConfig } from './boardPageHost.ts';
+import { launchChromium } from './support/browser.ts';
 import { vscodeServer } from './support/codeServer.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -107,14 +107,12 @@ export interface BoardBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Debian Chromium through the provisioned playwright-core (code-server is not needed here). */
+/** Headless Debian Chromium through the provisioned playwright-core (code-server is not needed here): the run's shared one where there is one. */
 export async function launchBoardBrowser(): Promise<BoardBrowser> {
-  const packageJson = vscodeServer.playwrightPackageJson();
-  if (!existsSync(packageJson) || !existsSync(vscodeServer.CHROMIUM_PATH)) {
+  if (!existsSync(vscodeServer.playwrightPackageJson()) || !existsSync(vscodeServer.CHROMIUM_PATH)) {
     throw new Error(`playwright-core or ${vscodeServer.CHROMIUM_PATH} is missing; run: npm run provision:vscode`);
   }
-  const { chromium } = createRequire(packageJson)('playwright-core') as { chromium: { launch(options: object): Promise<BoardBrowser> } };
-  return chromium.launch({ executablePath: vscodeServer.CHROMIUM_PATH, headless: true, args: [...vscodeServer.CHROMIUM_ARGS, '--enable-precise-memory-info'], timeout: 60_000 });
+  return await launchChromium() as unknown as BoardBrowser;
 }
 
 const consoleErrors = new WeakMap<BoardPage, string[]>();

@@ -157,6 +157,30 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
     }
   });
 
+  // Without the hello the stream would wait forever (the announcement is never repeated): the test's bound ends it.
+  test('an instance that starts listening is told who is where at once, not at their next repeat', { timeout: 120_000 }, async () => {
+    const fresh = await postgres.createDatabase('xos_feed_hello');
+    const x = await startInstance(fresh, { changes: { presenceTtlMs: 60_000 } });
+    let y: Instance | undefined;
+    const watcher = await connectRemoteClient({ endpoint: x.http.url });
+    const xHears = recordFeed(watcher.feed);
+    try {
+      await until('instance X listening', () => xHears.live());
+      // One announcement, never repeated (no front end behind it repeats it), made before Y runs.
+      const posted = await fetch(`${x.http.url}/xos/presence?client=anna-board`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity: 'person', id: '7', editing: true }) });
+      assert.equal(posted.status, 204);
+      await until('X has it', () => xHears.lastPresence()?.some((p) => p.id === '7'));
+      y = await startInstance(fresh, { changes: { presenceTtlMs: 60_000 } });
+      const messages = await readStream(y.http.url, {}, (read) => read.some((m) => m.event === 'presence' && m.data.includes('"id":"7"')));
+      const presence = JSON.parse(messages.find((m) => m.event === 'presence' && m.data.includes('"id":"7"'))!.data) as { presence: { person: string; entity: string; id: string; editing: boolean }[] };
+      assert.deepEqual(presence.presence, [{ person: 'someone', entity: 'person', id: '7', editing: true }]);
+    } finally {
+      xHears.stop();
+      await y?.close();
+      await x.close();
+    }
+  });
+
   test('a feed whose LISTEN connection was cut comes back and misses no change', async () => {
     const writer = await connectRemoteClient({ endpoint: a.http.url });
     const reader = await connectRemoteClient({ endpoint: b.http.url });

@@ -35,6 +35,13 @@ const EXPIRY_TICK_MS = 1_000;
  */
 export const MAX_HEARD_PRESENCE_MS = 2 * PRESENCE_TTL_MS;
 const HEARD_CLIENT = /^[A-Za-z0-9_@.:-]{1,128}$/;
+/**
+ * What a feed says on the presence channel when it starts listening: every instance announces its
+ * front ends' open records again at once, so a new listener knows who is where before their next
+ * repeat (up to 10 s later). Answered at most once a second, however often it is heard.
+ */
+export const PRESENCE_HELLO = '{"hello":true}';
+const HELLO_ANSWER_MS = 1_000;
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const FEED_APPLICATION_NAME = 'xos-change-feed';
 
@@ -42,6 +49,8 @@ export interface PostgresFeedOptions {
   /** A new connection for LISTEN (never one of the pool's: it stays open). */
   readonly connect: () => pg.Client;
   readonly changesSince: (cursor: number | undefined, limit: number) => Promise<ChangesSince | undefined>;
+  /** Sends a presence payload on the channel (through the pool). */
+  readonly sendPresence: (payload: string) => Promise<void>;
   /** The trail's entries after `cursor` and among `gaps`; undefined where the app keeps no trail. */
   readonly readTrail?: (cursor: number, gaps: readonly number[], limit: number) => Promise<TrailRead | undefined>;
 }
@@ -77,6 +86,10 @@ export class PostgresFeed {
   #reads: Promise<void> = Promise.resolve();
   #readQueued = false;
   #catchUpWanted = false;
+  /** What this process's front ends announced, until when: said again when another feed says hello. */
+  readonly #own = new Map<string, { readonly entry: SharedPresence; readonly until: number }>();
+  #helloAnswer: NodeJS.Timeout | undefined;
+  #helloAnsweredAt = 0;
 
   constructor(options: PostgresFeedOptions) {
     this.#options = options;
@@ -100,8 +113,16 @@ export class PostgresFeed {
     while (!this.#closed && !this.#client && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /** A front end of this process announces its open record (or none) to every instance. */
+  async announce(client: string, entry: SharedPresence | undefined, ttlMs: number): Promise<void> {
+    if (entry) this.#own.set(client, { entry, until: Date.now() + ttlMs });
+    else this.#own.delete(client);
+    await this.#options.sendPresence(presencePayload(client, entry, ttlMs));
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#helloAnswer);
     clearTimeout(this.#retry);
     clearInterval(this.#expiry);
     const client = this.#client;
@@ -127,6 +148,7 @@ export class PostgresFeed {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
       await client.query(`LISTEN ${PRESENCE_CHANNEL}`);
+      await client.query(`SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, [PRESENCE_HELLO]);
     } catch {
       onLost();
       return;
@@ -179,7 +201,12 @@ export class PostgresFeed {
     try {
       if (this.#cursor === undefined) {
         const now = await this.#options.changesSince(undefined, 0);
-        if (now) this.#cursor = now.cursor;
+        if (now) {
+          // The trail could not be read before: what was written until now cannot be named.
+          this.#cursor = now.cursor;
+          this.#listeners.emit({ kind: 'reset', reason: 'away' });
+          return;
+        }
       }
       read = this.#cursor === undefined || !readTrail ? undefined : await readTrail(this.#cursor, [...this.#gaps.keys()], catchUp ? CATCH_UP_LIMIT : PULL_LIMIT);
     } catch {
@@ -232,11 +259,30 @@ export class PostgresFeed {
       return;
     }
     if (channel === PRESENCE_CHANNEL) {
+      if (payload === PRESENCE_HELLO) {
+        this.#answerHello();
+        return;
+      }
       const parsed = heardPresence(payload);
       if (!parsed) return;
       this.#book.put(parsed.client, parsed.entry ? { ...parsed.entry, client: parsed.client } : undefined, Date.now() + Math.min(parsed.ttlMs, MAX_HEARD_PRESENCE_MS));
       this.#emitPresence();
     }
+  }
+
+  /** This process's announcements again, at most once a second (a hello can be sent by anyone, as often as they like). */
+  #answerHello(): void {
+    if (this.#helloAnswer || this.#closed) return;
+    const wait = Math.max(0, this.#helloAnsweredAt + HELLO_ANSWER_MS - Date.now());
+    this.#helloAnswer = setTimeout(() => {
+      this.#helloAnswer = undefined;
+      this.#helloAnsweredAt = Date.now();
+      for (const [client, { entry, until }] of this.#own) {
+        const left = until - Date.now();
+        if (left <= 0) this.#own.delete(client);
+        else this.#options.sendPresence(presencePayload(client, entry, left)).catch(() => undefined);
+      }
+    }, wait).unref();
   }
 
   #emitPresence(): void {

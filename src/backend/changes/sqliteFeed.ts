@@ -111,9 +111,10 @@ export class SqliteFeed {
     try {
       const version = this.#readDataVersion();
       if (version !== this.#dataVersion) {
-        this.#dataVersion = version;
         this.#readOthers();
         this.#readPresence();
+        // Only once read: a read that failed (the file busy) is made again on the next tick.
+        this.#dataVersion = version;
       }
       this.#emitPresence();
     } catch {

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
-import { FEED_APPLICATION_NAME, PostgresFeed, presencePayload } from '../changes/postgresFeed.ts';
+import { FEED_APPLICATION_NAME, PostgresFeed } from '../changes/postgresFeed.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf, trailReadSql } from '../changes/fromAudit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
@@ -151,6 +151,7 @@ export class PostgresStorage implements Storage {
     this.#feed = new PostgresFeed({
       connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC', application_name: FEED_APPLICATION_NAME }),
       changesSince: (cursor, limit) => this.changesSince(cursor, limit),
+      sendPresence: async (payload) => { await query(this.#pool, { text: `SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, params: [payload] }); },
       readTrail: async (cursor, gaps, limit) => (this.#audit ? trailReadOf(await query(this.#pool, trailReadSql(cursor, gaps, limit, this.#auditPlace)), limit) : undefined),
     });
     this.#pool = new pg.Pool({
@@ -463,7 +464,7 @@ export class PostgresStorage implements Storage {
   }
 
   async announce(client: string, presence: SharedPresence | undefined, ttlMs: number): Promise<void> {
-    await query(this.#pool, { text: `SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, params: [presencePayload(client, presence, ttlMs)] });
+    await this.#feed.announce(client, presence, ttlMs);
   }
 
   async changesSince(cursor: number | undefined, limit: number): Promise<ChangesSince | undefined> {

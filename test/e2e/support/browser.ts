@@ -79,6 +79,7 @@ export interface Browser {
 interface PlaywrightCore {
   readonly chromium: {
     launch(options: { executablePath: string; headless: boolean; args: readonly string[]; timeout?: number }): Promise<Browser>;
+    connect(wsEndpoint: string, options?: { timeout?: number }): Promise<Browser>;
   };
 }
 
@@ -88,7 +89,19 @@ export function loadPlaywright(): PlaywrightCore {
   return require('playwright-core') as PlaywrightCore;
 }
 
+/**
+ * The run's shared Chromium where the test runner started one (XOS_E2E_BROWSER: its endpoint;
+ * close() then closes only this file's pages and contexts), else a browser of the file's own.
+ */
 export async function launchChromium(): Promise<Browser> {
+  const shared = process.env.XOS_E2E_BROWSER;
+  if (shared) {
+    try {
+      return await loadPlaywright().chromium.connect(shared, { timeout: 60_000 });
+    } catch (error) {
+      console.warn(`the run's shared Chromium did not answer (${String(error).split('\n')[0]}); this file starts its own`);
+    }
+  }
   return loadPlaywright().chromium.launch({
     executablePath: vscodeServer.CHROMIUM_PATH,
     headless: true,
