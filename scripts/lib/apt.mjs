@@ -2,10 +2,13 @@
 // need side by side (PostgreSQL for integration, Chromium for npm start, Radicale for a contacts
 // test), and apt takes its locks without waiting: a second apt-get fails at once with "Could not
 // get lock". XOS's installers queue on one file lock; apt-get itself waits for other programs.
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run } from './run.mjs';
 
-/** Where XOS's installers queue (flock(1), from util-linux). */
-export const APT_QUEUE_LOCK = '/var/lock/xos-apt.lock';
+/** Where XOS's installers queue (flock(1), from util-linux): the system's lock folder, else the temporary one. */
+export const APT_QUEUE_LOCK = join(existsSync('/var/lock') ? '/var/lock' : tmpdir(), 'xos-apt.lock');
 /** How long an installer waits for its turn, and apt for dpkg's lock: an install takes minutes. */
 const WAIT_SECONDS = 900;
 
