@@ -2,7 +2,7 @@
 // bench:board: webview/main.ts bundled with the production options of esbuild.mjs,
 // the panel's own HTML and CSP (src/board/html.ts), and boardPageHost.ts as the
 // host side of the protocol. Served on loopback to headless Chromium.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,6 @@ import { appModel } from '../../src/ast/appModel.ts';
 import { columnsOf, webviewTexts } from '../../src/board/view.ts';
 import type { PageConfig } from './boardPageHost.ts';
 import { launchChromium } from './support/browser.ts';
-import { vscodeServer } from './support/codeServer.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -107,11 +106,8 @@ export interface BoardBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Debian Chromium through the provisioned playwright-core (code-server is not needed here): the run's shared one where there is one. */
+/** Headless Debian Chromium through the provisioned playwright-core: the run's shared one where there is one. */
 export async function launchBoardBrowser(): Promise<BoardBrowser> {
-  if (!existsSync(vscodeServer.playwrightPackageJson()) || !existsSync(vscodeServer.CHROMIUM_PATH)) {
-    throw new Error(`playwright-core or ${vscodeServer.CHROMIUM_PATH} is missing; run: npm run provision:vscode`);
-  }
   return await launchChromium() as unknown as BoardBrowser;
 }
 

@@ -69,12 +69,16 @@ export function parseChangesPayload(payload: string): ChangesPayload | undefined
 
 const ACTIONS: ReadonlySet<unknown> = new Set(['create', 'update', 'delete']);
 
+/** A non-empty string of at most `max` characters: how a heard payload's names and ids are checked. */
+export function isShortText(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max;
+}
+
 function isRecordChange(value: unknown): value is RecordChange {
   if (value === null || typeof value !== 'object') return false;
   const { entity, id, action, version, person, path } = value as Record<string, unknown>;
-  const text = (v: unknown, max: number) => typeof v === 'string' && v.length > 0 && v.length <= max;
-  return text(entity, 200) && text(id, 200) && ACTIONS.has(action)
+  return isShortText(entity, 200) && isShortText(id, 200) && ACTIONS.has(action)
     && (version === null || Number.isSafeInteger(version))
-    && (person === undefined || text(person, 64))
+    && (person === undefined || isShortText(person, 64))
     && (path === undefined || (AUDIT_PATHS as readonly unknown[]).includes(path));
 }

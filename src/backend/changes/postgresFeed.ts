@@ -9,7 +9,7 @@
 import pg from 'pg';
 import type { TrailRead } from './fromAudit.ts';
 import { Listeners } from './listeners.ts';
-import { CHANGES_CHANNEL, parseChangesPayload, PRESENCE_CHANNEL } from './notifyPayload.ts';
+import { CHANGES_CHANNEL, isShortText, parseChangesPayload, PRESENCE_CHANNEL } from './notifyPayload.ts';
 import { PresenceBook } from './presenceBook.ts';
 import { PRESENCE_TTL_MS, type ChangesSince, type RecordChange, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
 
@@ -305,7 +305,6 @@ export function heardPresence(payload: string): PresencePayload | undefined {
   if (entry === undefined) return { client, ttlMs };
   if (entry === null || typeof entry !== 'object') return undefined;
   const { person, entity, id, editing } = entry as Record<string, unknown>;
-  const text = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
-  if (!text(person, 64) || !text(entity, 200) || !text(id, 200) || typeof editing !== 'boolean') return undefined;
+  if (!isShortText(person, 64) || !isShortText(entity, 200) || !isShortText(id, 200) || typeof editing !== 'boolean') return undefined;
   return { client, entry: { client, person, entity, id, editing }, ttlMs };
 }
