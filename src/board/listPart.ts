@@ -16,7 +16,7 @@ import { translator } from './texts.ts';
 import { gridRows } from './view.ts';
 
 /** Told each window served, so live updates can refresh what the page holds (liveBoard.ts). */
-export type WindowServed = (listId: number, offset: number, limit: number, query: ListQuery) => void;
+export type WindowServed = (listId: number, offset: number, limit: number, query: ListQuery, rows: unknown) => void;
 
 export class ListPart implements BoardPart {
   private readonly host: BoardHost;
@@ -64,8 +64,9 @@ export class ListPart implements BoardPart {
       const window = await listWindow(host.board, offset, limit, query, read.signal);
       const context = appModel(host.ast(), host.locale()).context(list.context);
       if (!window || !context || listId !== host.listId()) throw new Error('the list changed');
-      this.served(listId, offset, limit, query);
-      return { listId, offset: window.offset, rows: gridRows(context.fields, window.records), total: window.total };
+      const rows = gridRows(context.fields, window.records);
+      this.served(listId, offset, limit, query, rows);
+      return { listId, offset: window.offset, rows, total: window.total };
     } finally {
       this.windowReads.delete(read);
     }

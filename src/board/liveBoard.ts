@@ -3,7 +3,11 @@
 // records were written, whether it is connected, and the others' presence; this module turns
 // that into the Board's updates — the shown list's windows read again in place, the form
 // refreshed or turned into a conflict, a deleted record said — and announces the record this
-// Board has open. Changes are gathered for BATCH_MS, so a burst of writes reads once.
+// Board has open. Changes are gathered for BATCH_MS, so a burst of writes reads once. Writes by
+// other programs name no record (outside): the Board compares what it shows with the rows — the
+// open record's version, each window's rows against what the page was sent — and reads again
+// only what differs.
+import { createHash } from 'node:crypto';
 import { appModel, type ContextModel } from '../ast/appModel.ts';
 import { ownValue } from '../ast/lookup.ts';
 import { hasUnsavedForm, readStored } from '../core/base.ts';
@@ -29,10 +33,12 @@ export const WINDOWS_KEPT = 8;
 export class ChangeBatch {
   private changes: RecordChange[] = [];
   private everything = false;
+  private outside = new Set<string>();
 
   add(event: ChangeFeedEvent): void {
     if (event.kind === 'changes') this.changes.push(...event.changes);
     else if (event.kind === 'reset') this.everything = true;
+    else if (event.kind === 'outside') for (const entity of event.entities) this.outside.add(entity);
   }
 
   /** Everything shown is to be read again (a reset, or the feed came back). */
@@ -41,13 +47,15 @@ export class ChangeBatch {
   }
 
   get empty(): boolean {
-    return !this.everything && this.changes.length === 0;
+    return !this.everything && this.changes.length === 0 && this.outside.size === 0;
   }
 
-  take(): { changes: readonly RecordChange[]; everything: boolean } {
-    const taken = { changes: this.changes, everything: this.everything };
+  /** `outside`: entities other programs wrote (what is shown of them is compared, not read whole). */
+  take(): { changes: readonly RecordChange[]; everything: boolean; outside: ReadonlySet<string> } {
+    const taken = { changes: this.changes, everything: this.everything, outside: this.outside };
     this.changes = [];
     this.everything = false;
+    this.outside = new Set();
     return taken;
   }
 }
@@ -78,6 +86,11 @@ export function presenceView(presence: readonly PresenceEntry[], record: { entit
   return { detail, rows: [...rows].map(([key, people]) => ({ key, people })) };
 }
 
+/** What a window's rows look like, to tell whether a read again found them changed. */
+export function rowsDigest(rows: unknown): string {
+  return createHash('sha256').update(JSON.stringify(rows)).digest('base64');
+}
+
 /** What the live Board reads of the controller. */
 type Open = { readonly entity: string; readonly id: string; readonly editing: boolean };
 
@@ -89,8 +102,8 @@ export class LiveBoard implements BoardPart {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
   private again = false;
-  /** The windows the page asked for last, of one list and query (offset -> limit, most recent last). */
-  private windows: { listId: number; query: string; byOffset: Map<number, number> } | undefined;
+  /** The windows the page asked for last, of one list and query (offset -> limit, most recent last), and the digest of the rows it was sent for each. */
+  private windows: { listId: number; query: string; byOffset: Map<number, number>; sent: Map<number, string> } | undefined;
   private presence: readonly PresenceEntry[] = [];
   private announced: Open | undefined;
   /** The feed was lost: said on the status line until it is back. */
@@ -108,16 +121,18 @@ export class LiveBoard implements BoardPart {
     return this.paused ? { kind: 'info', text: translator(this.host.locale())('Live updates are paused: the connection to the change feed was lost, so what the Board shows may be out of date.') } : null;
   }
 
-  /** The page read a window of the list: it is read again when the list's rows change. */
-  served(listId: number, offset: number, limit: number, query: ListQuery): void {
+  /** The page read a window of the list (`rows`, as sent): it is read again when the list's rows change. */
+  served(listId: number, offset: number, limit: number, query: ListQuery, rows: unknown): void {
     const key = JSON.stringify(query);
-    if (this.windows?.listId !== listId || this.windows.query !== key) this.windows = { listId, query: key, byOffset: new Map() };
-    const { byOffset } = this.windows;
+    if (this.windows?.listId !== listId || this.windows.query !== key) this.windows = { listId, query: key, byOffset: new Map(), sent: new Map() };
+    const { byOffset, sent } = this.windows;
     byOffset.delete(offset);
     byOffset.set(offset, limit);
+    sent.set(offset, rowsDigest(rows));
     for (const old of byOffset.keys()) {
       if (byOffset.size <= WINDOWS_KEPT) break;
       byOffset.delete(old);
+      sent.delete(old);
     }
   }
 
@@ -236,10 +251,12 @@ export class LiveBoard implements BoardPart {
   /** Reads again what the batch changed of what the Board shows. */
   private async read(): Promise<void> {
     if (this.batch.empty || this.disposed) return;
-    const { changes, everything } = this.batch.take();
-    await this.readDetail(changes, everything);
+    const { changes, everything, outside } = this.batch.take();
+    // Another program wrote the open record's table: its version (the row's state) says whether it was this record.
+    const detailOutside = !everything && outside.has(this.openRecord()?.entity ?? '');
+    await this.readDetail(changes, everything || detailOutside);
     await this.readReview(changes);
-    await this.readList(changes, everything);
+    if (!(await this.readList(changes, everything)) && outside.size) await this.compareList(outside);
   }
 
   /** Rows of the open review others changed or deleted: they become conflicts the person decides again (as when a save meets them). */
@@ -284,31 +301,68 @@ export class LiveBoard implements BoardPart {
     else state.refreshDetail(view);
   }
 
-  /** The shown list: the windows the page holds read again with its sort and filter, and the count. */
-  private async readList(changes: readonly RecordChange[], everything: boolean): Promise<void> {
-    const { state, board } = this.host;
+  /**
+   * The shown list: the windows the page holds read again with its sort and filter, and the count.
+   * True when the changes touched the list (it was read again, or the person moved on meanwhile).
+   */
+  private async readList(changes: readonly RecordChange[], everything: boolean): Promise<boolean> {
+    const { state } = this.host;
     const list = state.list();
     const context = list && appModel(this.host.ast(), this.host.locale()).context(list.context);
     // Fixed results (a render) have nothing to read again.
-    if (!list || !context || !list.source.refresh) return;
-    if (!everything && !touches(changes, listEntities(context))) return;
+    if (!list || !context || !list.source.refresh) return false;
+    if (!everything && !touches(changes, listEntities(context))) return false;
     const listId = this.host.listId();
     const query = state.listQuery();
     const key = JSON.stringify(query);
-    const asked = this.windows?.listId === listId && this.windows.query === key ? [...this.windows.byOffset] : [];
-    // Before the page asked for any, it holds the first rows the list came with.
-    const windows = asked.length ? asked : [[0, Math.max(1, list.source.first.records.length)] as const];
     list.source.refresh();
-    const read: { offset: number; rows: ReturnType<typeof gridRows> }[] = [];
+    const read = await this.readWindows(listId, query);
+    if (!read || !isSameQuery(state.listQuery(), key) || !this.host.pageConnected()) return true;
+    for (const window of read.windows) this.windows?.sent.set(window.asked, rowsDigest(window.rows));
+    this.host.notifyPage(protocol.listRows, { listId, query, total: read.total, windows: read.windows.map(({ offset, rows }) => ({ offset, rows })) });
+    return true;
+  }
+
+  /**
+   * Other programs wrote some of the list's entities: the windows the page holds are read again
+   * as they were asked (the count kept, so this costs what the page's own scrolling does) and
+   * compared with what the page was sent; only when one differs is the list read again whole.
+   */
+  private async compareList(outside: ReadonlySet<string>): Promise<void> {
+    const { state } = this.host;
+    const list = state.list();
+    const context = list && appModel(this.host.ast(), this.host.locale()).context(list.context);
+    if (!list || !context || !list.source.refresh) return;
+    if (![...listEntities(context)].some((entity) => outside.has(entity))) return;
+    const listId = this.host.listId();
+    const query = state.listQuery();
+    const sent = this.windows?.listId === listId && this.windows.query === JSON.stringify(query) ? this.windows.sent : undefined;
+    // Before the page asked for a window it holds the list's first rows (taken before the read, which may replace them).
+    const first = sent ? undefined : rowsDigest(gridRows(context.fields, list.source.first.records));
+    const read = await this.readWindows(listId, query);
+    if (!read) return;
+    if (read.windows.every((window) => (sent ? sent.get(window.asked) : first) === rowsDigest(window.rows))) return;
+    await this.readList([], true);
+  }
+
+  /** The windows the page asked for last (before it asked: the first rows the list came with), read now; undefined when the list changed meanwhile. */
+  private async readWindows(listId: number, query: ListQuery): Promise<{ total: number; windows: { asked: number; offset: number; rows: ReturnType<typeof gridRows> }[] } | undefined> {
+    const { state, board } = this.host;
+    const list = state.list();
+    const context = list && appModel(this.host.ast(), this.host.locale()).context(list.context);
+    if (!list || !context) return undefined;
+    const key = JSON.stringify(query);
+    const asked = this.windows?.listId === listId && this.windows.query === key ? [...this.windows.byOffset] : [];
+    const windows = asked.length ? asked : [[0, Math.max(1, list.source.first.records.length)] as const];
+    const read: { asked: number; offset: number; rows: ReturnType<typeof gridRows> }[] = [];
     let total = 0;
     for (const [offset, limit] of windows) {
       const window = await listWindow(board, offset, limit, query);
-      if (!window || state.list() !== list || this.host.listId() !== listId) return;
+      if (!window || state.list() !== list || this.host.listId() !== listId) return undefined;
       total = window.total;
-      read.push({ offset: window.offset, rows: gridRows(context.fields, window.records) });
+      read.push({ asked: offset, offset: window.offset, rows: gridRows(context.fields, window.records) });
     }
-    if (!isSameQuery(state.listQuery(), key) || !this.host.pageConnected()) return;
-    this.host.notifyPage(protocol.listRows, { listId, query, total, windows: read });
+    return { total, windows: read };
   }
 
   /** The stored record the Board's form shows, with whether it holds unsaved work. */

@@ -151,6 +151,9 @@ export function remoteFeed(options: RemoteFeedOptions): ChangeFeed {
       case 'reset':
         emit({ kind: 'reset', reason: data.reason === 'unknown' ? 'unknown' : 'away' });
         return;
+      case 'outside':
+        if (Array.isArray(data.entities)) emit({ kind: 'outside', entities: data.entities.filter((entity): entity is string => typeof entity === 'string') });
+        return;
       case 'ready':
         ready(Number(data.caughtUp ?? 0));
         return;

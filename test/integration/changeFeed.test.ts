@@ -106,6 +106,24 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
     }
   });
 
+  test('a write by another program (psql, no notification) reaches the clients as written outside, naming the app\'s entities', async () => {
+    const reader = await connectRemoteClient({ endpoint: b.http.url });
+    const heard = recordFeed(reader.feed);
+    const psql = new pg.Client({ connectionString: dsn });
+    await psql.connect();
+    try {
+      await until('the feed live', () => heard.live());
+      const from = heard.events.length;
+      await psql.query('UPDATE person SET city = $1, version = version + 1 WHERE id = 4', ['Written by psql']);
+      const outside = await until('the outside write at instance B\'s client', () => heard.events.slice(from).find((event) => event.kind === 'outside'));
+      assert.ok(outside.kind === 'outside' && outside.entities.includes('person'), JSON.stringify(outside));
+      assert.deepEqual(heard.events.slice(from).filter((event) => event.kind === 'changes'), [], 'no record is named: nothing in the trail or the channel says which');
+    } finally {
+      heard.stop();
+      await psql.end();
+    }
+  });
+
   test('a stream that was away catches up with Last-Event-ID, and past the bound is told to read again', async () => {
     const first = await readStream(b.http.url, {}, (messages) => messages.some((m) => m.event === 'ready'));
     const cursor = first.find((m) => m.event === 'ready')!.id;

@@ -29,14 +29,20 @@ describe('which writes touch what the Board shows', () => {
     assert.equal(lastChangeOf(changes, 'company', '1'), undefined);
   });
 
-  test('a batch gathers changes and resets until taken, then is empty', () => {
+  test('a batch gathers changes, resets and outside writes until taken, then is empty', () => {
     const batch = new ChangeBatch();
     assert.equal(batch.empty, true);
     batch.add({ kind: 'changes', changes: [change('person', '1')] });
     batch.add({ kind: 'changes', changes: [change('person', '2')] });
-    assert.deepEqual(batch.take(), { changes: [change('person', '1'), change('person', '2')], everything: false });
+    assert.deepEqual(batch.take(), { changes: [change('person', '1'), change('person', '2')], everything: false, outside: new Set() });
     batch.add({ kind: 'reset', reason: 'away' });
     assert.equal(batch.take().everything, true);
+    assert.equal(batch.empty, true);
+    // Another program wrote: the entities gather, nothing else is asked of the Board.
+    batch.add({ kind: 'outside', entities: ['person'] });
+    assert.equal(batch.empty, false);
+    batch.add({ kind: 'outside', entities: ['company', 'person'] });
+    assert.deepEqual(batch.take(), { changes: [], everything: false, outside: new Set(['person', 'company']) });
     assert.equal(batch.empty, true);
   });
 });

@@ -2,7 +2,10 @@
 // processes on the same file (another VS Code window) are noticed by PRAGMA data_version, which
 // changes only when another connection commits — read every ~200 ms, it costs microseconds —
 // and then named from the audit trail's entries after the last one seen (without a trail: reset).
-// Presence lives in the small xos_presence table beside the audit trail, read on the same tick.
+// The trail names only XOS's writes: a commit by another program (sqlite3, a script) changes
+// data_version too, so every such tick also tells the app's entities as written outside, and the
+// front ends compare what they show with the rows. Presence lives in the small xos_presence
+// table beside the audit trail, read on the same tick.
 import type { RecordChange } from './types.ts';
 import type { Dialect, Statement } from '../storage/sql.ts';
 import { decodeAuditRow } from '../storage/audit.ts';
@@ -27,6 +30,8 @@ export interface SqliteFeedOptions {
   readonly dialect: Dialect;
   /** Whether the audit trail and the presence table are there (an app on the person's own file may not allow them). */
   readonly kept: () => boolean;
+  /** The app's entities (their tables are what other programs may write). */
+  readonly entities: () => readonly string[];
 }
 
 export class SqliteFeed {
@@ -122,12 +127,19 @@ export class SqliteFeed {
     }
   }
 
-  /** Another process committed: its writes, named from the audit trail. */
+  /** Another process committed: its writes, named from the audit trail, and what another program may have written. */
   #readOthers(): void {
     if (!this.#options.kept()) {
       this.#listeners.emit({ kind: 'reset', reason: 'unknown' });
       return;
     }
+    this.#readTrail();
+    // The file says only that someone committed: XOS elsewhere (named above), a presence, or another program.
+    const entities = this.#options.entities();
+    if (entities.length > 0) this.#listeners.emit({ kind: 'outside', entities });
+  }
+
+  #readTrail(): void {
     const rows = this.#options.all(auditAfterSql(this.#options.dialect, this.#lastSeen, TICK_LIMIT));
     if (rows.length > TICK_LIMIT) {
       this.#lastSeen = Number(this.#options.all(auditNewestSql())[0]?.id ?? this.#lastSeen);

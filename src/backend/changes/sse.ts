@@ -93,6 +93,7 @@ function frame(event: HubEvent): string {
     case 'changes': return sseEvent('changes', { changes: event.changes }, event.cursor);
     case 'presence': return sseEvent('presence', { presence: event.presence });
     case 'reset': return sseEvent('reset', { reason: event.reason });
+    case 'outside': return sseEvent('outside', { entities: event.entities });
     case 'connection': return '';
   }
 }
@@ -109,6 +110,10 @@ function readableOnly(event: HubEvent, readable: ReadonlySet<string>): HubEvent 
     return changes.length > 0 ? { ...event, changes } : undefined;
   }
   if (event.kind === 'presence') return { ...event, presence: event.presence.filter((entry) => readable.has(entry.entity)) };
+  if (event.kind === 'outside') {
+    const entities = event.entities.filter((entity) => readable.has(entity));
+    return entities.length > 0 ? { ...event, entities } : undefined;
+  }
   return event;
 }
 

@@ -1,6 +1,7 @@
 // What a storage tells the change feed (Storage.watch): the records written after each commit,
-// by this process or any other on the same database, the presence of every front end, and that
-// it cannot tell what changed (reset). Front ends see it through ChangeHub as ChangeFeedEvents.
+// by this process or any other on the same database, the presence of every front end, that
+// it cannot tell what changed (reset), and that other programs wrote some tables (outside).
+// Front ends see it through ChangeHub as ChangeFeedEvents.
 import type { AuditPath } from '../storage/audit.ts';
 
 /** One record written, as the change feed tells it (after the write's commit). */
@@ -32,8 +33,21 @@ export type ChangeFeedEvent =
   | { readonly kind: 'reset'; readonly reason: 'away' | 'unknown' }
   /** The whole presence of the others, replaced each time. */
   | { readonly kind: 'presence'; readonly presence: readonly PresenceEntry[] }
+  /** Something else (another program) may have written these entities' tables: compare what is shown with the rows. */
+  | OutsideWrites
   /** The feed was lost (live false) or is back (live true; `caughtUp`: changes read on return). */
   | { readonly kind: 'connection'; readonly live: boolean; readonly caughtUp?: number };
+
+/**
+ * The database says these entities' tables were written, without saying which rows or by whom:
+ * writes by programs other than XOS (psql, a script, another application), which no audit entry or
+ * notification names. XOS's own writes may be among them; a front end compares what it shows with
+ * the rows (cheap when nothing changed) rather than reading everything again.
+ */
+export interface OutsideWrites {
+  readonly kind: 'outside';
+  readonly entities: readonly string[];
+}
 
 /** One front end's open record, as every process on the database shares it (`client`: whose). */
 export interface SharedPresence extends PresenceEntry {
@@ -51,6 +65,7 @@ export type StorageFeedEvent =
   /** `cursor`: the audit trail's id of the last change, where the trail is kept (catch-up starts after it). */
   | { readonly kind: 'changes'; readonly changes: readonly RecordChange[]; readonly cursor?: number }
   | { readonly kind: 'reset'; readonly reason: 'away' | 'unknown' }
+  | OutsideWrites
   /** Every front end's presence on the database, this process's included, replaced each time. */
   | { readonly kind: 'presence'; readonly presence: readonly SharedPresence[] };
 

@@ -18,6 +18,7 @@ import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import { FEED_APPLICATION_NAME, PostgresFeed } from '../changes/postgresFeed.ts';
+import { OutsideWrites, WRITE_MARK_SQL } from '../changes/outsideWrites.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf, trailReadSql } from '../changes/fromAudit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
@@ -145,6 +146,10 @@ export class PostgresStorage implements Storage {
   #auditPlace: AuditPlace = OWN_AUDIT;
   readonly #types = new Map<string, ReadonlyMap<string, string>>();
   readonly #feed: PostgresFeed;
+  /** Other programs' writes, from the database's transaction snapshot. */
+  readonly #outside: OutsideWrites;
+  /** The app's entities, once migrated. */
+  #entities: readonly string[] = [];
 
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
@@ -162,6 +167,10 @@ export class PostgresStorage implements Storage {
     });
     // An idle connection that dies must not crash the process; the next query reports it.
     this.#pool.on('error', () => undefined);
+    this.#outside = new OutsideWrites(
+      async () => (this.#builder ? String((await query(this.#pool, { text: WRITE_MARK_SQL, params: [] }))[0].mark) : undefined),
+      () => this.#entities,
+    );
   }
 
   async migrate(model: Model): Promise<MigrationReport> {
@@ -224,6 +233,7 @@ export class PostgresStorage implements Storage {
       audit = model.audit ? await createAuditTable(client, this.#auditPlace) : { kept: false, reason: AUDIT_OFF };
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
+    this.#entities = [...model.tables.values()].map((table) => table.name);
     this.#audit = audit.kept;
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes, audit };
   }
@@ -455,7 +465,12 @@ export class PostgresStorage implements Storage {
   }
 
   watch(listener: StorageFeedListener): () => void {
-    return this.#feed.watch(listener);
+    const offFeed = this.#feed.watch(listener);
+    const offOutside = this.#outside.watch(listener);
+    return () => {
+      offFeed();
+      offOutside();
+    };
   }
 
   /** Resolves once the feed's LISTEN connection is up. */
@@ -509,6 +524,7 @@ export class PostgresStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    this.#outside.close();
     await this.#feed.close();
     if (!this.#pool.ended) await this.#pool.end();
   }

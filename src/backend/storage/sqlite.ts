@@ -103,7 +103,13 @@ export class SqliteStorage implements Storage {
   #audit = true;
   #bigInts = false;
   /** The change feed, and the changes of the write under way (told after its commit). */
-  readonly #feed = new SqliteFeed({ all: (statement) => this.#all(statement), dialect: sqliteDialect, kept: () => this.#audit && this.#builder !== undefined });
+  readonly #feed = new SqliteFeed({
+    all: (statement) => this.#all(statement), dialect: sqliteDialect,
+    kept: () => this.#audit && this.#builder !== undefined,
+    entities: () => [...this.#entities],
+  });
+  /** The app's entities, once migrated. */
+  #entities: readonly string[] = [];
   #written: { changes: RecordChange[]; auditIds: number[] } = { changes: [], auditIds: [] };
 
   /** `location` is a file path or `:memory:`. */
@@ -175,6 +181,7 @@ export class SqliteStorage implements Storage {
       }
     });
     this.#builder = new SqlBuilder(model, sqliteDialect);
+    this.#entities = [...model.tables.values()].map((table) => table.name);
     this.#audit = model.audit;
     if (!model.owned && !this.#bigInts) {
       this.#bigInts = true;
