@@ -3,9 +3,11 @@
 // catches up with Last-Event-ID (or is told to read again past the bound), presence crosses
 // instances, clears and expires, and the stream refuses a wrong token, a web page and one stream
 // too many; on SQLite, two embedded backends on one file (each on its own thread) see each
-// other's writes and presence.
+// other's writes and presence, on the person's own file too (presence kept beside it).
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { notifyChangesSql } from '../../src/backend/changes/notifyPayload.ts';
@@ -14,6 +16,8 @@ import { insertAuditSql } from '../../src/backend/storage/audit.ts';
 import { postgresDialect } from '../../src/backend/storage/postgres.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { demoApp } from '../../src/backend/demo.ts';
+import { readCatalog } from '../../src/backend/introspect/init.ts';
+import { catalogToAst } from '../../src/backend/introspect/toAst.ts';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../../src/backend/http.ts';
 import { connectRemoteClient } from '../../src/graphql/client.ts';
 import type { RecordChange, XosClient } from '../../src/graphql/types.ts';
@@ -356,5 +360,42 @@ describe('the change feed on SQLite, two embedded backends on one file', () => {
       await one.close();
       await two.close();
     }
+  });
+
+  test('on the person\'s own file without a trail, presence lives in XOS\'s file beside it and crosses; the person\'s file gains nothing', async () => {
+    await using dir = await tempDir('xos-feed-own');
+    const file = join(dir.path, 'kunden.db');
+    const person = new DatabaseSync(file);
+    person.exec('CREATE TABLE "Kunde" ("Nr" INTEGER PRIMARY KEY, "Name" TEXT NOT NULL)');
+    person.exec('INSERT INTO "Kunde" ("Name") VALUES (\'Anna\'), (\'Ben\')');
+    const schemaOf = () => person.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all();
+    const before = schemaOf();
+    person.close();
+    const dsn = `sqlite:${file}`;
+    const { ast } = catalogToAst(await readCatalog(dsn));
+    const one = await startWorkerBackend({ ast, dsn });
+    const two = await startWorkerBackend({ ast, dsn });
+    const oneHears = recordFeed(one.client.feed);
+    const twoHears = recordFeed(two.client.feed);
+    try {
+      await until('both feeds live', () => oneHears.live() && twoHears.live());
+      one.client.feed!.announce({ entity: 'kunde', id: '2', editing: true });
+      await until('presence over there', () => twoHears.lastPresence()?.some((p) => p.entity === 'kunde' && p.id === '2' && p.editing));
+      assert.deepEqual(twoHears.events.filter((event) => event.kind === 'outside'), [], 'a presence is no write to compare');
+      one.client.feed!.announce(undefined);
+      await until('presence cleared over there', () => twoHears.lastPresence()?.length === 0);
+    } finally {
+      oneHears.stop();
+      twoHears.stop();
+      await one.close();
+      await two.close();
+    }
+    const after = new DatabaseSync(file);
+    try {
+      assert.deepEqual(after.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all(), before, 'no table, index or trigger of XOS in the person\'s file');
+    } finally {
+      after.close();
+    }
+    assert.ok(existsSync(`${file}-xos`), 'presence is kept in kunden.db-xos');
   });
 });

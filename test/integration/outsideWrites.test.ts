@@ -1,5 +1,6 @@
 // Writes by other programs show on open Boards: a psql-like client on PostgreSQL (the person's own
-// table, no trail, no trigger) and a second connection on XOS's own SQLite file (audit trail on)
+// table, no trail, no trigger) and a second connection on SQLite (the person's own file without a
+// trail, and XOS's own file with its audit trail)
 // change rows the Board shows and rows it does not. The Board's list and form follow what is
 // stored through the real change feed (no scripted events); a write to a row not shown sends the
 // page nothing. The time from the other program's commit to the page's message is printed.
@@ -143,6 +144,31 @@ describe('writes by other programs show on open Boards', () => {
       }
     } finally {
       await admin.end();
+    }
+  });
+
+  test('SQLite, the person\'s own file (no trail): another connection\'s UPDATE shows in the list and the form', async (t) => {
+    await using dir = await tempDir('xos-outside-own');
+    const file = join(dir.path, 'kunden.db');
+    const other = new DatabaseSync(file);
+    try {
+      other.exec('CREATE TABLE "Kunde" ("Nr" INTEGER PRIMARY KEY, "Name" TEXT NOT NULL, "Stadt" TEXT)');
+      other.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO "Kunde" ("Name", "Stadt") SELECT \'Kunde \' || printf(\'%04d\', i), \'Stadt \' || i FROM n');
+      const dsn = `sqlite:${file}`;
+      const { ast } = catalogToAst(await readCatalog(dsn));
+      const backend = await startBackend({ ast, dsn });
+      try {
+        assert.equal(backend.migration.audit.kept, false, 'the person\'s own file: no trail');
+        await followsOutsideWrites(t, backend, { run: async (sql) => { other.exec(sql); } }, {
+          entity: 'kunde', list: 'kunde_list', detail: 'kunde_detail', cityField: 'stadt',
+          cityColumn: (board) => board.sent('board/list').at(-1)!.params.list.columns.findIndex((c: { field: string }) => c.field === 'stadt'),
+          setCity: (key, city) => `UPDATE "Kunde" SET "Stadt" = '${city}' WHERE "Nr" = ${Number(key)}`,
+        });
+      } finally {
+        await backend.close();
+      }
+    } finally {
+      other.close();
     }
   });
 

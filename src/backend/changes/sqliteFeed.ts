@@ -1,11 +1,13 @@
 // The change feed on SQLite. This process's writes are told right after their commit; other
 // processes on the same file (another VS Code window) are noticed by PRAGMA data_version, which
 // changes only when another connection commits — read every ~200 ms, it costs microseconds —
-// and then named from the audit trail's entries after the last one seen (without a trail: reset).
-// The trail names only XOS's writes: a commit by another program (sqlite3, a script) changes
-// data_version too, so every such tick also tells the app's entities as written outside, and the
-// front ends compare what they show with the rows. Presence lives in the small xos_presence
-// table beside the audit trail, read on the same tick.
+// and then named from the audit trail's entries after the last one seen. The trail names only
+// XOS's writes: a commit by another program (sqlite3, a script) changes data_version too, so
+// every such tick also tells the app's entities as written outside (without a trail that is all
+// it tells), and the front ends compare what they show with the rows. Presence lives in the small
+// xos_presence table: beside the audit trail, or, where XOS may not add a table to the file (the
+// person's own, without a trail), in a file of XOS's own beside it (`<file>-xos`, attached),
+// whose data_version is read on the same tick.
 import type { RecordChange } from './types.ts';
 import type { Dialect, Statement } from '../storage/sql.ts';
 import { decodeAuditRow } from '../storage/audit.ts';
@@ -21,15 +23,31 @@ const TICK_LIMIT = 1_000;
 /** Rows of presence long expired are removed when someone announces. */
 const PRESENCE_KEEP_MS = 60_000;
 
-export const createPresenceTableSql = `CREATE TABLE IF NOT EXISTS "${PRESENCE_TABLE}" ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
-  + '"record_id" TEXT NOT NULL, "editing" INTEGER NOT NULL, "expires" INTEGER NOT NULL)';
+/** The schema name of XOS's own file attached beside the person's (`<file>-xos`). */
+export const SIDE_SCHEMA = 'xos_side';
+
+/** Where presence is kept: the main file's table, or the attached file's (`schema`). */
+export interface PresencePlace {
+  readonly schema?: string;
+}
+
+function presenceTable(place: PresencePlace): string {
+  return place.schema === undefined ? `"${PRESENCE_TABLE}"` : `"${place.schema}"."${PRESENCE_TABLE}"`;
+}
+
+export function createPresenceTableSql(place: PresencePlace = {}): string {
+  return `CREATE TABLE IF NOT EXISTS ${presenceTable(place)} ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
+    + '"record_id" TEXT NOT NULL, "editing" INTEGER NOT NULL, "expires" INTEGER NOT NULL)';
+}
 
 export interface SqliteFeedOptions {
   /** Runs one statement on the storage's connection. */
   readonly all: (statement: Statement) => Record<string, unknown>[];
   readonly dialect: Dialect;
-  /** Whether the audit trail and the presence table are there (an app on the person's own file may not allow them). */
+  /** Whether the audit trail is there (an app on the person's own file may not allow it). */
   readonly kept: () => boolean;
+  /** Where presence is kept; undefined: nowhere (an in-memory database, a folder XOS may not write). */
+  readonly presence: () => PresencePlace | undefined;
   /** The app's entities (their tables are what other programs may write). */
   readonly entities: () => readonly string[];
 }
@@ -42,6 +60,8 @@ export class SqliteFeed {
   readonly #own = new Set<number>();
   #timer: NodeJS.Timeout | undefined;
   #dataVersion = 0;
+  /** The attached presence file's data_version, where presence is kept there. */
+  #sideVersion: number | undefined;
   #lastSeen = 0;
   #closed = false;
 
@@ -53,6 +73,7 @@ export class SqliteFeed {
     const off = this.#listeners.add(listener);
     if (!this.#timer && !this.#closed) {
       this.#dataVersion = this.#readDataVersion();
+      this.#sideVersion = this.#readSideVersion();
       if (this.#options.kept()) this.#lastSeen = Number(this.#options.all(auditNewestSql())[0]?.id ?? 0);
       this.#readPresence();
       this.#timer = setInterval(() => this.#tick(), POLL_MS).unref();
@@ -74,18 +95,20 @@ export class SqliteFeed {
   }
 
   announce(client: string, presence: SharedPresence | undefined, ttlMs: number): void {
-    if (!this.#options.kept()) return;
+    const place = this.#options.presence();
+    if (!place) return;
+    const table = presenceTable(place);
     const now = Date.now();
     if (presence) {
       this.#options.all({
-        text: `INSERT INTO "${PRESENCE_TABLE}" ("client", "person", "entity", "record_id", "editing", "expires") VALUES (?, ?, ?, ?, ?, ?) `
+        text: `INSERT INTO ${table} ("client", "person", "entity", "record_id", "editing", "expires") VALUES (?, ?, ?, ?, ?, ?) `
           + 'ON CONFLICT ("client") DO UPDATE SET "person" = excluded."person", "entity" = excluded."entity", "record_id" = excluded."record_id", "editing" = excluded."editing", "expires" = excluded."expires"',
         params: [client, presence.person, presence.entity, presence.id, presence.editing ? 1 : 0, now + ttlMs],
       });
     } else {
-      this.#options.all({ text: `DELETE FROM "${PRESENCE_TABLE}" WHERE "client" = ?`, params: [client] });
+      this.#options.all({ text: `DELETE FROM ${table} WHERE "client" = ?`, params: [client] });
     }
-    this.#options.all({ text: `DELETE FROM "${PRESENCE_TABLE}" WHERE "expires" < ?`, params: [now - PRESENCE_KEEP_MS] });
+    this.#options.all({ text: `DELETE FROM ${table} WHERE "expires" < ?`, params: [now - PRESENCE_KEEP_MS] });
     if (this.#timer) {
       this.#readPresence();
       this.#emitPresence();
@@ -112,6 +135,12 @@ export class SqliteFeed {
     return Number(this.#options.all({ text: 'PRAGMA data_version', params: [] })[0]?.data_version ?? 0);
   }
 
+  /** The attached presence file's data_version; undefined where presence is kept in the main file or nowhere. */
+  #readSideVersion(): number | undefined {
+    const side = this.#options.presence()?.schema;
+    return side === undefined ? undefined : Number(this.#options.all({ text: `PRAGMA "${side}".data_version`, params: [] })[0]?.data_version ?? 0);
+  }
+
   #tick(): void {
     try {
       const version = this.#readDataVersion();
@@ -121,6 +150,12 @@ export class SqliteFeed {
         // Only once read: a read that failed (the file busy) is made again on the next tick.
         this.#dataVersion = version;
       }
+      // Presence in a file of its own: its commits are presence only, nothing shown to compare.
+      const side = this.#readSideVersion();
+      if (side !== this.#sideVersion) {
+        this.#readPresence();
+        this.#sideVersion = side;
+      }
       this.#emitPresence();
     } catch {
       // Busy or closed: the next tick tries again.
@@ -129,12 +164,8 @@ export class SqliteFeed {
 
   /** Another process committed: its writes, named from the audit trail, and what another program may have written. */
   #readOthers(): void {
-    if (!this.#options.kept()) {
-      this.#listeners.emit({ kind: 'reset', reason: 'unknown' });
-      return;
-    }
-    this.#readTrail();
-    // The file says only that someone committed: XOS elsewhere (named above), a presence, or another program.
+    if (this.#options.kept()) this.#readTrail();
+    // The file says only that someone committed: XOS elsewhere (named by the trail, where there is one), a presence, or another program.
     const entities = this.#options.entities();
     if (entities.length > 0) this.#listeners.emit({ kind: 'outside', entities });
   }
@@ -155,8 +186,9 @@ export class SqliteFeed {
   }
 
   #readPresence(): void {
-    if (!this.#options.kept()) return;
-    const rows = this.#options.all({ text: `SELECT * FROM "${PRESENCE_TABLE}" WHERE "expires" > ?`, params: [Date.now()] });
+    const place = this.#options.presence();
+    if (!place) return;
+    const rows = this.#options.all({ text: `SELECT * FROM ${presenceTable(place)} WHERE "expires" > ?`, params: [Date.now()] });
     this.#book.replace(rows.map((row) => ({
       entry: { client: String(row.client), person: String(row.person), entity: String(row.entity), id: String(row.record_id), editing: Number(row.editing) === 1 },
       expires: Number(row.expires),

@@ -17,7 +17,7 @@ import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
-import { createPresenceTableSql, SqliteFeed } from '../changes/sqliteFeed.ts';
+import { createPresenceTableSql, SIDE_SCHEMA, SqliteFeed, type PresencePlace } from '../changes/sqliteFeed.ts';
 import { changeOfWrite } from '../changes/fromAudit.ts';
 import type { RecordChange } from '../changes/types.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
@@ -106,15 +106,21 @@ export class SqliteStorage implements Storage {
   readonly #feed = new SqliteFeed({
     all: (statement) => this.#all(statement), dialect: sqliteDialect,
     kept: () => this.#audit && this.#builder !== undefined,
+    presence: () => (this.#builder !== undefined ? this.#presence : undefined),
     entities: () => [...this.#entities],
   });
   /** The app's entities, once migrated. */
   #entities: readonly string[] = [];
+  /** The file opened (or `:memory:`): XOS's own file for presence goes beside it. */
+  readonly #location: string;
+  /** Where presence is kept, once migrated (nowhere: undefined). */
+  #presence: PresencePlace | undefined;
   #written: { changes: RecordChange[]; auditIds: number[] } = { changes: [], auditIds: [] };
 
   /** `location` is a file path or `:memory:`. */
   constructor(location: string, description: string, options: StorageOptions = {}) {
     this.description = description;
+    this.#location = location;
     try {
       this.#db = new DatabaseSync(location, {
         enableForeignKeyConstraints: true,
@@ -177,9 +183,10 @@ export class SqliteStorage implements Storage {
           if (!auditColumns.includes(column)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${column}" TEXT`);
         }
         for (const sql of auditIndexesSql()) this.#db.exec(sql);
-        this.#db.exec(createPresenceTableSql);
+        this.#db.exec(createPresenceTableSql());
       }
     });
+    this.#presence = model.audit ? {} : this.#attachPresenceFile();
     this.#builder = new SqlBuilder(model, sqliteDialect);
     this.#entities = [...model.tables.values()].map((table) => table.name);
     this.#audit = model.audit;
@@ -188,6 +195,24 @@ export class SqliteStorage implements Storage {
       this.#statements.clear();
     }
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes: [], audit: model.audit ? { kept: true } : { kept: false, reason: AUDIT_OFF } };
+  }
+
+  /**
+   * Without a trail XOS adds no table to the file (it may be the person's own): the Boards'
+   * presence lives in a file of XOS's own beside it, `<file>-xos`, attached. Where that cannot be
+   * (an in-memory database, a folder XOS may not write), there is no presence.
+   */
+  #attachPresenceFile(): PresencePlace | undefined {
+    if (this.#location === SQLITE_MEMORY || this.#location.startsWith('file:')) return undefined;
+    const place = { schema: SIDE_SCHEMA };
+    try {
+      const attached = this.#all({ text: 'SELECT name FROM pragma_database_list WHERE name = ?', params: [SIDE_SCHEMA] }).length > 0;
+      if (!attached) this.#all({ text: `ATTACH DATABASE ? AS "${SIDE_SCHEMA}"`, params: [presenceFileOf(this.#location)] });
+      this.#db.exec(createPresenceTableSql(place));
+      return place;
+    } catch {
+      return undefined;
+    }
   }
 
   async rights(): Promise<Map<string, TableRights>> {
@@ -464,4 +489,9 @@ function createTableSql(table: Table): string {
 function toInputs(params: readonly SqlParam[]): SQLInputValue[] {
   // Booleans never reach here: the dialect stores them as 0/1.
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p) as SQLInputValue);
+}
+
+/** XOS's own file beside a SQLite file it adds no table to: presence lives there. */
+export function presenceFileOf(location: string): string {
+  return `${location}-xos`;
 }
