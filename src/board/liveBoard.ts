@@ -283,8 +283,10 @@ export class LiveBoard implements BoardPart {
       state.markDeleted();
       return;
     }
-    // The version the form already shows (the echo of its own save, or read already).
-    if (!everything && change?.version !== null && change?.version !== undefined && change.version <= detail.version) return;
+    // The version the form already shows (the echo of its own save, or read already). Only equal
+    // says so: the version of a person's own row is its state (a digest on SQLite), not a count,
+    // so a change may carry a smaller one; an older change costs one read that finds nothing new.
+    if (!everything && change?.version !== null && change?.version !== undefined && change.version === detail.version) return;
     const context = snapshot.context;
     const current = await readStored(this.host.deps(), this.host.ast(), context, open.id);
     // The person may have moved on while it was read.

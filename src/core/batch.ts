@@ -215,7 +215,8 @@ export function reviewEditValue(ast: Ast, review: Review, field: string, value: 
 export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed: ReadonlyArray<{ readonly id: string; readonly version: number | null }>): Promise<CurrentRecord[]> {
   const newer = changed.filter(({ id, version }) => {
     const row = review.row(id);
-    return row !== undefined && !row.gone && (version === null || version > row.version);
+    // Versions of a person's own rows are their state (a digest on SQLite), not counts: only equal means unchanged.
+    return row !== undefined && !row.gone && (version === null || version !== row.version);
   });
   const ids = [...new Set(newer.map((c) => c.id))];
   if (!ids.length) return [];
@@ -225,7 +226,7 @@ export async function reviewRowsChanged(deps: CoreDeps, review: Review, changed:
     if (!record) return [{ id, current: null }];
     const now = withoutVersion(record);
     const row = review.row(id)!;
-    if (now.version <= row.version) return [];
+    if (now.version === row.version) return [];
     const accepted = [...row.cells].filter(([, cell]) => cell.accepted);
     const ours = accepted.length > 0 && accepted.every(([field, cell]) => JSON.stringify(cell.to) === JSON.stringify(ownValue(now.record, field) ?? null));
     return ours ? [] : [{ id, current: now }];

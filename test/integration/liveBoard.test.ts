@@ -15,12 +15,14 @@ import { proposeBatch } from '../../src/core/batch.ts';
 import { embeddedClient } from '../../src/graphql/client.ts';
 import { buildDeleteMutation, buildDetailQuery, buildInsertMutation, buildUpdateMutation } from '../../src/graphql/requests.ts';
 import type { RecordChange, XosClient } from '../../src/graphql/types.ts';
+import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { ScriptedFeed } from '../support/scriptedFeed.ts';
 import { openSavingBoard, type SavingBoard, type Sent } from '../support/savingBoard.ts';
 
 describe('the Board live over a real backend', () => {
-  let pg: PostgresServer;
+  let postgres: PostgresServer;
+  let dsn: string;
   let backend: Backend;
   let writer: XosClient;
   let controller: BoardController;
@@ -31,8 +33,9 @@ describe('the Board live over a real backend', () => {
   let detailReads = 0;
 
   before(async () => {
-    pg = await startPostgres();
-    backend = await startBackend({ ast: demoApp(), dsn: await pg.createDatabase('live_board'), seed: true });
+    postgres = await startPostgres();
+    dsn = await postgres.createDatabase('live_board');
+    backend = await startBackend({ ast: demoApp(), dsn, seed: true });
     const base = embeddedClient(backend);
     writer = embeddedClient(backend);
     const client: XosClient = {
@@ -51,7 +54,7 @@ describe('the Board live over a real backend', () => {
   after(async () => {
     controller?.dispose();
     await backend?.close();
-    await pg?.stop();
+    await postgres?.stop();
   });
 
   const sent = (method: string, from = 0): Sent[] => board.sent(method, from);
@@ -243,6 +246,23 @@ describe('the Board live over a real backend', () => {
     feed.emit({ kind: 'presence', presence: [] });
   });
 
+  test('a change whose version is smaller than the shown one is read, not taken for the form\'s own: a person\'s row\'s version is a digest, not a count', async () => {
+    assert.equal((await showRecord(deps(), 'person_detail', '9')).ok, true);
+    const shown = controller.board.snapshot().detail!.version!;
+    // Another program writes the row and leaves a version below the shown one, as a row digest may be.
+    const sql = new pg.Client({ connectionString: dsn });
+    await sql.connect();
+    try {
+      await sql.query('UPDATE person SET city = $1, version = $2 WHERE id = 9', ['Digest City', shown - 1]);
+    } finally {
+      await sql.end();
+    }
+    feed.emit({ kind: 'changes', changes: [{ entity: 'person', id: '9', action: 'update', version: shown - 1 }] });
+    await controller.liveSettled();
+    assert.equal(field(lastDetail(), 'city').value, 'Digest City');
+    assert.equal(controller.board.snapshot().detail!.version, shown - 1);
+  });
+
   test('a record deleted by someone else: the form says so and Save is not offered', async () => {
     const made = await create({ firstname: 'Gone', lastname: 'Soon' });
     assert.equal((await showRecord(deps(), 'person_detail', made.id)).ok, true);
@@ -284,22 +304,33 @@ describe('the Board live over a real backend', () => {
     await controller.navigation.openContext('person_list');
     const doomed = await create({ firstname: 'Review', lastname: 'Gone' });
     const proposed = await proposeBatch({ client: writer, board: controller.board, confirmer: undefined as never, locale: 'en' }, 'person_list', writer.ast().contexts.person_list,
-      [{ id: '6', age: 60 }, { id: '7', age: 61 }, { id: '8', age: 62 }, { id: doomed.id, age: 63 }]);
+      [{ id: '6', age: 60 }, { id: '7', age: 61 }, { id: '8', age: 62 }, { id: '5', age: 64 }, { id: doomed.id, age: 63 }]);
     assert.equal(proposed.ok, true, JSON.stringify(proposed));
     const review = controller.board.review()!;
     const changed = await write('7', { age: 70 }, false);
     const deleted = await remove(doomed.id);
     // The echo-like case: row 8 now holds exactly the proposed value (written elsewhere), no conflict to decide.
     const same = await write('8', { age: 62 }, false);
-    feed.emit({ kind: 'changes', changes: [changed, deleted, same, { entity: 'company', id: '1', action: 'update', version: 9 }] });
+    // Row 5 written by another program that left a smaller version, as a row digest may be: still a conflict.
+    const lower = review.row('5')!.version - 1;
+    const sql = new pg.Client({ connectionString: dsn });
+    await sql.connect();
+    try {
+      await sql.query('UPDATE person SET age = 55, version = $1 WHERE id = 5', [lower]);
+    } finally {
+      await sql.end();
+    }
+    feed.emit({ kind: 'changes', changes: [changed, deleted, same, { entity: 'company', id: '1', action: 'update', version: 9 }, { entity: 'person', id: '5', action: 'update', version: lower }] });
     await controller.liveSettled();
+    assert.equal(review.row('5')!.conflict, true, 'a smaller version is a change too');
+    assert.equal(review.row('5')!.record.age, 55);
     assert.equal(review.row('7')!.conflict, true);
     assert.equal(review.row('7')!.record.age, 70);
     assert.equal(review.row(doomed.id)!.gone, true);
     assert.equal(review.row('6')!.conflict, false);
     assert.equal(review.row('8')!.conflict, false);
     const block = sent('board/review').at(-1)!.params.review;
-    assert.equal(block.counts.conflicts, 1, JSON.stringify(block.counts));
+    assert.equal(block.counts.conflicts, 2, JSON.stringify(block.counts));
     endpoint.receive({ method: 'board/reviewAction', params: { reviewId: block.reviewId, action: 'discard' } });
   });
 
