@@ -25,7 +25,7 @@ import { startWorkerBackend } from '../../src/graphql/workerBackend.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 import { until } from '../support/until.ts';
-import { recordFeed } from '../support/feedRecorder.ts';
+import { recordFeed, type FeedRecord } from '../support/feedRecorder.ts';
 
 const updateCity = 'mutation($id: ID!, $version: Int!, $city: String) { update_person(id: $id, version: $version, set: { city: $city }) { id version } }';
 
@@ -331,6 +331,24 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
   });
 });
 
+type WorkerBackend = Awaited<ReturnType<typeof startWorkerBackend>>;
+
+/** One backend's front end opens a record with unsaved edits: the other hears it, then hears it cleared; the first is never told its own. */
+async function presenceCrosses(one: WorkerBackend, oneHears: FeedRecord, twoHears: FeedRecord, entity: string, id: string): Promise<void> {
+  one.client.feed!.announce({ entity, id, editing: true });
+  await until('presence over there', () => twoHears.lastPresence()?.some((p) => p.entity === entity && p.id === id && p.editing));
+  assert.ok(!(oneHears.lastPresence() ?? []).some((p) => p.id === id), 'not told its own presence');
+  one.client.feed!.announce(undefined);
+  await until('presence cleared over there', () => twoHears.lastPresence()?.length === 0);
+}
+
+async function closeBoth(one: WorkerBackend, two: WorkerBackend, oneHears: FeedRecord, twoHears: FeedRecord): Promise<void> {
+  oneHears.stop();
+  twoHears.stop();
+  await one.close();
+  await two.close();
+}
+
 describe('the change feed on SQLite, two embedded backends on one file', () => {
   test('each sees the other\'s writes and presence, and its own writes', async () => {
     await using dir = await tempDir('xos-feed');
@@ -349,16 +367,9 @@ describe('the change feed on SQLite, two embedded backends on one file', () => {
       assert.ok(await until('the created record over there', () => twoHears.changes().find((c) => c.id === id && c.action === 'create')));
       assert.equal(twoHears.changes().filter((c) => c.id === '4').length, 1, 'a write is told once');
 
-      one.client.feed!.announce({ entity: 'person', id: '4', editing: true });
-      await until('presence over there', () => twoHears.lastPresence()?.some((p) => p.id === '4' && p.editing));
-      assert.ok(!(oneHears.lastPresence() ?? []).some((p) => p.id === '4'), 'not told its own presence');
-      one.client.feed!.announce(undefined);
-      await until('presence cleared over there', () => twoHears.lastPresence()?.length === 0);
+      await presenceCrosses(one, oneHears, twoHears, 'person', '4');
     } finally {
-      oneHears.stop();
-      twoHears.stop();
-      await one.close();
-      await two.close();
+      await closeBoth(one, two, oneHears, twoHears);
     }
   });
 
@@ -379,16 +390,10 @@ describe('the change feed on SQLite, two embedded backends on one file', () => {
     const twoHears = recordFeed(two.client.feed);
     try {
       await until('both feeds live', () => oneHears.live() && twoHears.live());
-      one.client.feed!.announce({ entity: 'kunde', id: '2', editing: true });
-      await until('presence over there', () => twoHears.lastPresence()?.some((p) => p.entity === 'kunde' && p.id === '2' && p.editing));
+      await presenceCrosses(one, oneHears, twoHears, 'kunde', '2');
       assert.deepEqual(twoHears.events.filter((event) => event.kind === 'outside'), [], 'a presence is no write to compare');
-      one.client.feed!.announce(undefined);
-      await until('presence cleared over there', () => twoHears.lastPresence()?.length === 0);
     } finally {
-      oneHears.stop();
-      twoHears.stop();
-      await one.close();
-      await two.close();
+      await closeBoth(one, two, oneHears, twoHears);
     }
     const after = new DatabaseSync(file);
     try {

@@ -51,6 +51,13 @@ interface Setup {
   readonly setCity: (key: string, city: string) => string;
 }
 
+/** The person's own table "Kunde" as init maps it, on either database. */
+const KUNDE: Setup = {
+  entity: 'kunde', list: 'kunde_list', detail: 'kunde_detail', cityField: 'stadt',
+  cityColumn: (board) => board.sent('board/list').at(-1)!.params.list.columns.findIndex((c: { field: string }) => c.field === 'stadt'),
+  setCity: (key, city) => `UPDATE "Kunde" SET "Stadt" = '${city}' WHERE "Nr" = ${Number(key)}`,
+};
+
 /** Opens the list and a record on a Board, then checks that other programs' writes show, and that a row not shown sends nothing. */
 async function followsOutsideWrites(t: TestContext, backend: Backend, outside: Outside, setup: Setup): Promise<void> {
   const client = embeddedClient(backend);
@@ -134,11 +141,7 @@ describe('writes by other programs show on open Boards', () => {
       const backend = await startBackend({ ast, dsn });
       try {
         assert.equal(backend.migration.audit.kept, false, 'the person\'s own table: no trail');
-        await followsOutsideWrites(t, backend, { run: async (sql) => { await admin.query(sql); } }, {
-          entity: 'kunde', list: 'kunde_list', detail: 'kunde_detail', cityField: 'stadt',
-          cityColumn: (board) => board.sent('board/list').at(-1)!.params.list.columns.findIndex((c: { field: string }) => c.field === 'stadt'),
-          setCity: (key, city) => `UPDATE "Kunde" SET "Stadt" = '${city}' WHERE "Nr" = ${Number(key)}`,
-        });
+        await followsOutsideWrites(t, backend, { run: async (sql) => { await admin.query(sql); } }, KUNDE);
       } finally {
         await backend.close();
       }
@@ -159,11 +162,7 @@ describe('writes by other programs show on open Boards', () => {
       const backend = await startBackend({ ast, dsn });
       try {
         assert.equal(backend.migration.audit.kept, false, 'the person\'s own file: no trail');
-        await followsOutsideWrites(t, backend, { run: async (sql) => { other.exec(sql); } }, {
-          entity: 'kunde', list: 'kunde_list', detail: 'kunde_detail', cityField: 'stadt',
-          cityColumn: (board) => board.sent('board/list').at(-1)!.params.list.columns.findIndex((c: { field: string }) => c.field === 'stadt'),
-          setCity: (key, city) => `UPDATE "Kunde" SET "Stadt" = '${city}' WHERE "Nr" = ${Number(key)}`,
-        });
+        await followsOutsideWrites(t, backend, { run: async (sql) => { other.exec(sql); } }, KUNDE);
       } finally {
         await backend.close();
       }
