@@ -5,10 +5,23 @@
 // the same process, and checks that no update was lost. First, what telling the change costs a
 // write: single-row writes as XOS makes them (update, audit entry, commit) with the change's
 // pg_notify and without, alternating in rounds, while a LISTEN connection hears the channel.
+// Last, writes by another program: a psql client updates a row every Board shows, on XOS's
+// tables and on a table XOS did not create; the delay from its commit until all 20 Boards (three
+// instances, the real Board with its compare of what it shows) show the new value.
 //   npm run bench:live                 (-- --seconds 20 for a shorter run)
 import pg from 'pg';
+import type { Ast } from '../src/ast/schema.ts';
+import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { CHANGES_CHANNEL, notifyChangesSql } from '../src/backend/changes/notifyPayload.ts';
+import { demoApp } from '../src/backend/demo.ts';
+import { startHttpServer, type RunningHttpServer } from '../src/backend/http.ts';
+import { readCatalog } from '../src/backend/introspect/init.ts';
+import { catalogToAst } from '../src/backend/introspect/toAst.ts';
+import type { RowsResult } from '../src/board/protocol.ts';
+import type { GridRow } from '../src/board/viewTypes.ts';
+import { connectRemoteClient } from '../src/graphql/client.ts';
 import { startPostgres } from '../test/support/postgres.ts';
+import { openSavingBoard, type SavingBoard } from '../test/support/savingBoard.ts';
 import { percentile, runTeam } from '../test/support/team.ts';
 
 const flag = process.argv.indexOf('--seconds');
@@ -79,6 +92,72 @@ async function notifyCostPerWrite(dsn: string): Promise<{ withNotify: number; wi
   return { withNotify: median(perWrite.withNotify), without: median(perWrite.without) };
 }
 
+const OUTSIDE_INSTANCES = 3;
+const OUTSIDE_BOARDS = 20;
+const OUTSIDE_WRITES = 40;
+/** A write no Board showed within this long counts as missed. */
+const OUTSIDE_GIVE_UP_MS = 10_000;
+
+interface OutsideTable {
+  readonly what: string;
+  readonly ast: Ast;
+  readonly list: string;
+  readonly field: string;
+  /** The UPDATE another program runs: `$1` the new value, `$2` the row's key. */
+  readonly update: string;
+}
+
+/**
+ * Another program (psql) writes a row every Board shows: the delay from its commit until every
+ * Board's page was sent the new value, one write at a time, with the Boards spread over the instances.
+ */
+async function outsideWrites(dsn: string, table: OutsideTable): Promise<{ delays: number[]; missed: number }> {
+  const backends: Backend[] = [];
+  const servers: RunningHttpServer[] = [];
+  const boards: SavingBoard[] = [];
+  const psql = new pg.Client({ connectionString: dsn });
+  await psql.connect();
+  try {
+    for (let i = 0; i < OUTSIDE_INSTANCES; i++) {
+      const backend = await startBackend({ ast: table.ast, dsn });
+      backends.push(backend);
+      servers.push(await startHttpServer(backend.api));
+    }
+    let shown: GridRow[] = [];
+    let column = -1;
+    for (let i = 0; i < OUTSIDE_BOARDS; i++) {
+      const board = openSavingBoard(await connectRemoteClient({ endpoint: servers[i % servers.length].url }));
+      boards.push(board);
+      await board.controller.navigation.openContext(table.list);
+      const list = board.sent('board/list').at(-1)!.params.list;
+      column = list.columns.findIndex((c: { field: string }) => c.field === table.field);
+      shown = (await board.pageAsks<RowsResult>('board/rows', { listId: list.listId, offset: 0, limit: 100, query: {} })).rows as GridRow[];
+    }
+    const delays: number[] = [];
+    let missed = 0;
+    for (let n = 0; n < OUTSIDE_WRITES; n++) {
+      const row = shown[(n * 7) % shown.length];
+      const value = `Outside ${n}`;
+      const marks = boards.map((board) => board.posted.length);
+      await psql.query(table.update, [value, Number(row.key)]);
+      const committed = performance.now();
+      const showsIt = (board: SavingBoard, i: number) => board.sent('board/listRows', marks[i])
+        .some((m) => (m.params.windows as { rows: GridRow[] }[]).some((w) => w.rows.some((r) => r.key === row.key && r.values[column] === value)));
+      while (!boards.every(showsIt) && performance.now() - committed < OUTSIDE_GIVE_UP_MS) await new Promise((resolve) => setTimeout(resolve, 2));
+      if (boards.every(showsIt)) delays.push(performance.now() - committed);
+      else missed++;
+      // Writes spaced like a person's or a script's, not back to back.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    return { delays, missed };
+  } finally {
+    for (const board of boards) board.controller.dispose();
+    for (const server of servers) await server.close();
+    for (const backend of backends) await backend.close();
+    await psql.end();
+  }
+}
+
 const postgres = await startPostgres();
 try {
   const dsn = await postgres.createDatabase('xos_live_bench');
@@ -103,6 +182,27 @@ try {
     if (lost > 0) process.exitCode = 1;
   } finally {
     await team.close();
+  }
+
+  const ownDsn = await postgres.createDatabase('xos_live_outside');
+  const setup = new pg.Client({ connectionString: ownDsn });
+  await setup.connect();
+  try {
+    await setup.query('CREATE TABLE "Kunde" ("Nr" integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "Name" text NOT NULL, "Stadt" text)');
+    await setup.query('INSERT INTO "Kunde" ("Name", "Stadt") SELECT \'Kunde \' || n, \'Stadt \' || n FROM generate_series(1, 10000) AS n');
+  } finally {
+    await setup.end();
+  }
+  const tables: Array<{ dsn: string; table: OutsideTable }> = [
+    { dsn, table: { what: 'XOS\'s table person', ast: demoApp(), list: 'person_list', field: 'city', update: 'UPDATE person SET city = $1, version = version + 1 WHERE id = $2' } },
+    { dsn: ownDsn, table: { what: 'a table XOS did not create', ast: catalogToAst(await readCatalog(ownDsn)).ast, list: 'kunde_list', field: 'stadt', update: 'UPDATE "Kunde" SET "Stadt" = $1 WHERE "Nr" = $2' } },
+  ];
+  for (const { dsn: where, table } of tables) {
+    const { delays, missed } = await outsideWrites(where, table);
+    const p95 = delays.length ? percentile(delays, 95) : Infinity;
+    console.log(`another program's write (psql) -> all ${OUTSIDE_BOARDS} Boards show it, ${table.what}: p50 ${ms(percentile(delays, 50))}, p95 ${ms(p95)}, max ${ms(Math.max(...delays))}, `
+      + `${missed} missed (${OUTSIDE_WRITES} writes, ${OUTSIDE_INSTANCES} instances); aim p95 < 1000 ms: ${p95 < 1000 && missed === 0 ? 'met' : 'NOT met'}`);
+    if (missed > 0) process.exitCode = 1;
   }
 } finally {
   await postgres.stop();

@@ -85,8 +85,9 @@ async function followsOutsideWrites(t: TestContext, backend: Backend, outside: O
 
     // A row the page does not hold: the Board compares, finds what it shows unchanged, and sends nothing.
     const all = await backend.api.run({ query: `{ ${setup.entity}_list(limit: 1000) { id } }` });
+    const keys = (all.data![`${setup.entity}_list`] as Array<{ id: string }>).map((r) => String(r.id));
     const held = new Set(top.rows.map((r) => r.key));
-    const hidden = (all.data![`${setup.entity}_list`] as Array<{ id: string }>).map((r) => String(r.id)).find((key) => !held.has(key))!;
+    const hidden = keys.find((key) => !held.has(key))!;
     mark = board.posted.length;
     const heard = waitForOutside(client.feed!);
     await outside.run(setup.setCity(hidden, 'Outside-Unseen'));
@@ -106,6 +107,21 @@ async function followsOutsideWrites(t: TestContext, backend: Backend, outside: O
     assert.notEqual(controller.board.snapshot().detail!.version, before, 'the version is the row\'s new state');
     assert.equal(board.lastDetail().dirty, false);
     assert.ok(board.sent('board/detail', mark).length >= 1);
+
+    // The list opened again, its page holding only the first rows it came with (it asked for no window).
+    await controller.navigation.openContext(setup.list);
+    const reopened = board.sent('board/list').at(-1)!.params.list;
+    mark = board.posted.length;
+    const heardAgain = waitForOutside(client.feed!);
+    const firstRows = new Set((reopened.rows as GridRow[]).map((r) => r.key));
+    await outside.run(setup.setCity(keys.findLast((key) => !firstRows.has(key))!, 'Outside-Unseen-Again'));
+    await heardAgain;
+    await controller.liveSettled();
+    assert.deepEqual(board.sent('board/listRows', mark), [], 'the first rows compared unchanged: nothing sent');
+    const first = (reopened.rows as GridRow[])[3];
+    await outside.run(setup.setCity(first.key, 'Outside-First'));
+    await until('the first rows to show the other program\'s write', () => board.sent('board/listRows', mark)
+      .find((m) => (m.params.windows[0]?.rows as GridRow[] | undefined)?.some((r) => r.key === first.key && r.values[column] === 'Outside-First')));
   } finally {
     board.controller.dispose();
   }

@@ -10,7 +10,7 @@
 import { Listeners } from './listeners.ts';
 import type { StorageFeedEvent, StorageFeedListener } from './types.ts';
 
-export const OUTSIDE_POLL_MS = 1_000;
+export const OUTSIDE_POLL_MS = 500;
 
 /** What moves with every write: the snapshot as text; undefined: nothing to watch yet. */
 export type ReadWriteMark = () => Promise<string | undefined>;
