@@ -185,11 +185,10 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
     }, { timeoutMs: 15_000, describe: () => 'the email field still shows the discarded edit' }).then((v) => v.includes('@')), true);
     await page.locator('.tabs-container .tab', { hasText: '● XOS Board' }).waitFor({ state: 'hidden', timeout: 15_000 });
 
-    // A conflict, resolved field by field: the person edits the city, someone else stores another
-    // city meanwhile; Save writes nothing and shows both; the person keeps theirs and saves again.
-    // The other write is raw SQL without an audit entry: SQLite's change feed names other
-    // processes' writes from the audit trail, so the live Board does not hear it and the
-    // conflict is found at Save (a write it hears: boardReview.e2e.ts, teamLive.e2e.ts).
+    // A conflict, resolved field by field: the person edits the city, another program stores
+    // another city meanwhile (raw SQL, no audit entry: the file's data_version tells the Board
+    // someone wrote, and it compares the open record with the row); the form shows both at once,
+    // before any Save; the person keeps theirs and saves.
     const summaryBox = board.locator('xos-detail-form div.summary');
     const summary = await summaryBox.innerText();
     const personId = /^#(\d+)/.exec(summary)?.[1];
@@ -205,8 +204,6 @@ test('the packaged XOS extension (.vsix) runs "XOS: Show Output" and "XOS: Open 
       await page.keyboard.type('Kiel');
       await city.locator('vscode-badge.edited').waitFor({ state: 'visible', timeout: 15_000 });
       database.prepare('UPDATE person SET city = ?, version = version + 1 WHERE id = ?').run('Lübeck', Number(personId));
-      await board.locator('vscode-button.save').click();
-      await answerNotification(page, /Save changes to Person/, 'Save', 'installed-conflict-question');
       const conflict = city.locator('.conflict');
       await conflict.waitFor({ state: 'visible', timeout: 30_000 });
       assert.equal(await conflict.locator('dd.theirs').innerText(), 'Lübeck');
