@@ -332,11 +332,16 @@ async function moved(deps: ApprovalDeps, from: PendingApproval, next: PendingApp
  */
 export async function voidChanged(deps: ApprovalDeps, changes: readonly RecordChange[]): Promise<PendingApproval[]> {
   if (changes.length === 0) return [];
+  const ast = deps.client.ast();
+  // XOS's own tables count versions up; a row of the person's own table has its state as version
+  // (a digest on SQLite), so there any other version is a change.
+  const changedFrom = (bound: { entity: string; version: number }, version: number | null) => version === null
+    || (ast.entities[bound.entity]?.table !== undefined ? version !== bound.version : version > bound.version);
   const voided: PendingApproval[] = [];
   for (const approval of await deps.store.list(['pending'])) {
     if (approval.backend !== deps.backend) continue; // another backend's records
     const hit = approval.versions.flatMap((bound) => changes.filter((c) => c.entity === bound.entity && c.id === bound.id
-      && (c.version === null || c.version > bound.version)).map((c) => ({ bound, change: c })));
+      && changedFrom(bound, c.version)).map((c) => ({ bound, change: c })));
     if (hit.length === 0) continue;
     const entity = hit[0].bound.entity;
     const ids = [...new Set(hit.map((h) => h.bound.id))];

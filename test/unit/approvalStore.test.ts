@@ -266,6 +266,21 @@ describe('the approval state machine without a write', () => {
     assert.equal((await decideApproval(deps, older.approval.id, 'approve', 'Anna')).kind, 'already_decided');
   });
 
+  test('on the person\'s own table any other version voids: a row\'s version is its state (a digest), not a count', async () => {
+    const base = demoApp();
+    const ownPerson: XosClient = { ...untouched, ast: () => ({ ...base, entities: { ...base.entities, person: { ...base.entities.person, table: 'people' } } }) };
+    const own = { ...deps, client: ownPerson };
+    const smaller = await requestApproval(own, saveOf('70', 900, 'Suhl'), { credential: 'token o', client: 'o' });
+    const same = await requestApproval(own, saveOf('71', 900, 'Suhl'), { credential: 'token o', client: 'o' });
+    assert.ok(smaller.kind === 'requested' && same.kind === 'requested');
+    const voided = await voidChanged(own, [
+      { entity: 'person', id: '70', action: 'update', version: 17 },
+      { entity: 'person', id: '71', action: 'update', version: 900 },
+    ]);
+    assert.deepEqual(voided.map((v) => v.id), [smaller.approval.id]);
+    assert.equal((await store.get(same.approval.id))!.state, 'pending');
+  });
+
   test('an approval is written only to the backend it was requested for, and listed only there', async () => {
     const made = await requestApproval({ ...deps, backend: 'sqlite:/data/crm.db' }, saveOf('60', 1, 'Gera'), { credential: 'token z', client: 'z' });
     assert.ok(made.kind === 'requested');
