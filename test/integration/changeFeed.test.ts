@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { notifyChangesSql } from '../../src/backend/changes/notifyPayload.ts';
-import { FEED_APPLICATION_NAME } from '../../src/backend/changes/postgresFeed.ts';
+import { FEED_APPLICATION_NAME, presencePayload } from '../../src/backend/changes/postgresFeed.ts';
 import { insertAuditSql } from '../../src/backend/storage/audit.ts';
 import { postgresDialect } from '../../src/backend/storage/postgres.ts';
 import { startBackend, type Backend } from '../../src/backend/backend.ts';
@@ -242,7 +242,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
     }
   });
 
-  test('a notification only says "look": forgeries by a read-only role show nothing and move no cursor; a write that took its id first and commits last is still told', async () => {
+  test('a notification only says "look": forgeries by a read-only role show nothing and move no cursor, its "… is editing" neither; a write that took its id first and commits last is still told', async () => {
     const admin = new pg.Client({ connectionString: dsn });
     await admin.connect();
     await admin.query('CREATE ROLE xos_reporter LOGIN');
@@ -264,6 +264,10 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
       const forged = { cursor: 999_999_999_999, changes: [{ entity: 'person', id: '1', action: 'update', version: 99, person: 'Mallory', path: 'board' }] };
       await reporter.query("SELECT pg_notify('xos_changes', $1)", [JSON.stringify(forged)]);
       await reporter.query("SELECT pg_notify('xos_changes', $1)", ['{"changes":[{"entity":"person","id":"2","action":"delete","version":null}]}']);
+      // And someone "editing", in exactly the shape XOS announces: presence is read from XOS's table, which the role may not write.
+      await reporter.query("SELECT pg_notify('xos_presence', $1)", [presencePayload('mallory-board', { client: 'mallory-board', person: 'Mallory', entity: 'person', id: '3', editing: true }, 30_000)]);
+      await assert.rejects(reporter.query('INSERT INTO "xos_presence" ("client", "person", "entity", "record_id", "editing", "expires") VALUES ($1, $2, $3, $4, $5, $6)',
+        ['mallory-board', 'Mallory', 'person', '3', true, Date.now() + 30_000]), /permission denied/);
 
       // A write that takes its audit id first and commits after a later one.
       await early.query('BEGIN');
@@ -287,6 +291,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
       const [{ max }] = (await admin.query<{ max: string }>('SELECT MAX("id") AS "max" FROM "xos_audit"')).rows;
       for (const message of messages.filter((m) => m.id !== undefined)) assert.ok(Number(message.id) <= Number(max), `event ${message.event} has the cursor ${message.id}, past the trail's ${max}`);
       assert.deepEqual(heard.changes().filter((c) => c.person === 'Mallory' || (c.id === '1' && c.version === 99) || (c.id === '2' && c.action === 'delete')), [], 'no forged change is told');
+      assert.deepEqual(heard.presence().filter((p) => p.person === 'Mallory'), [], 'no forged presence is told');
       assert.ok(!messages.some((m) => m.data.includes('Mallory')), 'nor streamed');
     } finally {
       heard.stop();

@@ -41,6 +41,8 @@ const HEARD_CLIENT = /^[A-Za-z0-9_@.:-]{1,128}$/;
  * repeat (up to 10 s later). Answered at most once a second, however often it is heard.
  */
 export const PRESENCE_HELLO = '{"hello":true}';
+/** What an announcement stored in the presence table says on the channel: read the table. */
+export const PRESENCE_LOOK = '{"look":true}';
 const HELLO_ANSWER_MS = 1_000;
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const FEED_APPLICATION_NAME = 'xos-change-feed';
@@ -53,6 +55,18 @@ export interface PostgresFeedOptions {
   readonly sendPresence: (payload: string) => Promise<void>;
   /** The trail's entries after `cursor` and among `gaps`; undefined where the app keeps no trail. */
   readonly readTrail?: (cursor: number, gaps: readonly number[], limit: number) => Promise<TrailRead | undefined>;
+  /**
+   * XOS's presence table, where the role could make it: an announcement is stored there (and the
+   * channel told to look), and presence is read from it, never from a notification's payload.
+   */
+  readonly presenceTable?: () => PresenceTable | undefined;
+}
+
+export interface PresenceTable {
+  /** Stores (or clears) one front end's presence and tells every instance to look, in one transaction. */
+  store(client: string, entry: SharedPresence | undefined, expires: number): Promise<void>;
+  /** Every presence alive now. */
+  read(): Promise<Array<{ entry: SharedPresence; expires: number }>>;
 }
 
 interface PresencePayload {
@@ -90,6 +104,9 @@ export class PostgresFeed {
   readonly #own = new Map<string, { readonly entry: SharedPresence; readonly until: number }>();
   #helloAnswer: NodeJS.Timeout | undefined;
   #helloAnsweredAt = 0;
+  /** Reads of the presence table, one at a time (one queued serves every look heard meanwhile). */
+  #presenceReads: Promise<void> = Promise.resolve();
+  #presenceReadQueued = false;
 
   constructor(options: PostgresFeedOptions) {
     this.#options = options;
@@ -117,7 +134,9 @@ export class PostgresFeed {
   async announce(client: string, entry: SharedPresence | undefined, ttlMs: number): Promise<void> {
     if (entry) this.#own.set(client, { entry, until: Date.now() + ttlMs });
     else this.#own.delete(client);
-    await this.#options.sendPresence(presencePayload(client, entry, ttlMs));
+    const table = this.#options.presenceTable?.();
+    if (table) await table.store(client, entry, Date.now() + ttlMs);
+    else await this.#options.sendPresence(presencePayload(client, entry, ttlMs));
   }
 
   async close(): Promise<void> {
@@ -159,6 +178,8 @@ export class PostgresFeed {
     }
     this.#client = client;
     this.#delay = RETRY_FIRST_MS;
+    // Who is where now, from the table (announcements made while this feed was not listening).
+    if (this.#options.presenceTable?.()) void this.#readPresence();
     const returning = this.#connectedOnce;
     this.#connectedOnce = true;
     if (returning) await this.#read({ catchUp: true });
@@ -259,6 +280,11 @@ export class PostgresFeed {
       return;
     }
     if (channel === PRESENCE_CHANNEL) {
+      // With the table, anything said on the channel (anyone may say anything) only makes it read.
+      if (this.#options.presenceTable?.()) {
+        void this.#readPresence();
+        return;
+      }
       if (payload === PRESENCE_HELLO) {
         this.#answerHello();
         return;
@@ -283,6 +309,20 @@ export class PostgresFeed {
         else this.#options.sendPresence(presencePayload(client, entry, left)).catch(() => undefined);
       }
     }, wait).unref();
+  }
+
+  /** Queues one read of the presence table (a read already queued serves); replaces the book with it. */
+  #readPresence(): Promise<void> {
+    if (this.#presenceReadQueued) return this.#presenceReads;
+    this.#presenceReadQueued = true;
+    this.#presenceReads = this.#presenceReads.then(async () => {
+      this.#presenceReadQueued = false;
+      const table = this.#options.presenceTable?.();
+      if (!table || this.#closed) return;
+      this.#book.replace(await table.read());
+      this.#emitPresence();
+    }).catch(() => undefined);
+    return this.#presenceReads;
   }
 
   #emitPresence(): void {

@@ -14,14 +14,12 @@ import { decodeAuditRow } from '../storage/audit.ts';
 import { auditAfterSql, auditNewestSql, changeOfEntry, changesAfter } from './fromAudit.ts';
 import { Listeners } from './listeners.ts';
 import { PresenceBook } from './presenceBook.ts';
-import type { SharedPresence, StorageFeedEvent, StorageFeedListener } from './types.ts';
+import { PRESENCE_KEEP_MS, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
 
 export const PRESENCE_TABLE = 'xos_presence';
 export const POLL_MS = 200;
 /** Other processes' changes named per tick at most; more: reset. */
 const TICK_LIMIT = 1_000;
-/** Rows of presence long expired are removed when someone announces. */
-const PRESENCE_KEEP_MS = 60_000;
 
 /** The schema name of XOS's own file attached beside the person's (`<file>-xos`). */
 export const SIDE_SCHEMA = 'xos_side';

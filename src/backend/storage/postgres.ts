@@ -17,11 +17,11 @@ import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
-import { FEED_APPLICATION_NAME, PostgresFeed } from '../changes/postgresFeed.ts';
+import { FEED_APPLICATION_NAME, PostgresFeed, PRESENCE_LOOK } from '../changes/postgresFeed.ts';
 import { OutsideWrites, WRITE_MARK_SQL } from '../changes/outsideWrites.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf, trailReadSql } from '../changes/fromAudit.ts';
-import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
+import { PRESENCE_KEEP_MS, type ChangesSince, type SharedPresence, type StorageFeedListener } from '../changes/types.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
@@ -150,6 +150,8 @@ export class PostgresStorage implements Storage {
   readonly #outside: OutsideWrites;
   /** The app's entities, once migrated. */
   #entities: readonly string[] = [];
+  /** XOS's presence table, where the role may create it: presence read from it, never from a notification. */
+  #presenceTable: string | undefined;
 
   constructor(dsn: string, options: StorageOptions = {}) {
     this.description = redactDsn(dsn);
@@ -157,6 +159,10 @@ export class PostgresStorage implements Storage {
       connect: () => new pg.Client({ connectionString: dsn, options: '-c TimeZone=UTC', application_name: FEED_APPLICATION_NAME }),
       changesSince: (cursor, limit) => this.changesSince(cursor, limit),
       sendPresence: async (payload) => { await query(this.#pool, { text: `SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, params: [payload] }); },
+      presenceTable: () => (this.#presenceTable === undefined ? undefined : {
+        store: async (client, entry, expires) => { await query(this.#pool, storePresenceSql(this.#presenceTable!, client, entry, expires)); },
+        read: async () => (await query(this.#pool, { text: `SELECT * FROM ${this.#presenceTable!} WHERE "expires" > $1`, params: [Date.now()] })).map(presenceRowOf),
+      }),
       readTrail: async (cursor, gaps, limit) => (this.#audit ? trailReadOf(await query(this.#pool, trailReadSql(cursor, gaps, limit, this.#auditPlace)), limit) : undefined),
     });
     this.#pool = new pg.Pool({
@@ -181,6 +187,7 @@ export class PostgresStorage implements Storage {
     // Over the person's own tables XOS keeps its one table in a schema of its own.
     this.#auditPlace = model.owned ? OWN_AUDIT : SCHEMA_AUDIT;
     let audit: AuditState = { kept: false };
+    let presenceTable: string | undefined;
     await this.#transaction(async (client) => {
       await query(client, { text: 'SELECT pg_advisory_xact_lock($1)', params: [MIGRATION_LOCK_KEY] });
       const existing = await existingColumns(client);
@@ -231,10 +238,12 @@ export class PostgresStorage implements Storage {
       }
       createdSearchIndexes.push(...await createSearchIndexes(client, model, indexes));
       audit = model.audit ? await createAuditTable(client, this.#auditPlace) : { kept: false, reason: AUDIT_OFF };
+      presenceTable = await createPresenceTable(client, model.owned ? OWN_PRESENCE : SCHEMA_PRESENCE);
     });
     this.#builder = new SqlBuilder(model, postgresDialect);
     this.#entities = [...model.tables.values()].map((table) => table.name);
     this.#audit = audit.kept;
+    this.#presenceTable = presenceTable;
     return { createdTables, addedColumns, createdIndexes, createdSearchIndexes, audit };
   }
 
@@ -638,6 +647,49 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
     const why = refused ? 'the database role may not create' : 'the database refused to create';
     return { kept: false, reason: `${why} XOS's audit table ${place.table}: grant the role CREATE on the database, or set "audit": false in the AST` };
   }
+}
+
+/** XOS's presence table: beside its own tables, or in its own schema over the person's. */
+const OWN_PRESENCE = { table: '"xos_presence"' } as const;
+const SCHEMA_PRESENCE = { table: '"xos"."presence"', schema: 'xos' } as const;
+
+/** The presence table, made where the role may (its name), else undefined: presence then travels in notifications. */
+async function createPresenceTable(client: Queryable, place: { readonly table: string; readonly schema?: string }): Promise<string | undefined> {
+  await query(client, { text: 'SAVEPOINT xos_presence', params: [] });
+  try {
+    if (place.schema !== undefined) await query(client, { text: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(place.schema)}`, params: [] });
+    await query(client, {
+      text: `CREATE TABLE IF NOT EXISTS ${place.table} ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
+        + '"record_id" TEXT NOT NULL, "editing" BOOLEAN NOT NULL, "expires" BIGINT NOT NULL)',
+      params: [],
+    });
+    await query(client, { text: 'RELEASE SAVEPOINT xos_presence', params: [] });
+    return place.table;
+  } catch {
+    await query(client, { text: 'ROLLBACK TO SAVEPOINT xos_presence', params: [] });
+    return undefined;
+  }
+}
+
+/** One front end's presence stored (or cleared) and every instance told to look, in one statement: one transaction. */
+function storePresenceSql(table: string, client: string, entry: SharedPresence | undefined, expires: number): Statement {
+  const look = `SELECT pg_notify('${PRESENCE_CHANNEL}', '${PRESENCE_LOOK}')`;
+  // Rows long expired go when anyone announces.
+  const sweep = `DELETE FROM ${table} WHERE "expires" < $${entry ? 7 : 2}`;
+  if (!entry) return { text: `WITH gone AS (DELETE FROM ${table} WHERE "client" = $1), swept AS (${sweep}) ${look}`, params: [client, Date.now() - PRESENCE_KEEP_MS] };
+  return {
+    text: `WITH stored AS (INSERT INTO ${table} ("client", "person", "entity", "record_id", "editing", "expires") VALUES ($1, $2, $3, $4, $5, $6) `
+      + 'ON CONFLICT ("client") DO UPDATE SET "person" = excluded."person", "entity" = excluded."entity", "record_id" = excluded."record_id", '
+      + `"editing" = excluded."editing", "expires" = excluded."expires"), swept AS (${sweep}) ${look}`,
+    params: [client, entry.person, entry.entity, entry.id, entry.editing, expires, Date.now() - PRESENCE_KEEP_MS],
+  };
+}
+
+function presenceRowOf(row: Record<string, unknown>): { entry: SharedPresence; expires: number } {
+  return {
+    entry: { client: String(row.client), person: String(row.person), entity: String(row.entity), id: String(row.record_id), editing: row.editing === true },
+    expires: Number(row.expires),
+  };
 }
 
 /** The columns of one of the person's tables or views (none: there is no such table). */
