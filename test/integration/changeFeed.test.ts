@@ -267,7 +267,7 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
       // And someone "editing", in exactly the shape XOS announces: presence is read from XOS's table, which the role may not write.
       await reporter.query("SELECT pg_notify('xos_presence', $1)", [presencePayload('mallory-board', { client: 'mallory-board', person: 'Mallory', entity: 'person', id: '3', editing: true }, 30_000)]);
       await assert.rejects(reporter.query('INSERT INTO "xos_presence" ("client", "person", "entity", "record_id", "editing", "expires") VALUES ($1, $2, $3, $4, $5, $6)',
-        ['mallory-board', 'Mallory', 'person', '3', true, Date.now() + 30_000]), /permission denied/);
+        ['mallory-board', 'Mallory', 'person', '3', 1, Date.now() + 30_000]), /permission denied/);
 
       // A write that takes its audit id first and commits after a later one.
       await early.query('BEGIN');

@@ -14,9 +14,9 @@ import { decodeAuditRow } from '../storage/audit.ts';
 import { auditAfterSql, auditNewestSql, changeOfEntry, changesAfter } from './fromAudit.ts';
 import { Listeners } from './listeners.ts';
 import { PresenceBook } from './presenceBook.ts';
-import { PRESENCE_KEEP_MS, type SharedPresence, type StorageFeedEvent, type StorageFeedListener } from './types.ts';
+import { PRESENCE_TABLE, presenceOfRow, readPresenceSql, writePresenceSql } from './presenceTable.ts';
+import type { SharedPresence, StorageFeedEvent, StorageFeedListener } from './types.ts';
 
-export const PRESENCE_TABLE = 'xos_presence';
 export const POLL_MS = 200;
 /** Other processes' changes named per tick at most; more: reset. */
 const TICK_LIMIT = 1_000;
@@ -29,13 +29,8 @@ export interface PresencePlace {
   readonly schema?: string;
 }
 
-function presenceTable(place: PresencePlace): string {
+export function presenceTable(place: PresencePlace): string {
   return place.schema === undefined ? `"${PRESENCE_TABLE}"` : `"${place.schema}"."${PRESENCE_TABLE}"`;
-}
-
-export function createPresenceTableSql(place: PresencePlace = {}): string {
-  return `CREATE TABLE IF NOT EXISTS ${presenceTable(place)} ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
-    + '"record_id" TEXT NOT NULL, "editing" INTEGER NOT NULL, "expires" INTEGER NOT NULL)';
 }
 
 export interface SqliteFeedOptions {
@@ -95,18 +90,9 @@ export class SqliteFeed {
   announce(client: string, presence: SharedPresence | undefined, ttlMs: number): void {
     const place = this.#options.presence();
     if (!place) return;
-    const table = presenceTable(place);
-    const now = Date.now();
-    if (presence) {
-      this.#options.all({
-        text: `INSERT INTO ${table} ("client", "person", "entity", "record_id", "editing", "expires") VALUES (?, ?, ?, ?, ?, ?) `
-          + 'ON CONFLICT ("client") DO UPDATE SET "person" = excluded."person", "entity" = excluded."entity", "record_id" = excluded."record_id", "editing" = excluded."editing", "expires" = excluded."expires"',
-        params: [client, presence.person, presence.entity, presence.id, presence.editing ? 1 : 0, now + ttlMs],
-      });
-    } else {
-      this.#options.all({ text: `DELETE FROM ${table} WHERE "client" = ?`, params: [client] });
-    }
-    this.#options.all({ text: `DELETE FROM ${table} WHERE "expires" < ?`, params: [now - PRESENCE_KEEP_MS] });
+    const { write, sweep } = writePresenceSql(this.#options.dialect, presenceTable(place), client, presence, Date.now() + ttlMs);
+    this.#options.all(write);
+    this.#options.all(sweep);
     if (this.#timer) {
       this.#readPresence();
       this.#emitPresence();
@@ -186,11 +172,7 @@ export class SqliteFeed {
   #readPresence(): void {
     const place = this.#options.presence();
     if (!place) return;
-    const rows = this.#options.all({ text: `SELECT * FROM ${presenceTable(place)} WHERE "expires" > ?`, params: [Date.now()] });
-    this.#book.replace(rows.map((row) => ({
-      entry: { client: String(row.client), person: String(row.person), entity: String(row.entity), id: String(row.record_id), editing: Number(row.editing) === 1 },
-      expires: Number(row.expires),
-    })));
+    this.#book.replace(this.#options.all(readPresenceSql(this.#options.dialect, presenceTable(place))).map(presenceOfRow));
   }
 
   #emitPresence(): void {

@@ -80,5 +80,3 @@ export interface ChangesSince {
 
 /** How long a front end's presence lives unless it announces again. */
 export const PRESENCE_TTL_MS = 30_000;
-/** Rows of presence kept in a table, long expired, are removed when someone announces. */
-export const PRESENCE_KEEP_MS = 60_000;

@@ -21,7 +21,8 @@ import { FEED_APPLICATION_NAME, PostgresFeed, PRESENCE_LOOK } from '../changes/p
 import { OutsideWrites, WRITE_MARK_SQL } from '../changes/outsideWrites.ts';
 import { notifyChangesSql, PRESENCE_CHANNEL, type NotifiedChange } from '../changes/notifyPayload.ts';
 import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf, trailReadSql } from '../changes/fromAudit.ts';
-import { PRESENCE_KEEP_MS, type ChangesSince, type SharedPresence, type StorageFeedListener } from '../changes/types.ts';
+import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
+import { createPresenceTableSql, PRESENCE_TABLE, presenceOfRow, readPresenceSql, writePresenceSql } from '../changes/presenceTable.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
 import type {
   AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
@@ -161,7 +162,7 @@ export class PostgresStorage implements Storage {
       sendPresence: async (payload) => { await query(this.#pool, { text: `SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, params: [payload] }); },
       presenceTable: () => (this.#presenceTable === undefined ? undefined : {
         store: async (client, entry, expires) => { await query(this.#pool, storePresenceSql(this.#presenceTable!, client, entry, expires)); },
-        read: async () => (await query(this.#pool, { text: `SELECT * FROM ${this.#presenceTable!} WHERE "expires" > $1`, params: [Date.now()] })).map(presenceRowOf),
+        read: async () => (await query(this.#pool, readPresenceSql(postgresDialect, this.#presenceTable!))).map(presenceOfRow),
       }),
       readTrail: async (cursor, gaps, limit) => (this.#audit ? trailReadOf(await query(this.#pool, trailReadSql(cursor, gaps, limit, this.#auditPlace)), limit) : undefined),
     });
@@ -650,7 +651,7 @@ async function createAuditTable(client: Queryable, place: AuditPlace): Promise<A
 }
 
 /** XOS's presence table: beside its own tables, or in its own schema over the person's. */
-const OWN_PRESENCE = { table: '"xos_presence"' } as const;
+const OWN_PRESENCE = { table: `"${PRESENCE_TABLE}"` } as const;
 const SCHEMA_PRESENCE = { table: '"xos"."presence"', schema: 'xos' } as const;
 
 /** The presence table, made where the role may (its name), else undefined: presence then travels in notifications. */
@@ -658,11 +659,7 @@ async function createPresenceTable(client: Queryable, place: { readonly table: s
   await query(client, { text: 'SAVEPOINT xos_presence', params: [] });
   try {
     if (place.schema !== undefined) await query(client, { text: `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(place.schema)}`, params: [] });
-    await query(client, {
-      text: `CREATE TABLE IF NOT EXISTS ${place.table} ("client" TEXT PRIMARY KEY, "person" TEXT NOT NULL, "entity" TEXT NOT NULL, `
-        + '"record_id" TEXT NOT NULL, "editing" BOOLEAN NOT NULL, "expires" BIGINT NOT NULL)',
-      params: [],
-    });
+    await query(client, { text: createPresenceTableSql(place.table), params: [] });
     await query(client, { text: 'RELEASE SAVEPOINT xos_presence', params: [] });
     return place.table;
   } catch {
@@ -673,22 +670,10 @@ async function createPresenceTable(client: Queryable, place: { readonly table: s
 
 /** One front end's presence stored (or cleared) and every instance told to look, in one statement: one transaction. */
 function storePresenceSql(table: string, client: string, entry: SharedPresence | undefined, expires: number): Statement {
-  const look = `SELECT pg_notify('${PRESENCE_CHANNEL}', '${PRESENCE_LOOK}')`;
-  // Rows long expired go when anyone announces.
-  const sweep = `DELETE FROM ${table} WHERE "expires" < $${entry ? 7 : 2}`;
-  if (!entry) return { text: `WITH gone AS (DELETE FROM ${table} WHERE "client" = $1), swept AS (${sweep}) ${look}`, params: [client, Date.now() - PRESENCE_KEEP_MS] };
+  const { write, sweep } = writePresenceSql(postgresDialect, table, client, entry, expires);
   return {
-    text: `WITH stored AS (INSERT INTO ${table} ("client", "person", "entity", "record_id", "editing", "expires") VALUES ($1, $2, $3, $4, $5, $6) `
-      + 'ON CONFLICT ("client") DO UPDATE SET "person" = excluded."person", "entity" = excluded."entity", "record_id" = excluded."record_id", '
-      + `"editing" = excluded."editing", "expires" = excluded."expires"), swept AS (${sweep}) ${look}`,
-    params: [client, entry.person, entry.entity, entry.id, entry.editing, expires, Date.now() - PRESENCE_KEEP_MS],
-  };
-}
-
-function presenceRowOf(row: Record<string, unknown>): { entry: SharedPresence; expires: number } {
-  return {
-    entry: { client: String(row.client), person: String(row.person), entity: String(row.entity), id: String(row.record_id), editing: row.editing === true },
-    expires: Number(row.expires),
+    text: `WITH written AS (${write.text}), swept AS (${sweep.text}) SELECT pg_notify('${PRESENCE_CHANNEL}', '${PRESENCE_LOOK}')`,
+    params: [...write.params, ...sweep.params],
   };
 }
 

@@ -17,7 +17,8 @@ import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
 import { BatchConflict, checkOncePerRow } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
-import { createPresenceTableSql, SIDE_SCHEMA, SqliteFeed, type PresencePlace } from '../changes/sqliteFeed.ts';
+import { presenceTable, SIDE_SCHEMA, SqliteFeed, type PresencePlace } from '../changes/sqliteFeed.ts';
+import { createPresenceTableSql } from '../changes/presenceTable.ts';
 import { changeOfWrite } from '../changes/fromAudit.ts';
 import type { RecordChange } from '../changes/types.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
@@ -107,7 +108,7 @@ export class SqliteStorage implements Storage {
     all: (statement) => this.#all(statement), dialect: sqliteDialect,
     kept: () => this.#audit && this.#builder !== undefined,
     presence: () => (this.#builder !== undefined ? this.#presence : undefined),
-    entities: () => [...this.#entities],
+    entities: () => this.#entities,
   });
   /** The app's entities, once migrated. */
   #entities: readonly string[] = [];
@@ -183,7 +184,7 @@ export class SqliteStorage implements Storage {
           if (!auditColumns.includes(column)) this.#db.exec(`ALTER TABLE "${AUDIT_TABLE}" ADD COLUMN "${column}" TEXT`);
         }
         for (const sql of auditIndexesSql()) this.#db.exec(sql);
-        this.#db.exec(createPresenceTableSql());
+        this.#db.exec(createPresenceTableSql(presenceTable({})));
       }
     });
     this.#presence = model.audit ? {} : this.#attachPresenceFile();
@@ -208,7 +209,7 @@ export class SqliteStorage implements Storage {
     try {
       const attached = this.#all({ text: 'SELECT name FROM pragma_database_list WHERE name = ?', params: [SIDE_SCHEMA] }).length > 0;
       if (!attached) this.#all({ text: `ATTACH DATABASE ? AS "${SIDE_SCHEMA}"`, params: [presenceFileOf(this.#location)] });
-      this.#db.exec(createPresenceTableSql(place));
+      this.#db.exec(createPresenceTableSql(presenceTable(place)));
       return place;
     } catch {
       return undefined;
