@@ -7,12 +7,17 @@
 // pg_notify and without, alternating in rounds, while a LISTEN connection hears the channel.
 // Last, writes by another program: a psql client updates a row every Board shows, on XOS's
 // tables and on a table XOS did not create; the delay from its commit until all 20 Boards (three
-// instances, the real Board with its compare of what it shows) show the new value.
+// instances, the real Board with its compare of what it shows) show the new value. Then all of it
+// at once: the agents and their Boards, psql on another of XOS's tables (20 Boards on the agents'
+// instances) and on the table XOS did not create, and a read-only role forging changes, presence
+// and presence rows on both databases; "met" when every delay's p95 < 1 s, no update is lost and
+// no forgery is written or shown.
 //   npm run bench:live                 (-- --seconds 20 for a shorter run)
 import pg from 'pg';
 import type { Ast } from '../src/ast/schema.ts';
 import { startBackend, type Backend } from '../src/backend/backend.ts';
 import { CHANGES_CHANNEL, notifyChangesSql } from '../src/backend/changes/notifyPayload.ts';
+import { presencePayload } from '../src/backend/changes/postgresFeed.ts';
 import { demoApp } from '../src/backend/demo.ts';
 import { startHttpServer, type RunningHttpServer } from '../src/backend/http.ts';
 import { readCatalog } from '../src/backend/introspect/init.ts';
@@ -111,14 +116,15 @@ interface OutsideTable {
  * Another program (psql) writes a row every Board shows: the delay from its commit until every
  * Board's page was sent the new value, one write at a time, with the Boards spread over the instances.
  */
-async function outsideWrites(dsn: string, table: OutsideTable): Promise<{ delays: number[]; missed: number }> {
+async function outsideWrites(dsn: string, table: OutsideTable, run: string, running: readonly RunningHttpServer[] = []): Promise<{ delays: number[]; missed: number }> {
   const backends: Backend[] = [];
-  const servers: RunningHttpServer[] = [];
+  // Instances already running (the team's, in the run with everything at once) stay theirs to close.
+  const servers: RunningHttpServer[] = [...running];
   const boards: SavingBoard[] = [];
   const psql = new pg.Client({ connectionString: dsn });
   await psql.connect();
   try {
-    for (let i = 0; i < OUTSIDE_INSTANCES; i++) {
+    for (let i = running.length; i < OUTSIDE_INSTANCES; i++) {
       const backend = await startBackend({ ast: table.ast, dsn });
       backends.push(backend);
       servers.push(await startHttpServer(backend.api));
@@ -137,7 +143,8 @@ async function outsideWrites(dsn: string, table: OutsideTable): Promise<{ delays
     let missed = 0;
     for (let n = 0; n < OUTSIDE_WRITES; n++) {
       const row = shown[(n * 7) % shown.length];
-      const value = `Outside ${n}`;
+      // A value no other phase wrote: a row that already holds it would show no change.
+      const value = `Outside ${run} ${n}`;
       const marks = boards.map((board) => board.posted.length);
       await psql.query(table.update, [value, Number(row.key)]);
       const committed = performance.now();
@@ -152,10 +159,59 @@ async function outsideWrites(dsn: string, table: OutsideTable): Promise<{ delays
     return { delays, missed };
   } finally {
     for (const board of boards) board.controller.dispose();
-    for (const server of servers) await server.close();
+    for (const server of servers.slice(running.length)) await server.close();
     for (const backend of backends) await backend.close();
     await psql.end();
   }
+}
+
+/** A role that may only read, as a reporting tool has: it can still send notifications on any channel. */
+async function createReporter(dsn: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: dsn });
+  await admin.connect();
+  try {
+    await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'xos_reporter') THEN CREATE ROLE xos_reporter LOGIN; END IF; END $$`);
+    await admin.query('GRANT USAGE ON SCHEMA public TO xos_reporter');
+    await admin.query('GRANT SELECT ON ALL TABLES IN SCHEMA public TO xos_reporter');
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(dsn);
+  url.username = 'xos_reporter';
+  return url.toString();
+}
+
+const FORGER = 'Mallory';
+
+/**
+ * The reporting role forges until `stop`: changes of people no one wrote (a version far ahead, a
+ * delete), "Mallory is editing", and a row of its own in XOS's presence table (refused). Counts
+ * what it sent and what the database let it write.
+ */
+async function forge(reporterDsn: string, stop: () => boolean): Promise<{ sent: number; written: number }> {
+  const reporter = new pg.Client({ connectionString: reporterDsn });
+  await reporter.connect();
+  let sent = 0;
+  let written = 0;
+  try {
+    for (let n = 0; !stop(); n++) {
+      const id = String(1 + (n % 100));
+      await reporter.query("SELECT pg_notify('xos_changes', $1)", [JSON.stringify({ cursor: 999_999_999_999 + n, changes: [{ entity: 'person', id, action: 'update', version: 1_000_000 + n, person: FORGER, path: 'board' }] })]);
+      await reporter.query("SELECT pg_notify('xos_changes', $1)", [JSON.stringify({ changes: [{ entity: 'person', id, action: 'delete', version: null }] })]);
+      await reporter.query("SELECT pg_notify('xos_presence', $1)", [presencePayload(`forged-${n}`, { client: `forged-${n}`, person: FORGER, entity: 'person', id, editing: true }, 30_000)]);
+      sent += 3;
+      for (const table of ['xos_presence', 'xos.presence']) {
+        const tried = await reporter.query(`INSERT INTO ${table} ("client", "person", "entity", "record_id", "editing", "expires") VALUES ($1, $2, 'person', $3, 1, $4)`,
+          [`forged-${n}`, FORGER, id, Date.now() + 60_000]).then(() => true, () => false);
+        sent++;
+        if (tried) written++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await reporter.end();
+  }
+  return { sent, written };
 }
 
 const postgres = await startPostgres();
@@ -198,11 +254,55 @@ try {
     { dsn: ownDsn, table: { what: 'a table XOS did not create', ast: catalogToAst(await readCatalog(ownDsn)).ast, list: 'kunde_list', field: 'stadt', update: 'UPDATE "Kunde" SET "Stadt" = $1 WHERE "Nr" = $2' } },
   ];
   for (const { dsn: where, table } of tables) {
-    const { delays, missed } = await outsideWrites(where, table);
+    const { delays, missed } = await outsideWrites(where, table, 'alone');
     const p95 = delays.length ? percentile(delays, 95) : Infinity;
     console.log(`another program's write (psql) -> all ${OUTSIDE_BOARDS} Boards show it, ${table.what}: p50 ${ms(percentile(delays, 50))}, p95 ${ms(p95)}, max ${ms(Math.max(...delays))}, `
       + `${missed} missed (${OUTSIDE_WRITES} writes, ${OUTSIDE_INSTANCES} instances); aim p95 < 1000 ms: ${p95 < 1000 && missed === 0 ? 'met' : 'NOT met'}`);
     if (missed > 0) process.exitCode = 1;
+  }
+
+  // Everything at once, as a team lives: the agents and their Boards on XOS's tables; beside them
+  // a psql writer on another of XOS's tables, its 20 Boards on the same three instances; psql on a
+  // table XOS did not create (its own three instances); and the read-only role forging on both.
+  console.log(`all at once: 3 instances, 20 Boards, 10 agents on XOS's tables; psql writing companies there (20 more Boards) and "Kunde" in a database XOS did not create; a read-only role forging on both, ${SECONDS} s …`);
+  const teamDsn = await postgres.createDatabase('xos_live_together');
+  let forging = true;
+  const forgers: Promise<{ sent: number; written: number }>[] = [];
+  const outside: Array<Promise<{ what: string; delays: number[]; missed: number }>> = [];
+  const together = await runTeam({
+    dsn: teamDsn, instances: 3, boards: 20, agents: 10, records: 1_000, durationMs: SECONDS * 1000,
+    during: async (servers) => {
+      // One role for the whole server, its read rights granted in each database, one after the other.
+      for (const where of [teamDsn, ownDsn]) forgers.push(forge(await createReporter(where), () => !forging));
+      const companies: OutsideTable = { what: 'XOS\'s table company', ast: demoApp(), list: 'company_list', field: 'city', update: 'UPDATE company SET city = $1, version = version + 1 WHERE id = $2' };
+      outside.push(outsideWrites(teamDsn, companies, 'together', servers).then((result) => ({ what: companies.what, ...result })));
+      outside.push(outsideWrites(ownDsn, tables[1].table, 'together').then((result) => ({ what: tables[1].table.what, ...result })));
+      await Promise.all(outside);
+    },
+  });
+  forging = false;
+  try {
+    const forged = await Promise.all(forgers);
+    const written = [...together.successes.values()].reduce((sum, n) => sum + n, 0);
+    const stored = await together.backends[0].api.storage.select({ table: 'person', columns: [], limit: 100_000 });
+    const lost = stored.filter((row) => row.version !== 1 + (together.successes.get(String(row.id)) ?? 0)).length;
+    const p95 = percentile(together.delays, 95);
+    console.log(`  agents: ${written} updates, ${together.conflicts} conflicts, ${lost} records with a lost update; sent -> every Board heard it: p50 ${ms(percentile(together.delays, 50))}, p95 ${ms(p95)}, max ${ms(Math.max(...together.delays))}`);
+    let outsideMet = true;
+    for (const { what, delays, missed } of await Promise.all(outside)) {
+      const outsideP95 = delays.length ? percentile(delays, 95) : Infinity;
+      outsideMet &&= outsideP95 < 1000 && missed === 0;
+      console.log(`  psql on ${what} -> all ${OUTSIDE_BOARDS} Boards: p50 ${ms(percentile(delays, 50))}, p95 ${ms(outsideP95)}, max ${ms(Math.max(...delays))}, ${missed} missed`);
+    }
+    const sent = forged.reduce((sum, f) => sum + f.sent, 0);
+    const forgedWritten = forged.reduce((sum, f) => sum + f.written, 0);
+    const shown = together.unexpected.changes + together.unexpected.presence;
+    console.log(`  forger (read-only role): ${sent} forgeries sent, ${forgedWritten} written, ${together.unexpected.changes} changes and ${together.unexpected.presence} presence entries no one made heard by a Board`);
+    const met = p95 < 1000 && lost === 0 && outsideMet && shown === 0 && forgedWritten === 0;
+    console.log(`  aim p95 < 1000 ms to every Board, 0 lost updates, 0 forged events shown: ${met ? 'met' : 'NOT met'}`);
+    if (!met) process.exitCode = 1;
+  } finally {
+    await together.close();
   }
 } finally {
   await postgres.stop();

@@ -39,6 +39,7 @@ test('20 Boards and 10 agents on three instances: no lost update, every Board co
     await until('every Board\'s copy equals the stored records', () => team.copies.every((copy) => copy.size === expected.size
       && [...expected].every(([id, row]) => copy.get(id)?.version === row.version && copy.get(id)?.city === row.city)), { timeoutMs: 30_000 });
     assert.ok(team.delays.length > 0, 'changes were heard by every Board');
+    assert.deepEqual(team.unexpected, { changes: 0, presence: 0 }, 'no Board heard a change no agent made, nor anyone\'s presence');
   } finally {
     await team.close();
   }

@@ -15,6 +15,8 @@ export interface TeamOptions {
   readonly agents: number;
   readonly records: number;
   readonly durationMs: number;
+  /** Runs beside the agents (other writers, a forger) on the same instances; awaited before the Boards settle. */
+  readonly during?: (servers: readonly RunningHttpServer[]) => Promise<void>;
 }
 
 export interface TeamResult {
@@ -27,6 +29,8 @@ export interface TeamResult {
   readonly delaysFromAnswer: number[];
   /** Each Board's copy: id -> version and city. */
   readonly copies: Map<string, { version: number; city: string | null }>[];
+  /** Changes of a person a Board heard that no agent sent, and presence entries of anyone: no one here opens a record, so each is forged or foreign. */
+  readonly unexpected: { readonly changes: number; readonly presence: number };
   readonly backends: Backend[];
   close(): Promise<void>;
 }
@@ -47,16 +51,19 @@ class Board {
   live = false;
   failedReads = 0;
 
-  constructor(client: XosClient, onChange: (id: string, version: number | null) => void) {
+  constructor(client: XosClient, onChange: (id: string, version: number | null) => void, onPresence: (entries: number) => void) {
     this.#client = client;
     this.#stop = client.feed!.subscribe((event: ChangeFeedEvent) => {
       if (event.kind === 'connection') this.live = event.live;
+      if (event.kind === 'presence') onPresence(event.presence.length);
       if (event.kind === 'reset') {
         this.#reset = true;
         this.#drainLater();
       }
       if (event.kind !== 'changes') return;
       for (const change of event.changes) {
+        // The agents write people; other entities' changes (another writer's) are not theirs to time.
+        if (change.entity !== 'person') continue;
         onChange(change.id, change.version);
         const known = this.copy.get(change.id);
         if (known && change.version !== null && known.version >= change.version) continue;
@@ -133,6 +140,7 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
     const answered = new Map<string, number>();
     const lastHeard = new Map<string, number>();
     const boards: Board[] = [];
+    const unexpected = { changes: 0, presence: 0 };
     for (let i = 0; i < options.boards; i++) {
       const client = await connectRemoteClient({ endpoint: servers[i % servers.length].url });
       boards.push(new Board(client, (id, version) => {
@@ -140,11 +148,12 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
         const heard = (heardBy.get(key) ?? 0) + 1;
         heardBy.set(key, heard);
         const at = sent.get(key);
+        if (at === undefined) unexpected.changes++;
         if (heard === options.boards && at !== undefined) {
           delays.push(performance.now() - at);
           lastHeard.set(key, performance.now());
         }
-      }));
+      }, (entries) => { unexpected.presence += entries; }));
     }
     await until('every Board live', () => boards.every((board) => board.live), { timeoutMs: 30_000 });
     for (const board of boards) await board.load(ids.length);
@@ -173,13 +182,13 @@ export async function runTeam(options: TeamOptions): Promise<TeamResult> {
         }
       }
     };
-    await Promise.all(Array.from({ length: options.agents }, (_, n) => agent(n)));
+    await Promise.all([...Array.from({ length: options.agents }, (_, n) => agent(n)), options.during?.(servers)]);
     await until('every Board settled', () => boards.every((board) => !board.busy), { timeoutMs: 60_000 });
     for (const [key, at] of lastHeard) {
       const answer = answered.get(key);
       if (answer !== undefined) delaysFromAnswer.push(at - answer);
     }
-    return { successes, conflicts, delays, delaysFromAnswer, copies: boards.map((board) => board.copy), backends, close: async () => { for (const board of boards) board.stop(); await close(); } };
+    return { successes, conflicts, delays, delaysFromAnswer, copies: boards.map((board) => board.copy), unexpected, backends, close: async () => { for (const board of boards) board.stop(); await close(); } };
   } catch (error) {
     await close();
     throw error;
