@@ -203,6 +203,38 @@ describe('the change feed on PostgreSQL, across two xos-server instances', () =>
     }
   });
 
+  test('an instance that starts listening while the channel is busy tells its clients no reset, and a write made then is told', { timeout: 120_000 }, async () => {
+    const fresh = await postgres.createDatabase('xos_feed_busy');
+    // Anyone on the server may notify: here without pause, so a notification arrives the moment the new feed's LISTEN is in place.
+    const noisy = new pg.Client({ connectionString: fresh });
+    await noisy.connect();
+    let noise = true;
+    const payload = JSON.stringify({ changes: [{ entity: 'person', id: '1', action: 'update', version: 2 }] });
+    const noising = (async () => { while (noise) await noisy.query("SELECT pg_notify('xos_changes', $1)", [payload]); })();
+    const trials: Instance[] = [];
+    try {
+      for (let trial = 0; trial < 3; trial++) {
+        const x = await startInstance(fresh);
+        trials.push(x);
+        const client = await connectRemoteClient({ endpoint: x.http.url });
+        const heard = recordFeed(client.feed);
+        try {
+          await until('the new instance listening', () => heard.live());
+          const version = await writeCity(client, String(10 + trial), `Husum ${trial}`);
+          await until('the write told', () => heard.changes().some((c) => c.id === String(10 + trial) && c.version === version));
+          assert.deepEqual(heard.events.filter((event) => event.kind === 'reset'), [], `trial ${trial}: no reset (nothing was missed)`);
+        } finally {
+          heard.stop();
+        }
+      }
+    } finally {
+      noise = false;
+      await noising;
+      await noisy.end();
+      for (const x of trials) await x.close();
+    }
+  });
+
   test('a feed whose LISTEN connection was cut comes back and misses no change', async () => {
     const writer = await connectRemoteClient({ endpoint: a.http.url });
     const reader = await connectRemoteClient({ endpoint: b.http.url });

@@ -163,8 +163,13 @@ export class PostgresFeed {
     client.on('error', onLost);
     client.on('end', onLost);
     client.on('notification', (message) => this.#heard(message.channel, message.payload ?? ''));
+    const returning = this.#connectedOnce;
     try {
       await client.connect();
+      // Where reads start, taken before listening: a change heard the moment LISTEN is in place is
+      // then read from the trail after it. Taken after, such a change found no cursor yet and every
+      // listener was told `reset` (which anyone on the channel could cause while an instance starts).
+      if (!returning && this.#cursor === undefined) await this.#startCursor();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
       await client.query(`LISTEN ${PRESENCE_CHANNEL}`);
       await client.query(`SELECT pg_notify('${PRESENCE_CHANNEL}', $1)`, [PRESENCE_HELLO]);
@@ -180,13 +185,18 @@ export class PostgresFeed {
     this.#delay = RETRY_FIRST_MS;
     // Who is where now, from the table (announcements made while this feed was not listening).
     if (this.#options.presenceTable?.()) void this.#readPresence();
-    const returning = this.#connectedOnce;
     this.#connectedOnce = true;
     if (returning) await this.#read({ catchUp: true });
-    // Where a catch-up after a later cut would start, even before any change is heard.
-    else await this.#options.changesSince(undefined, 0).then((now) => {
-      if (now) this.#cursor = Math.max(this.#cursor ?? 0, now.cursor);
-    }, () => undefined);
+    // Changes committed between taking the cursor and listening were not heard: read them now.
+    else if (this.#cursor !== undefined) await this.#read();
+    // The trail could not be read before listening: where a catch-up after a later cut would start.
+    else await this.#startCursor();
+  }
+
+  /** The trail's newest id as where reads start (left unset when the trail cannot be read now). */
+  async #startCursor(): Promise<void> {
+    const now = await this.#options.changesSince(undefined, 0).catch(() => undefined);
+    if (now) this.#cursor = Math.max(this.#cursor ?? 0, now.cursor);
   }
 
   #scheduleRetry(): void {
