@@ -91,6 +91,7 @@ class Board {
   readonly #dirty = new Set<string>();
   #reading = false;
   #reset = false;
+  #stopped = false;
   /** How many records the Board keeps (all it reads again after a reset). */
   #records = 0;
   #stop: (() => void) | undefined;
@@ -157,7 +158,8 @@ class Board {
     if (this.#reading) return;
     this.#reading = true;
     try {
-      while (this.#dirty.size > 0 || this.#reset) {
+      // A stopped Board reads nothing more (its server may be gone: it would retry for ever).
+      while ((this.#dirty.size > 0 || this.#reset) && !this.#stopped) {
         const ids = this.#reset ? null : [...this.#dirty];
         this.#reset = false;
         this.#dirty.clear();
@@ -180,6 +182,7 @@ class Board {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#stop?.();
   }
 }
