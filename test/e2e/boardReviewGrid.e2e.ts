@@ -230,7 +230,8 @@ describe('the review grid in Chromium', () => {
     await problem.waitFor({ state: 'hidden', timeout: 5_000 });
     await keys(page).press('Enter');
     await editor(page).waitFor({ state: 'hidden', timeout: 5_000 });
-    assert.deepEqual((await sent(page)).edits, [{ key: '2', field: 'age', value: 42 }]);
+    // The page posts the edit as the editor closes; the host hears it a task later.
+    await until(page, 'the edit sent', async () => (await sent(page)).edits, [{ key: '2', field: 'age', value: 42 }]);
     await until(page, 'the edited age', () => attr(cell(page, '2', AGE), 'aria-label'), 'Age: 19 → 42, accepted, your value');
     assert.deepEqual(await active(page), { row: 1, col: AGE, text: '1942' });
 
