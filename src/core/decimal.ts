@@ -9,14 +9,15 @@ export interface Decimal {
 }
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+/** Shortest round-trip digits, without an exponent. One formatter: `toLocaleString` with options builds one per call (30x the time). */
+const PLAIN_DIGITS = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 20 });
 
 /** A number or a decimal text (`"-12.50"`) as a Decimal; undefined when it is neither. */
 export function toDecimal(value: unknown): Decimal | undefined {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return undefined;
-    // Shortest round-trip digits, without an exponent.
-    text = Math.abs(value) < 1e21 ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : '';
+    text = Math.abs(value) < 1e21 ? PLAIN_DIGITS.format(value) : '';
   } else if (typeof value === 'string') text = value.trim();
   else return undefined;
   const match = DECIMAL.exec(text);

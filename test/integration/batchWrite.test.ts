@@ -11,8 +11,10 @@ import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { tempDir } from '../support/tmp.ts';
 import { demoApp } from '../../src/backend/demo.ts';
 import type { RowUpdate } from '../../src/backend/storage/types.ts';
+import type { Row } from '../../src/backend/storage/rows.ts';
 import { onBothStores } from '../support/bothStores.ts';
 import { seedPeople } from '../support/seedPeople.ts';
+import { until } from '../support/until.ts';
 
 const ROWS = 1000;
 const ast = demoApp();
@@ -62,6 +64,46 @@ onBothStores('one transaction for many rows', ast, 0, async (backend) => {
   assert.match([...batches][0] ?? '', /^[0-9a-f-]{36}$/);
   const single = await storage.auditEntries({ entity: 'person', recordId: String(read[499].id), limit: 5, offset: 0 });
   assert.equal(single.at(-1)?.batch, undefined, 'the other writer\'s single save belongs to no batch');
+});
+
+// More rows than one statement takes, in three kinds of change: every group and every chunk of
+// it written, in the order given, each row audited once with the batch's id, the feed told once.
+onBothStores('a batch across statements and kinds of change', ast, 0, async (backend) => {
+  const { storage } = backend.api;
+  const rows = 10_000;
+  await seedPeople(backend, rows);
+  const read = await storage.select({ table: 'person', columns: ['city', 'age'], orderBy: [{ column: 'id', desc: false }] });
+  const kinds = (id: unknown, i: number): Row => [{ city: `Ort ${String(id)}` }, { city: `Ort ${String(id)}`, age: i % 100 }, {}][i % 3];
+  const updates: RowUpdate[] = read.map((r, i) => ({ id: r.id as number, version: r.version as number, set: kinds(r.id, i) }));
+  const told: Array<{ id: string; version: number | null }> = [];
+  assert.ok(storage.watch, 'the storage has a change feed');
+  const stop = storage.watch((event) => {
+    if (event.kind === 'changes') told.push(...event.changes.filter((c) => c.entity === 'person').map((c) => ({ id: c.id, version: c.version })));
+  });
+  try {
+    await (storage as { feedReady?: () => Promise<void> }).feedReady?.();
+    const written = await storage.updateMany('person', updates, { path: 'board', approval: 'big batch' });
+    assert.equal(written.status, 'ok');
+    if (written.status !== 'ok') return;
+    assert.deepEqual(written.rows.map((r) => r.id), updates.map((u) => u.id), 'the rows come back in the order given');
+    const stored = new Map((await storage.select({ table: 'person', columns: ['city', 'age'], orderBy: [{ column: 'id', desc: false }] })).map((r) => [r.id, r]));
+    updates.forEach((u, i) => {
+      const row = stored.get(u.id)!;
+      assert.equal(row.version, u.version + 1, `row ${String(u.id)} is one version on`);
+      assert.equal(row.city, i % 3 === 2 ? read[i].city : `Ort ${String(u.id)}`);
+      assert.equal(row.age, i % 3 === 1 ? i % 100 : read[i].age);
+    });
+    const batch = written.batch!;
+    assert.equal(await storage.auditCount({ batch }), rows, 'one entry per row, all of the batch');
+    const entries = await storage.auditEntries({ batch, limit: rows, offset: 0 });
+    assert.deepEqual(new Set(entries.map((e) => e.recordId)).size, rows);
+    assert.deepEqual(entries.find((e) => e.recordId === String(updates[1].id))?.changes.age?.to, 1);
+    // PostgreSQL's feed hears its own notification a moment later.
+    await until('the feed told the batch', () => told.length >= rows, { timeoutMs: 60_000 });
+    assert.deepEqual(told.map((c) => c.id).sort(), updates.map((u) => String(u.id)).sort(), 'the feed told every row once');
+  } finally {
+    stop();
+  }
 });
 
 const MANY = 'mutation ($updates: [person_many_update_input!]!) { update_person_many(updates: $updates) { id version city age } }';

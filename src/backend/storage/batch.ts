@@ -20,3 +20,22 @@ export function checkOncePerRow(updates: readonly RowUpdate[]): void {
     seen.add(key);
   }
 }
+
+/** `items` in consecutive chunks of at most `size`. */
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** A batch's rows by the columns they set (each group one kind of statement), in first-seen order. */
+export function groupedBySet(updates: readonly RowUpdate[]): RowUpdate[][] {
+  const groups = new Map<string, RowUpdate[]>();
+  for (const update of updates) {
+    const key = JSON.stringify(Object.keys(update.set).sort());
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    group.push(update);
+  }
+  return [...groups.values()];
+}

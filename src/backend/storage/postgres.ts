@@ -14,7 +14,7 @@ import { explainRefusal, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
 import { randomUUID } from 'node:crypto';
-import { BatchConflict, checkOncePerRow } from './batch.ts';
+import { BatchConflict, checkOncePerRow, chunked, groupedBySet } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import { FEED_APPLICATION_NAME, PostgresFeed, PRESENCE_LOOK } from '../changes/postgresFeed.ts';
@@ -50,6 +50,7 @@ export const postgresDialect: Dialect = {
     return `${text} ${caseInsensitive ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE '\\'`;
   },
   offsetWithoutLimit: '',
+  valuesTable: (tuples, alias, names) => `(VALUES ${tuples.join(', ')}) AS ${alias} (${names.join(', ')})`,
   inList: (_column, expression, values, params, negate) =>
     negate ? `NOT (${expression} = ANY(${params.add(values)}))` : `${expression} = ANY(${params.add(values)})`,
   // The row's transaction id changes with every write by anyone; it stays a 31-bit integer.
@@ -703,24 +704,6 @@ async function existingColumns(client: PoolClient): Promise<Map<string, Set<stri
 
 /** Rows locked per statement of a batch. */
 const MAX_ROWS_PER_LOCK = 10_000;
-
-function chunked<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
-
-/** A batch's rows by the columns they set (each group one kind of statement), in first-seen order. */
-function groupedBySet(updates: readonly RowUpdate[]): RowUpdate[][] {
-  const groups = new Map<string, RowUpdate[]>();
-  for (const update of updates) {
-    const key = JSON.stringify(Object.keys(update.set).sort());
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = []));
-    group.push(update);
-  }
-  return [...groups.values()];
-}
 
 /** Consecutive rows that set the same columns, in chunks that fit one statement. */
 function chunkBySignature(sql: SqlBuilder, table: string, rows: readonly Row[]): Row[][] {

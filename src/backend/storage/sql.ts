@@ -41,6 +41,8 @@ export interface Dialect {
    * given column expressions). A save compares it like a stored version.
    */
   rowVersion(columns: readonly string[]): string;
+  /** `(VALUES …)` as a FROM item named `alias` with columns `names` (SQLite takes no column list after an alias). */
+  valuesTable(tuples: readonly string[], alias: string, names: readonly string[]): string;
   /** A datetime (ISO 8601 UTC) as a column of the person's own table stores it; absent: as it is. */
   foreignDatetime?(iso: string): string;
 }
@@ -203,11 +205,12 @@ export class SqlBuilder {
   }
 
   /**
-   * Many rows of one table set to the same columns in ONE statement (PostgreSQL): their values in
-   * a VALUES list, each cast to its column's type (`types`: the real column name -> its type as
-   * the catalog writes it), each row version-checked; the rows written come back.
+   * Many rows of one table set to the same columns in ONE statement: their values in a VALUES
+   * list, each row version-checked; the rows written come back. On PostgreSQL each value is cast
+   * to its column's type (`types`: the real column name -> its type as the catalog writes it);
+   * SQLite takes them as bound, as a single row's UPDATE does.
    */
-  updateFromValues(tableName: string, updates: readonly RowUpdate[], names: readonly string[], types: ReadonlyMap<string, string>): Statement {
+  updateFromValues(tableName: string, updates: readonly RowUpdate[], names: readonly string[], types?: ReadonlyMap<string, string>): Statement {
     const table = this.writable(tableName);
     const params = new Params(this.dialect);
     const idColumn = this.column(table, ID_COLUMN);
@@ -216,24 +219,28 @@ export class SqlBuilder {
       if (column.type === 'id' || column.type === 'version' || column.readOnly) throw new Error(`column "${name}" cannot be set`);
       return column;
     });
-    const typeOf = (column: Column) => {
-      const type = types.get(column.sql);
-      if (!type) throw new Error(`no type known for column "${column.sql}" of "${table.name}"`);
-      return type;
+    const cast = (placeholder: string, sqlName: string, type?: string) => {
+      if (!types) return placeholder;
+      const known = type ?? types.get(sqlName);
+      if (!known) throw new Error(`no type known for column "${sqlName}" of "${table.name}"`);
+      return `CAST(${placeholder} AS ${known})`;
     };
     const tuples = updates.map((u) => {
       const values = [
-        `CAST(${params.add(this.#encode(idColumn, u.id))} AS ${typeOf(idColumn)})`,
-        `CAST(${params.add(u.version)} AS integer)`,
-        ...columns.map((c) => `CAST(${params.add(this.#encode(c, u.set[c.name] ?? null))} AS ${typeOf(c)})`),
+        cast(params.add(this.#encode(idColumn, u.id)), idColumn.sql),
+        cast(params.add(u.version), VERSION_COLUMN, 'integer'),
+        ...columns.map((c) => cast(params.add(this.#encode(c, u.set[c.name] ?? null)), c.sql)),
       ];
       return `(${values.join(', ')})`;
     });
     // The VALUES' columns are named xos_*, so every other name in the statement is the table's own.
     const assignments = columns.map((c, i) => `${quoteIdentifier(c.sql)} = "xos_v"."xos_${i}"`);
     if (table.owned) assignments.push('"version" = "version" + 1');
+    // Nothing to set: a no-op that still checks the versions and returns the rows.
+    if (assignments.length === 0) assignments.push(`${quoteIdentifier(idColumn.sql)} = ${quoteIdentifier(idColumn.sql)}`);
     const versionColumn = this.column(table, VERSION_COLUMN);
-    const text = `UPDATE ${tableSql(table)} SET ${assignments.join(', ')} FROM (VALUES ${tuples.join(', ')}) AS "xos_v" ("xos_id", "xos_version"${columns.map((_, i) => `, "xos_${i}"`).join('')}) `
+    const values = this.dialect.valuesTable(tuples, '"xos_v"', ['"xos_id"', '"xos_version"', ...columns.map((_, i) => `"xos_${i}"`)]);
+    const text = `UPDATE ${tableSql(table)} SET ${assignments.join(', ')} FROM ${values} `
       + `WHERE ${this.#ref(table, idColumn)} = "xos_v"."xos_id" AND ${this.#ref(table, versionColumn)} = "xos_v"."xos_version" RETURNING ${this.#allColumns(table)}`;
     return { text, params: params.values };
   }
