@@ -1,5 +1,9 @@
 // A batch write that met a changed row: thrown inside the transaction so that it rolls back, and
 // caught outside it as the batch's answer (nothing written, every stale row named).
+import { randomUUID } from 'node:crypto';
+import { writeEntry, type AuditMeta, type NewAuditEntry } from './audit.ts';
+import type { Row } from './rows.ts';
+import type { SqlBuilder, Statement } from './sql.ts';
 import type { BatchWriteResult, RowUpdate } from './types.ts';
 
 export class BatchConflict extends Error {
@@ -38,4 +42,88 @@ export function groupedBySet(updates: readonly RowUpdate[]): RowUpdate[][] {
     group.push(update);
   }
   return [...groups.values()];
+}
+
+/** One UPDATE of a batch and how many rows it must write. */
+export interface BatchWrite {
+  readonly statement: Statement;
+  readonly rows: number;
+}
+
+/**
+ * A batch write's statements and the checks between them, the same on both stores; each store
+ * runs the statements inside its own transaction (SQLite under BEGIN IMMEDIATE, PostgreSQL with
+ * the rows locked FOR UPDATE): every row read, the versions checked, one UPDATE … FROM (VALUES …)
+ * per set of columns and chunk, then the audit entries. A few statements, not three per row.
+ */
+export class BatchPlan {
+  readonly #sql: SqlBuilder;
+  readonly #table: string;
+  readonly #updates: readonly RowUpdate[];
+  readonly #maxParams: number;
+  readonly #before = new Map<string, Row>();
+  readonly #written = new Map<string, Row>();
+
+  /** `maxParams`: the values one statement may bind. Throws when a row is given twice. */
+  constructor(sql: SqlBuilder, table: string, updates: readonly RowUpdate[], maxParams: number) {
+    checkOncePerRow(updates);
+    this.#sql = sql;
+    this.#table = table;
+    this.#updates = updates;
+    this.#maxParams = maxParams;
+  }
+
+  /** The columns the batch sets (a refusal by the database is explained by them). */
+  get columnsSet(): string[] {
+    return [...new Set(this.#updates.flatMap((u) => Object.keys(u.set)))];
+  }
+
+  /** SELECTs of every row of the batch, `rowsPerRead` ids each (bound as one list). */
+  reads(rowsPerRead: number): Statement[] {
+    const columns = this.#sql.writable(this.#table).columns.filter((c) => c.type !== 'id' && c.type !== 'version').map((c) => c.name);
+    return chunked(this.#updates.map((u) => u.id), rowsPerRead)
+      .map((ids) => this.#sql.select({ table: this.#table, columns, where: { kind: 'in', column: 'id', values: ids, negate: false } }));
+  }
+
+  /** The rows one of the reads found. */
+  read(raws: readonly Record<string, unknown>[]): void {
+    for (const raw of raws) {
+      const row = this.#sql.decodeRow(this.#table, raw);
+      this.#before.set(String(row.id), row);
+    }
+  }
+
+  /** All or nothing: a row gone or changed since the batch read it throws BatchConflict, which rolls the batch back. */
+  checkVersions(): void {
+    const conflicts = this.#updates.filter((u) => this.#before.get(String(u.id))?.version !== u.version)
+      .map((u) => ({ id: u.id, current: this.#before.get(String(u.id)) ?? null }));
+    if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
+  }
+
+  /** The UPDATEs: per set of columns, in chunks under the parameter limit (`types`: PostgreSQL's casts). */
+  writes(types?: ReadonlyMap<string, string>): BatchWrite[] {
+    return groupedBySet(this.#updates).flatMap((group) => {
+      const set = Object.keys(group[0].set);
+      return chunked(group, Math.max(1, Math.floor(this.#maxParams / (set.length + 2))))
+        .map((chunk) => ({ statement: this.#sql.updateFromValues(this.#table, chunk, set, types), rows: chunk.length }));
+    });
+  }
+
+  /** The rows one UPDATE returned. The rows were checked under the write lock: every one is written, or the batch is a bug to roll back. */
+  wrote(write: BatchWrite, raws: readonly Record<string, unknown>[]): void {
+    if (raws.length !== write.rows) throw new Error(`a batch of ${write.rows} rows wrote ${raws.length}`);
+    for (const raw of raws) {
+      const row = this.#sql.decodeRow(this.#table, raw);
+      this.#written.set(String(row.id), row);
+    }
+  }
+
+  /** The rows written, in the order given, and their audit entries under one new batch id. */
+  result(audit: AuditMeta | undefined): { rows: Row[]; entries: NewAuditEntry[]; batch: string } {
+    const model = this.#sql.writable(this.#table);
+    const batch = randomUUID();
+    const rows = this.#updates.map((u) => this.#written.get(String(u.id))!);
+    const entries = rows.map((row, i) => writeEntry(model, 'update', this.#before.get(String(this.#updates[i].id))!, row, audit, batch));
+    return { rows, entries, batch };
+  }
 }

@@ -13,8 +13,7 @@ import { StorageError, translatePostgresError } from './errors.ts';
 import { explainRefusal, type CheckRule } from './constraints.ts';
 import { quoteIdentifier, sortIndexes, SqlBuilder, tableSql } from './sql.ts';
 import { missingColumns } from './ownTables.ts';
-import { randomUUID } from 'node:crypto';
-import { BatchConflict, checkOncePerRow, chunked, groupedBySet } from './batch.ts';
+import { BatchConflict, BatchPlan, chunked } from './batch.ts';
 import { selectAfterKey } from './seek.ts';
 import type { Dialect, Statement } from './sql.ts';
 import { FEED_APPLICATION_NAME, PostgresFeed, PRESENCE_LOOK } from '../changes/postgresFeed.ts';
@@ -383,42 +382,16 @@ export class PostgresStorage implements Storage {
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
-    checkOncePerRow(updates);
     const sql = this.#sql();
-    const model = sql.writable(table);
-    const names = model.columns.filter((c) => c.type !== 'id' && c.type !== 'version').map((c) => c.name);
+    const plan = new BatchPlan(sql, table, updates, MAX_PARAMS);
     try {
       return await this.#transaction(async (client): Promise<BatchWriteResult> => {
-        // Every row locked and read first (a few statements, not one per row), then checked here.
-        const before = new Map<string, Row>();
-        for (const ids of chunked(updates.map((u) => u.id), MAX_ROWS_PER_LOCK)) {
-          const statement = sql.select({ table, columns: names, where: { kind: 'in', column: 'id', values: ids, negate: false } });
-          for (const raw of await query(client, { ...statement, text: `${statement.text} FOR UPDATE` })) {
-            const row = sql.decodeRow(table, raw);
-            before.set(String(row.id), row);
-          }
-        }
-        const conflicts = updates.filter((u) => before.get(String(u.id))?.version !== u.version)
-          .map((u) => ({ id: u.id, current: before.get(String(u.id)) ?? null }));
-        // All or nothing: one stale row rolls the whole batch back.
-        if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
-        const types = await this.#columnTypes(client, model);
-        const written = new Map<string, Row>();
-        for (const group of groupedBySet(updates)) {
-          const set = Object.keys(group[0].set);
-          for (const chunk of chunked(group, Math.max(1, Math.floor(MAX_PARAMS / (set.length + 2))))) {
-            const raws = await query(client, sql.updateFromValues(table, chunk, set, types));
-            // The rows are locked: every one is written, or the batch is a bug to roll back.
-            if (raws.length !== chunk.length) throw new Error(`a batch of ${chunk.length} rows wrote ${raws.length}`);
-            for (const raw of raws) {
-              const row = sql.decodeRow(table, raw);
-              written.set(String(row.id), row);
-            }
-          }
-        }
-        const rows = updates.map((u) => written.get(String(u.id))!);
-        const batch = randomUUID();
-        const entries = rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit, batch));
+        // Every row locked and read first, then checked here.
+        for (const statement of plan.reads(MAX_ROWS_PER_LOCK)) plan.read(await query(client, { ...statement, text: `${statement.text} FOR UPDATE` }));
+        plan.checkVersions();
+        const types = await this.#columnTypes(client, sql.writable(table));
+        for (const write of plan.writes(types)) plan.wrote(write, await query(client, write.statement));
+        const { rows, entries, batch } = plan.result(audit);
         const auditIds: number[] = [];
         if (this.#audit) {
           for (const chunk of chunked(entries, AUDIT_ROWS_PER_INSERT)) {
@@ -428,7 +401,7 @@ export class PostgresStorage implements Storage {
         }
         await this.#notify(client, entries.map((entry, i) => ({ change: changeOfWrite(entry, audit), ...(auditIds[i] !== undefined ? { auditId: auditIds[i] } : {}) })));
         return { status: 'ok', rows, ...(this.#audit ? { batch } : {}) };
-      }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
+      }, { table, written: plan.columnsSet });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;
       throw error;

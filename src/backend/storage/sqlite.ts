@@ -14,8 +14,7 @@ import { explainRefusal, sqliteCheckRule, type CheckRule } from './constraints.t
 import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
-import { randomUUID } from 'node:crypto';
-import { BatchConflict, checkOncePerRow, chunked, groupedBySet } from './batch.ts';
+import { BatchConflict, BatchPlan, chunked } from './batch.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import { presenceTable, SIDE_SCHEMA, SqliteFeed, type PresencePlace } from '../changes/sqliteFeed.ts';
 import { createPresenceTableSql } from '../changes/presenceTable.ts';
@@ -320,42 +319,17 @@ export class SqliteStorage implements Storage {
   }
 
   async updateMany(table: string, updates: readonly RowUpdate[], audit?: AuditMeta): Promise<BatchWriteResult> {
-    checkOncePerRow(updates);
-    const sql = this.#sql();
-    const model = sql.writable(table);
-    const names = model.columns.filter((c) => c.type !== 'id' && c.type !== 'version').map((c) => c.name);
+    const plan = new BatchPlan(this.#sql(), table, updates, MAX_PARAMS);
     try {
       return this.#transaction((): BatchWriteResult => {
-        // A few statements, not three per row. BEGIN IMMEDIATE holds the write lock: the rows read
-        // first are the rows the UPDATEs find.
-        const before = new Map<string, Row>();
-        for (const ids of chunked(updates.map((u) => u.id), MAX_ROWS_PER_READ)) {
-          for (const raw of this.#all(sql.select({ table, columns: names, where: { kind: 'in', column: 'id', values: ids, negate: false } }))) {
-            const row = sql.decodeRow(table, raw);
-            before.set(String(row.id), row);
-          }
-        }
-        const conflicts = updates.filter((u) => before.get(String(u.id))?.version !== u.version)
-          .map((u) => ({ id: u.id, current: before.get(String(u.id)) ?? null }));
-        // All or nothing: one stale row rolls the whole batch back.
-        if (conflicts.length) throw new BatchConflict({ status: 'conflict', conflicts });
-        const written = new Map<string, Row>();
-        for (const group of groupedBySet(updates)) {
-          const set = Object.keys(group[0].set);
-          for (const chunk of chunked(group, Math.max(1, Math.floor(MAX_PARAMS / (set.length + 2))))) {
-            const raws = this.#all(sql.updateFromValues(table, chunk, set));
-            if (raws.length !== chunk.length) throw new Error(`a batch of ${chunk.length} rows wrote ${raws.length}`);
-            for (const raw of raws) {
-              const row = sql.decodeRow(table, raw);
-              written.set(String(row.id), row);
-            }
-          }
-        }
-        const rows = updates.map((u) => written.get(String(u.id))!);
-        const batch = randomUUID();
-        this.#writeAuditMany(rows.map((row, i) => writeEntry(model, 'update', before.get(String(updates[i].id))!, row, audit, batch)), audit);
+        // BEGIN IMMEDIATE holds the write lock: the rows read first are the rows the UPDATEs find.
+        for (const statement of plan.reads(MAX_ROWS_PER_READ)) plan.read(this.#all(statement));
+        plan.checkVersions();
+        for (const write of plan.writes()) plan.wrote(write, this.#all(write.statement));
+        const { rows, entries, batch } = plan.result(audit);
+        this.#writeAuditMany(entries, audit);
         return { status: 'ok', rows, ...(this.#audit ? { batch } : {}) };
-      }, { table, written: [...new Set(updates.flatMap((u) => Object.keys(u.set)))] });
+      }, { table, written: plan.columnsSet });
     } catch (error) {
       if (error instanceof BatchConflict) return error.result;
       throw error;
