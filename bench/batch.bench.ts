@@ -7,7 +7,12 @@
 // The baseline, alternated with them on the same table: the database's own bulk write, one bare
 // `UPDATE … FROM (VALUES …)` of the same rows over a connection of the bench's own (no version
 // check, no audit); the aim for the confirmed save: at most 1.5× that.
-//   npm run bench:batch            (XOS_BENCH_ROWS=2000 for less, XOS_BENCH_STORES=sqlite for one store)
+// Last, the proposal through xos-mcp as an MCP client starts it (stdio, its own process, the
+// built dist/): the first proposal of the session and the next ones until the answer, and its
+// memory (RSS) before the first and after the last; the aims: the first answered in under
+// 300 ms, memory within 50 MB of before. (Its save waits for the person on the Board page.)
+//   npm run build && npm run bench:batch            (XOS_BENCH_ROWS=2000 for less, XOS_BENCH_STORES=sqlite for one store)
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
@@ -22,6 +27,7 @@ import type { CoreDeps } from '../src/core/base.ts';
 import { startPostgres } from '../test/support/postgres.ts';
 import { seedPeople } from '../test/support/seedPeople.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { startXosMcp } from '../test/e2e/support/xosMcp.ts';
 
 const ROWS = Number(process.env.XOS_BENCH_ROWS ?? 10_000);
 const STORES = (process.env.XOS_BENCH_STORES ?? 'sqlite,postgres').split(',');
@@ -29,6 +35,9 @@ const RUNS = Number(process.env.XOS_BENCH_RUNS ?? 3);
 const AIM_MS = 2000;
 /** The confirmed save against the database's own bulk UPDATE. */
 const AIM_RATIO = 1.5;
+/** xos-mcp: the first proposal's answer, and its memory after the proposals against before the first. */
+const MCP_AIMS = { firstMs: 300, memoryMb: 50 };
+const MCP_PROPOSALS = Number(process.env.XOS_BENCH_MCP_PROPOSALS ?? 10);
 /** Rows per bare UPDATE statement (SQLite binds at most 32,766 values). */
 const BARE_CHUNK = 5000;
 
@@ -73,10 +82,45 @@ function bareUpdater(store: string, dsn: string): { run(updates: RowUpdate[]): P
   };
 }
 
+/** A process's resident memory in MB. */
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/** The proposal through xos-mcp over stdio, on a SQLite file of ROWS people: one line of the report. */
+async function throughXosMcp(folder: string): Promise<string> {
+  const dsn = `sqlite:${join(folder, 'mcp.db')}`;
+  const ast = demoApp();
+  delete ast.data;
+  const seeding = await startBackend({ ast, dsn });
+  await seedPeople(seeding, ROWS);
+  await seeding.close();
+  const mcp = await startXosMcp({ name: 'bench-batch', data: folder, args: ['--board-port', '0', '--dsn', dsn] });
+  try {
+    await mcp.client.callTool({ name: 'xos_schema', arguments: {} });
+    const before = rssMb(mcp.pid);
+    const times: number[] = [];
+    for (let i = 0; i < MCP_PROPOSALS; i++) {
+      const started = performance.now();
+      const result = await mcp.client.callTool({ name: 'xos_ui_change_required', arguments: { context: 'person_list', changes: { where: {}, set: { age: { _add: i + 1 } } } } });
+      times.push(performance.now() - started);
+      const text = (result.content as Array<{ text?: string }> | undefined)?.[0]?.text ?? '';
+      if (result.isError || !text.startsWith('Review on the Board')) throw new Error(`the proposal was refused: ${text}`);
+    }
+    const after = rssMb(mcp.pid);
+    const [first, ...next] = times;
+    console.error(`  xos-mcp: first proposal ${first.toFixed(0)} ms, next ${median(next).toFixed(0)} ms (median of ${next.length}), RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`);
+    return `| xos-mcp (stdio, sqlite) | ${ROWS} | ${first.toFixed(0)} ms | ${first < MCP_AIMS.firstMs ? 'met' : 'NOT met'} | ${median(next).toFixed(0)} ms | ${before.toFixed(0)} MB | ${after.toFixed(0)} MB (+${(after - before).toFixed(0)}) | ${after - before <= MCP_AIMS.memoryMb ? 'met' : 'NOT met'} |`;
+  } finally {
+    await mcp.client.close();
+  }
+}
+
 async function main() {
   const dir = await tempDir('xos-bench-batch');
   const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
   const lines: string[] = [];
+  let mcpLine: string | undefined;
   try {
     for (const store of STORES) {
       const ast = demoApp();
@@ -138,6 +182,7 @@ async function main() {
       console.error(`  ${store}: one transaction ${b.toFixed(0)} ms, single saves ${s.toFixed(0)} ms, review: proposal ${p.toFixed(0)} ms, save ${w.toFixed(0)} ms, bare UPDATE ${d.toFixed(0)} ms`);
       lines.push(`| ${store} | ${ROWS} | ${b.toFixed(0)} ms | ${s.toFixed(0)} ms | ${(b / s).toFixed(2)} | ${b < AIM_MS ? 'met' : 'NOT met'} | ${p.toFixed(0)} ms | ${w.toFixed(0)} ms (${(w / b).toFixed(2)}×) | ${w < AIM_MS ? 'met' : 'NOT met'} | ${d.toFixed(0)} ms | ${(b / d).toFixed(2)}× | ${(w / d).toFixed(2)}× | ${w / d <= AIM_RATIO ? 'met' : 'NOT met'} |`);
     }
+    mcpLine = MCP_PROPOSALS > 0 ? await throughXosMcp(dir.path) : undefined;
   } finally {
     await postgres?.stop();
     await dir.remove();
@@ -146,6 +191,12 @@ async function main() {
   console.log(`| store | rows | one transaction (updateMany) | single saves | ratio | under ${AIM_MS / 1000} s | review: proposal | review: save (× updateMany) | save under ${AIM_MS / 1000} s | bare UPDATE … FROM (VALUES …) | updateMany × bare | save × bare | save ≤ ${AIM_RATIO}× bare |`);
   console.log('|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---|');
   for (const line of lines) console.log(line);
+  if (mcpLine) {
+    console.log(`\nThe proposal ({ where: {}, set: { age: { _add: n } } }) through xos-mcp, ${MCP_PROPOSALS} in a row\n`);
+    console.log(`| path | rows | first proposal | under ${MCP_AIMS.firstMs} ms | next (median) | RSS before | RSS after | within ${MCP_AIMS.memoryMb} MB |`);
+    console.log('|---|---:|---:|---|---:|---:|---:|---|');
+    console.log(mcpLine);
+  }
 }
 
 await main();
