@@ -1,5 +1,6 @@
-// A batch write that met a changed row: thrown inside the transaction so that it rolls back, and
-// caught outside it as the batch's answer (nothing written, every stale row named).
+// Batch writes of many rows, the same on both stores: the plan of statements and checks
+// (BatchPlan), and BatchConflict — a batch that met a changed row, thrown inside the transaction so
+// that it rolls back and caught outside it as the batch's answer (nothing written, every stale row named).
 import { randomUUID } from 'node:crypto';
 import { writeEntry, type AuditMeta, type NewAuditEntry } from './audit.ts';
 import type { Row } from './rows.ts';
