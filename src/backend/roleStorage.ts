@@ -106,6 +106,7 @@ export function roleStorage(storage: Storage, view: RoleView): Storage {
     ...bound(storage),
     select: (s) => storage.select(spec(s)),
     count: (table, where) => storage.count(table, own(table, where)),
+    aggregate: (aggregate) => storage.aggregate({ ...aggregate, where: own(aggregate.table, aggregate.where) }),
     keys: (s, every, max) => storage.keys(spec(s), every, max),
     // The table's size is not the role's to know where it reads own records only: their count.
     async sortHint(table, column) {
@@ -148,6 +149,7 @@ function bound(storage: Storage): Storage {
     migrate: (model) => storage.migrate(model),
     select: (s) => storage.select(s),
     count: (table, where) => storage.count(table, where),
+    aggregate: (aggregate) => storage.aggregate(aggregate),
     keys: (s, every, max) => storage.keys(s, every, max),
     insert: (table, values, audit) => storage.insert(table, values, audit),
     insertMany: (batches, options) => storage.insertMany(batches, options),

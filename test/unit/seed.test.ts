@@ -222,6 +222,10 @@ class MemoryStorage implements Storage {
   async rights(): Promise<Map<string, TableRights>> { return new Map(); }
   async sortHint(): Promise<{ indexed: boolean; rows: number }> { return { indexed: true, rows: 0 }; }
 
+  async aggregate(): Promise<never> {
+    throw new Error('seeding does not aggregate');
+  }
+
   async count(table: string, _where?: Condition): Promise<number> {
     return this.tables.get(table)?.length ?? 0;
   }

@@ -23,6 +23,7 @@ import { auditFields } from './audit.ts';
 import { sortHintFields } from './sortHint.ts';
 import { cursorFor, cursorOf, keyOfCursor, markReadOrder } from './cursor.ts';
 import { orderTerms, reversedTerms } from '../storage/seek.ts';
+import { aggregateFields } from './aggregates.ts';
 
 type Args = Record<string, unknown>;
 
@@ -229,6 +230,7 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
   // ---- root fields -------------------------------------------------------
 
   const queryFields: GraphQLFieldConfigMap<unknown, RequestContext> = {};
+  const aggregateField = aggregateFields({ ast, model, orderDirection, scalarOf, boolExp: (entity) => boolExps.get(entity)!, guard });
   for (const [contextName, context] of Object.entries(ast.contexts)) {
     const table = model.table(context.entity);
     const object = objects.get(context.entity)!;
@@ -276,6 +278,7 @@ export function buildXosSchema(ast: Ast, model: Model, writes?: ReadonlyMap<stri
           return keys.map(({ key }) => cursorFor(terms, key));
         },
       };
+      queryFields[`${contextName}_aggregate`] = aggregateField(contextName, context.entity);
       queryFields[`${contextName}_count`] = {
         type: new GraphQLNonNull(GraphQLInt),
         description: `Number of ${context.entity} records in ${contextName} that match the filter.`,

@@ -8,6 +8,7 @@ import { checkAst, formatPath } from '../../ast/validate.ts';
 import type { Catalog, CatalogColumn, CatalogDialect, CatalogForeignKey, CatalogTable } from './catalog.ts';
 import { plural, readable, readablePlural, snakeAscii } from './names.ts';
 import { FOREIGN_DESCRIPTION_MAX, FOREIGN_LABEL_MAX, cleanForeignText, type CleanedText } from '../../text/foreignText.ts';
+import { AGGREGATE_SHARED_TYPES, AGGREGATE_TYPE_SUFFIXES } from '../graphql/aggregates.ts';
 
 export interface LeftOut {
   readonly table: string;
@@ -253,7 +254,7 @@ function isReadOnly(column: CatalogColumn, dialect: CatalogDialect): boolean {
 
 /** The names the generated API declares per entity (DESIGN §4): no two entities' may meet. */
 class GraphqlNames {
-  private readonly types = new Set(['order_by']);
+  private readonly types = new Set(['order_by', ...AGGREGATE_SHARED_TYPES]);
   private readonly rootFields = new Set<string>();
 
   /** `wanted`, or `wanted_2`, `wanted_3`… whose API names are all free; taken for it. */
@@ -280,12 +281,12 @@ class GraphqlNames {
 }
 
 function entityTypes(entity: string): string[] {
-  return ['', '_bool_exp', '_order_by', '_insert_input', '_set_input'].map((suffix) => `${entity}${suffix}`);
+  return ['', '_bool_exp', '_order_by', '_insert_input', '_set_input', ...AGGREGATE_TYPE_SUFFIXES].map((suffix) => `${entity}${suffix}`);
 }
 
 function entityRootFields(entity: string): string[] {
   const list = listContextName(entity);
-  return [list, `${list}_count`, `${list}_cursors`, detailContextName(entity), ...['insert', 'update', 'delete'].map((verb) => `${verb}_${entity}`)];
+  return [list, `${list}_count`, `${list}_cursors`, `${list}_aggregate`, detailContextName(entity), ...['insert', 'update', 'delete'].map((verb) => `${verb}_${entity}`)];
 }
 
 export function listContextName(entity: string): string {

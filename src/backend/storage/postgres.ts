@@ -23,6 +23,7 @@ import { auditAfterSql, auditNewestSql, changeOfWrite, changesAfter, trailReadOf
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import { createPresenceTableSql, PRESENCE_TABLE, presenceOfRow, readPresenceSql, writePresenceSql } from '../changes/presenceTable.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
+import type { AggregateResult, AggregateSpec } from './rows.ts';
 import type {
   AuditState, BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -54,6 +55,13 @@ export const postgresDialect: Dialect = {
     negate ? `NOT (${expression} = ANY(${params.add(values)}))` : `${expression} = ANY(${params.add(values)})`,
   // The row's transaction id changes with every write by anyone; it stays a 31-bit integer.
   rowVersion: () => '(("xmin"::text)::bigint % 2147483647)::integer',
+  // A timestamp without zone counts as UTC, as the session's time zone does; date_trunc's week starts on Monday.
+  dateBucket: (bucket, expression) => `to_char(date_trunc('${bucket}', CAST(${expression} AS timestamp)), 'YYYY-MM-DD')`,
+  exactSum: (column, expression) => {
+    const numeric = column.type === 'int' ? `SUM(${expression})` : `SUM(CAST(${expression} AS NUMERIC))`;
+    return { sql: `CAST(${numeric} AS TEXT)`, numeric };
+  },
+  sumOfSums: (expression) => `CAST(SUM(CAST(${expression} AS NUMERIC)) AS TEXT)`,
 };
 
 /** The list columns the quick filter matches with ILIKE '%text%' (enums match by value, numbers by equality). */
@@ -318,6 +326,18 @@ export class PostgresStorage implements Storage {
   async keys(spec: SelectSpec, every: number, max: number): Promise<ListKey[]> {
     const sql = this.#sql();
     return sql.decodeKeys(spec, await query(this.#pool, sql.keys(spec, every, max)));
+  }
+
+  async aggregate(spec: AggregateSpec): Promise<AggregateResult> {
+    const plan = this.#sql().aggregate(spec);
+    if (!plan.others) return plan.decode(await query(this.#pool, plan.groups));
+    // The groups and the rest in one snapshot: the others add up with the groups to the whole.
+    return this.#inTransaction(async (client) => {
+      await query(client, { text: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY', params: [] });
+      const groups = await query(client, plan.groups);
+      const past = groups.length > 0 && Number(groups[0].xos_groups) > groups.length;
+      return plan.decode(groups, past ? await query(client, plan.others!) : undefined);
+    });
   }
 
   async count(table: string, where?: Condition): Promise<number> {

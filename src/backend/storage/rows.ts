@@ -62,3 +62,68 @@ export interface RowUpdate {
   readonly version: number;
   readonly set: Row;
 }
+
+/** What an aggregate computes over a group's rows (`count` counts rows and takes no column). */
+export type AggregateFn = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max';
+
+/** A date or datetime grouped by the start of its day, ISO week (Monday), month, quarter or year (UTC). */
+export type DateBucket = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+export interface AggregateGroup {
+  readonly column: string;
+  /** Dates and datetimes only: grouped by the bucket's first day instead of the value. */
+  readonly bucket?: DateBucket;
+}
+
+export interface AggregateMeasure {
+  readonly fn: AggregateFn;
+  /** Absent only for `count`. */
+  readonly column?: string;
+}
+
+/** One term of the groups' order: a group (its index in `groups`) or a measure (its index in `measures`). */
+export type AggregateOrder =
+  | { readonly group: number; readonly desc: boolean }
+  | { readonly measure: number; readonly desc: boolean };
+
+/** Keeps only the groups whose measure compares so with the value (a number; a min or max of a date: its ISO text). */
+export interface AggregateHaving {
+  readonly measure: number;
+  readonly op: Exclude<CompareOp, 'like' | 'ilike'>;
+  readonly value: number | string;
+}
+
+export interface AggregateSpec {
+  readonly table: string;
+  readonly where?: Condition;
+  readonly groups: readonly AggregateGroup[];
+  readonly measures: readonly AggregateMeasure[];
+  readonly having?: readonly AggregateHaving[];
+  /** Applied in order, then every group ascending (a stable order); absent: the groups ascending. */
+  readonly orderBy?: readonly AggregateOrder[];
+  /** The most groups returned. */
+  readonly limit: number;
+  /** Whether the groups past the limit are summed up as one (`others`). */
+  readonly others?: boolean;
+}
+
+/**
+ * A group's key (one value per group: the canonical value, a bucket's first day as `YYYY-MM-DD`)
+ * and its measures in `measures` order: counts as numbers, sums and averages as exact decimal
+ * text, a min or max in its column's canonical form; null where a group has no value.
+ */
+export interface AggregateRow {
+  readonly key: readonly Scalar[];
+  readonly values: readonly Scalar[];
+}
+
+export interface AggregateResult {
+  readonly groups: readonly AggregateRow[];
+  /** All groups that pass `having`, past the limit too. */
+  readonly totalGroups: number;
+  /**
+   * The groups past the limit as one, when asked and there are any: their number and measures
+   * (a count of distinct values is null here: a value may be counted in several groups).
+   */
+  readonly others?: { readonly groups: number; readonly values: readonly Scalar[] };
+}

@@ -5,7 +5,10 @@
 // Model and double-quoted, so nothing from a request is ever spliced into SQL.
 import { ID_COLUMN, VERSION_COLUMN } from '../model.ts';
 import type { Column, Model, Table } from '../model.ts';
-import type { Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './rows.ts';
+import type {
+  AggregateMeasure, AggregateResult, AggregateSpec, Condition, DateBucket, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec,
+} from './rows.ts';
+import { averageText, scaledOf, sumText } from './aggregate.ts';
 import { orderTerms } from './seek.ts';
 import { UUID } from '../../ast/values.ts';
 import { fieldType } from '../../ast/fieldTypes.ts';
@@ -45,6 +48,17 @@ export interface Dialect {
   valuesTable(tuples: readonly string[], alias: string, names: readonly string[]): string;
   /** A datetime (ISO 8601 UTC) as a column of the person's own table stores it; absent: as it is. */
   foreignDatetime?(iso: string): string;
+  /** The first day (UTC) of the bucket a date or datetime falls in, as `YYYY-MM-DD` text. */
+  dateBucket(bucket: DateBucket, expression: string): string;
+  /**
+   * An exact sum of an int or decimal column: `sql` as text, `numeric` the same aggregate as a
+   * number to order and compare by (the database computes one aggregate for both). Of the values
+   * themselves, or (`scale` set) of the values times 10^scale rounded to integers, where the
+   * database has no exact decimals.
+   */
+  exactSum(column: Column, expression: string): { readonly sql: string; readonly numeric: string; readonly scale?: number };
+  /** The exact sum (text) of exact sums as `exactSum` gives them. */
+  sumOfSums(expression: string): string;
 }
 
 export function quoteIdentifier(name: string): string {
@@ -147,6 +161,118 @@ export class SqlBuilder {
     let text = `SELECT COUNT(*) AS "count" FROM ${tableSql(table)}`;
     if (where) text += ` WHERE ${this.#condition(table, where, params)}`;
     return { text, params: params.values };
+  }
+
+  /**
+   * The statements of an aggregate: `groups` (every group's key and measures, past the limit
+   * counted as `xos_groups`), and `others` when asked (the groups past the limit as one, merged
+   * from each group's partial measures). `decode` turns their rows into the result.
+   */
+  aggregate(spec: AggregateSpec): AggregatePlan {
+    const table = this.table(spec.table);
+    const groupColumns = spec.groups.map((g) => this.column(table, g.column));
+    const groupSql = spec.groups.map((g, i) => {
+      const ref = this.#ref(table, groupColumns[i]);
+      if (g.bucket === undefined) return ref;
+      if (groupColumns[i].type !== 'date' && groupColumns[i].type !== 'datetime') throw new Error(`column "${g.column}" is no date: it has no ${g.bucket}`);
+      return this.dialect.dateBucket(g.bucket, ref);
+    });
+    const groupOrderSql = spec.groups.map((g, i) => (g.bucket === undefined ? this.dialect.comparable(groupColumns[i], groupSql[i]) : groupSql[i]));
+    const measures = spec.measures.map((m) => this.#measure(table, m));
+    const params = new Params(this.dialect);
+    const where = spec.where ? ` WHERE ${this.#condition(table, spec.where, params)}` : '';
+    const groupBy = groupSql.length ? ` GROUP BY ${groupSql.join(', ')}` : '';
+    const having = (spec.having ?? []).map((h) => {
+      const measure = measures[h.measure];
+      if (!measure) throw new Error(`having names measure ${h.measure}, which is not asked`);
+      const operator = COMPARE_OPERATORS[h.op];
+      if (measure.column && !measure.numeric) return `${measure.sortable} ${operator} ${this.dialect.comparable(measure.column, params.add(this.#encode(measure.column, h.value)))}`;
+      const value = Number(h.value);
+      if (!Number.isFinite(value)) throw new Error(`having compares ${spec.measures[h.measure].fn} with a number, got ${JSON.stringify(h.value)}`);
+      return `${measure.sortable} ${operator} CAST(${params.add(value)} AS NUMERIC)`;
+    });
+    const havingSql = having.length ? ` HAVING ${having.join(' AND ')}` : '';
+    const order = [
+      ...(spec.orderBy ?? []).map((o) => {
+        const expression = 'group' in o ? groupOrderSql[o.group] : measures[o.measure]?.sortable;
+        if (expression === undefined) throw new Error(`order_by names ${'group' in o ? `group ${o.group}` : `measure ${o.measure}`}, which is not asked`);
+        return `${expression} ${o.desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
+      }),
+      ...groupOrderSql.map((expression) => `${expression} ASC NULLS LAST`),
+    ];
+    const orderSql = order.length ? ` ORDER BY ${order.join(', ')}` : '';
+    const parts = measures.flatMap((m, i) => m.parts.map((part, p) => `${part} AS "m${i}_${p}"`));
+    const keys = groupSql.map((expression, i) => `${expression} AS "g${i}"`);
+    const body = `FROM ${tableSql(table)}${where}${groupBy}${havingSql}`;
+    const select = [...keys, ...parts];
+    // The groups' statement ends in LIMIT, the others' in OFFSET: the same last parameter.
+    const last = this.dialect.placeholder(params.values.length + 1);
+    const lastParams = [...params.values, checkCount('limit', spec.limit)];
+    const groups: Statement = { text: `SELECT ${[...select, 'COUNT(*) OVER () AS "xos_groups"'].join(', ')} ${body}${orderSql} LIMIT ${last}`, params: lastParams };
+    let others: Statement | undefined;
+    if (spec.others && groupSql.length) {
+      const rest = `SELECT ${select.join(', ')} ${body}${orderSql} ${this.dialect.offsetWithoutLimit} OFFSET ${last}`;
+      const merged = measures.flatMap((m, i) => m.merge.map((merge, p) => `${merge(`"m${i}_${p}"`)} AS "m${i}_${p}"`));
+      others = { text: `SELECT ${['COUNT(*) AS "xos_groups"', ...merged].join(', ')} FROM (${rest}) AS "xos_rest"`, params: lastParams };
+    }
+    const decodeValues = (raw: Record<string, unknown>): Scalar[] => measures.map((m, i) => m.decode((p) => raw[`m${i}_${p}`]));
+    return {
+      groups,
+      others,
+      decode: (groupRows, otherRows) => {
+        const result: AggregateResult = {
+          groups: groupRows.map((raw) => ({
+            key: spec.groups.map((g, i) => {
+              const value = raw[`g${i}`];
+              if (value === null || value === undefined) return null;
+              return g.bucket === undefined ? decodeValue(groupColumns[i], value) : String(value);
+            }),
+            values: decodeValues(raw),
+          })),
+          totalGroups: groupRows.length ? Number(groupRows[0].xos_groups) : 0,
+        };
+        const rest = otherRows?.[0];
+        if (!rest || Number(rest.xos_groups) === 0) return result;
+        return { ...result, others: { groups: Number(rest.xos_groups), values: decodeValues(rest).map((v, i) => (spec.measures[i].fn === 'count_distinct' ? null : v)) } };
+      },
+    };
+  }
+
+  /** A measure's SQL parts (one, or a sum and a count for an average), how to merge them over groups and read them back. */
+  #measure(table: Table, measure: AggregateMeasure): Measure {
+    if (measure.fn === 'count') {
+      return { numeric: true, sortable: 'COUNT(*)', parts: ['COUNT(*)'], merge: [(p) => `SUM(${p})`], decode: (part) => Number(part(0) ?? 0) };
+    }
+    if (measure.column === undefined) throw new Error(`${measure.fn} needs a column`);
+    const column = this.column(table, measure.column);
+    const ref = this.#ref(table, column);
+    const comparable = this.dialect.comparable(column, ref);
+    switch (measure.fn) {
+      case 'count_distinct':
+        return { column, numeric: true, sortable: `COUNT(DISTINCT ${ref})`, parts: [`COUNT(DISTINCT ${ref})`], merge: [() => 'NULL'], decode: (part) => (part(0) === null ? null : Number(part(0))) };
+      case 'min': case 'max': {
+        const sql = `${measure.fn.toUpperCase()}(${comparable})`;
+        return { column, numeric: column.type === 'int' || column.type === 'decimal', sortable: sql, parts: [sql], merge: [(p) => `${measure.fn.toUpperCase()}(${p})`], decode: (part) => decodeValue(column, part(0)) };
+      }
+      case 'sum': case 'avg': {
+        if (column.type !== 'int' && column.type !== 'decimal') throw new Error(`${measure.fn} needs a number column; "${column.name}" is ${column.type}`);
+        const sum = this.dialect.exactSum(column, ref);
+        const sumOfSums = (p: string) => this.dialect.sumOfSums(p);
+        // Ordered and compared by the sum itself (scaled sums by their value); an average by the sum over the count.
+        const value = sum.scale === undefined ? sum.numeric : `(${sum.numeric} / ${10 ** sum.scale}.0)`;
+        if (measure.fn === 'sum') {
+          return { column, numeric: true, sortable: value, parts: [sum.sql], merge: [sumOfSums], decode: (part) => sumText(part(0), sum.scale) };
+        }
+        return {
+          column, numeric: true, sortable: `(${value} * 1.0 / NULLIF(COUNT(${ref}), 0))`, parts: [sum.sql, `COUNT(${ref})`], merge: [sumOfSums, (p) => `SUM(${p})`],
+          decode: (part) => {
+            const total = sumText(part(0), sum.scale);
+            const scale = (column.type === 'int' ? 0 : column.def?.scale ?? (total === null ? 0 : scaledOf(total)!.scale)) + 2;
+            return averageText(total, Number(part(1) ?? 0), scale);
+          },
+        };
+      }
+    }
   }
 
   /** One INSERT of one or more rows that all set the same columns; returns the stored rows. */
@@ -401,6 +527,27 @@ export class SqlBuilder {
     if (column.type === 'datetime' && !column.owned && typeof canonical === 'string' && this.dialect.foreignDatetime) return this.dialect.foreignDatetime(canonical);
     return canonical;
   }
+}
+
+/** An aggregate's statements and how their rows become the result (`SqlBuilder.aggregate`). */
+export interface AggregatePlan {
+  readonly groups: Statement;
+  readonly others?: Statement;
+  decode(groups: readonly Record<string, unknown>[], others?: readonly Record<string, unknown>[]): AggregateResult;
+}
+
+interface Measure {
+  /** The measured column (none for count). */
+  readonly column?: Column;
+  /** Compared as a number in `having` (a min or max compares as its column). */
+  readonly numeric: boolean;
+  /** The expression ordered by and compared in `having`. */
+  readonly sortable: string;
+  /** The SQL of each part, per group. */
+  readonly parts: readonly string[];
+  /** Each part merged over the groups of `others`. */
+  readonly merge: readonly ((part: string) => string)[];
+  decode(part: (index: number) => unknown): Scalar;
 }
 
 const COMPARE_OPERATORS: Readonly<Record<string, string>> = {

@@ -15,6 +15,7 @@ import { quoteIdentifier, sortIndexes, SqlBuilder } from './sql.ts';
 import { selectAfterKey } from './seek.ts';
 import { missingColumns } from './ownTables.ts';
 import { BatchConflict, BatchPlan, chunked } from './batch.ts';
+import { DecimalSum } from './aggregate.ts';
 import type { Dialect, SqlParam, Statement } from './sql.ts';
 import { presenceTable, SIDE_SCHEMA, SqliteFeed, type PresencePlace } from '../changes/sqliteFeed.ts';
 import { createPresenceTableSql } from '../changes/presenceTable.ts';
@@ -22,6 +23,7 @@ import { changeOfWrite } from '../changes/fromAudit.ts';
 import type { RecordChange } from '../changes/types.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
+import type { AggregateResult, AggregateSpec } from './rows.ts';
 import type {
   BatchWriteResult, Condition, DeleteResult, RecordId, RowUpdate, TableRights, InsertBatch, InsertManyOptions, ListKey, MigrationReport, Row, SelectSpec, SortHint, Storage, StorageOptions, WriteResult,
 } from './types.ts';
@@ -63,6 +65,26 @@ export const sqliteDialect: Dialect = {
   rowVersion: (columns) => rowVersionSql(columns),
   // SQLite's own form (its datetime() function's), which text comparison orders like the rest.
   foreignDatetime: (iso) => iso.replace('T', ' ').replace(/(\.000)?Z$/, ''),
+  dateBucket: (bucket, expression) => {
+    switch (bucket) {
+      case 'day': return `date(${expression})`;
+      // To the week's Sunday (the day itself on a Sunday), then back to its Monday.
+      case 'week': return `date(${expression}, 'weekday 0', '-6 days')`;
+      case 'month': return `date(${expression}, 'start of month')`;
+      case 'quarter': return `date(${expression}, 'start of month', '-' || ((CAST(strftime('%m', ${expression}) AS INTEGER) - 1) % 3) || ' months')`;
+      case 'year': return `date(${expression}, 'start of year')`;
+    }
+  },
+  // SQLite has no exact decimals: a decimal with a scale is summed as integers of its smallest
+  // unit (exact up to 2^63 units), one without in JavaScript (xos_decimal_sum, exact, slower).
+  exactSum: (column, expression) => {
+    if (column.type === 'int') return { sql: `CAST(SUM(${expression}) AS TEXT)`, numeric: `SUM(${expression})` };
+    const scale = column.def?.scale;
+    if (scale === undefined) return { sql: `xos_decimal_sum(${expression})`, numeric: `SUM(CAST(${expression} AS REAL))` };
+    const units = `SUM(CAST(ROUND(CAST(${expression} AS REAL) * ${10 ** scale}) AS INTEGER))`;
+    return { sql: `CAST(${units} AS TEXT)`, numeric: units, scale };
+  },
+  sumOfSums: (expression) => `xos_decimal_sum(${expression})`,
 };
 
 /**
@@ -152,6 +174,13 @@ export class SqliteStorage implements Storage {
     this.#db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
     // SQLite's LOWER folds ASCII only; ilike must fold Ü, Ö, É as well.
     this.#db.function('xos_lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+    // The running sum stays a JavaScript object between rows (node:sqlite keeps any value; its types say SQL values).
+    const sumOf = (accumulator: SQLInputValue) => accumulator as unknown as DecimalSum;
+    this.#db.aggregate('xos_decimal_sum', {
+      start: () => new DecimalSum() as unknown as SQLInputValue,
+      step: (accumulator, value) => { sumOf(accumulator).add(value); return accumulator; },
+      result: (accumulator) => sumOf(accumulator).text,
+    });
     this.#db.function('xos_row_version', { deterministic: true, varargs: true, useBigIntArguments: true }, rowVersion);
   }
 
@@ -274,6 +303,13 @@ export class SqliteStorage implements Storage {
   async keys(spec: SelectSpec, every: number, max: number): Promise<ListKey[]> {
     const sql = this.#sql();
     return sql.decodeKeys(spec, this.#all(sql.keys(spec, every, max)));
+  }
+
+  async aggregate(spec: AggregateSpec): Promise<AggregateResult> {
+    const plan = this.#sql().aggregate(spec);
+    const groups = this.#all(plan.groups);
+    const past = groups.length > 0 && Number(groups[0].xos_groups) > groups.length;
+    return plan.decode(groups, plan.others && past ? this.#all(plan.others) : undefined);
   }
 
   async count(table: string, where?: Condition): Promise<number> {

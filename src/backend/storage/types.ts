@@ -1,11 +1,11 @@
 // The one interface every storage adapter implements. Values cross it in their canonical form (rows.ts).
 import type { Model } from '../model.ts';
-import type { Row, RecordId, RowUpdate, SelectSpec, ListKey, Condition } from './rows.ts';
+import type { AggregateResult, AggregateSpec, Row, RecordId, RowUpdate, SelectSpec, ListKey, Condition } from './rows.ts';
 import type { AuditEntry, AuditFilter, AuditMeta, NewAuditEntry } from './audit.ts';
 import type { ChangesSince, SharedPresence, StorageFeedListener } from '../changes/types.ts';
 import type { PeopleSql } from '../people/peopleSql.ts';
 
-export type { CompareOp, Condition, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './rows.ts';
+export type { AggregateFn, AggregateGroup, AggregateHaving, AggregateMeasure, AggregateOrder, AggregateResult, AggregateRow, AggregateSpec, CompareOp, Condition, DateBucket, ListKey, OrderBy, RecordId, Row, RowUpdate, Scalar, SelectSpec } from './rows.ts';
 
 export type WriteResult =
   | { readonly status: 'ok'; readonly row: Row }
@@ -77,6 +77,8 @@ export interface Storage {
   migrate(model: Model): Promise<MigrationReport>;
   select(spec: SelectSpec): Promise<Row[]>;
   count(table: string, where?: Condition): Promise<number>;
+  /** Counts, sums, averages, minimums and maximums of the rows that match, per group (rows.ts). */
+  aggregate(spec: AggregateSpec): Promise<AggregateResult>;
   /**
    * The keys of every `every`-th row of `spec` (its table, where and order; no columns, limit or
    * offset), at most `max`: where a jump into a long list can start reading by key.
