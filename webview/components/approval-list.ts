@@ -11,6 +11,7 @@
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { ApprovalItem } from '../../src/board/protocol.ts';
 import type { WebviewTexts } from '../../src/board/viewTypes.ts';
 import { StoreController } from '../storeController.ts';
@@ -57,6 +58,9 @@ export class XosApprovalList extends LitElement {
     if (!texts || !approvals.length) return nothing;
     const number = new Intl.NumberFormat(store.locale);
     const now = Date.now();
+    // Keyed by approval: an item's element, its buttons and their handlers stay with one approval.
+    // Rendered by position, the element of one that left would show the next one, and a click
+    // already aimed at it (a pointer, an assistive tool, slow under load) would decide that one.
     return html`<section aria-label=${texts.approvalsTitle}>
       <h2>
         <button type="button" class="toggle" aria-expanded=${store.approvals.open ? 'true' : 'false'} aria-controls="approvals" @click=${() => store.approvals.setOpen(!store.approvals.open)}>
@@ -66,7 +70,7 @@ export class XosApprovalList extends LitElement {
         </button>
       </h2>
       <ul id="approvals" tabindex="-1" aria-label=${texts.approvalsTitle} ?hidden=${!store.approvals.open}>
-        ${approvals.map((approval) => this.renderApproval(approval, texts, number, now))}
+        ${repeat(approvals, (approval) => approval.id, (approval) => this.renderApproval(approval, texts, number, now))}
       </ul>
     </section>`;
   }
