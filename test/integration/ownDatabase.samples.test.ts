@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { Ast } from '../../src/ast/schema.ts';
 import { exampleQuery } from '../../src/ast/view.ts';
 import { validateAst } from '../../src/ast/validate.ts';
-import { startBackend } from '../../src/backend/backend.ts';
+import { startBackend, type Backend } from '../../src/backend/backend.ts';
 import { readCatalog, runInit } from '../../src/backend/introspect/init.ts';
 import { startXosMcp } from '../../src/standalone/xosMcp.ts';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -46,7 +46,29 @@ interface Sample {
   readonly race: { context: string; id: string; mine: Record<string, unknown>; theirs: string; check: string[] };
   /** A view served read-only: its list context and how many rows it shows. */
   readonly view?: { context: string; rows: number };
+  /** Totals per group through the API, checked against the same totals summed here from the database's rows. */
+  totals(backend: Backend, rows: TableRows): Promise<void>;
 }
+
+type Json = Record<string, any>;
+
+async function aggregate(backend: Backend, query: string): Promise<Json[]> {
+  const result = JSON.parse(JSON.stringify(await backend.api.run({ query }))) as { data?: Json; errors?: unknown[] };
+  assert.equal(result.errors, undefined, JSON.stringify(result.errors));
+  return Object.values(result.data!)[0].groups as Json[];
+}
+
+/** Count and cents per key, the keys ascending (as the API orders groups). */
+function centsBy(rows: readonly Record<string, unknown>[], key: (row: Record<string, unknown>) => string, amount: (row: Record<string, unknown>) => unknown): [string, { count: number; cents: bigint }][] {
+  const totals = new Map<string, { count: number; cents: bigint }>();
+  for (const row of rows) {
+    const totalsOf = totals.get(key(row)) ?? { count: 0, cents: 0n };
+    totals.set(key(row), { count: totalsOf.count + 1, cents: totalsOf.cents + BigInt(Math.round(Number(amount(row)) * 100)) });
+  }
+  return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 
 function assertGolden(ast: Ast, file: string): void {
   const text = formatJson(ast);
@@ -71,6 +93,7 @@ async function workflow(sample: Sample): Promise<void> {
     assert.equal(backend.migration.audit.kept, false);
 
     await readEveryContext(backend, ast);
+    await sample.totals(backend, before);
 
     const confirmer = new SayingSave();
     const board = new BoardState();
@@ -160,6 +183,24 @@ describe('XOS over public sample databases', () => {
         context: 'customer_detail', id: '7', mine: { city: 'Agentstadt' },
         theirs: 'UPDATE "Customer" SET "Phone" = \'+43 1 234\' WHERE "CustomerId" = 7', check: ['Customer[7].Phone'],
       },
+      // Revenue per month (InvoiceDate is SQLite's text "2009-01-01 00:00:00", Total a REAL), and
+      // the five countries with the most revenue, the rest as others.
+      totals: async (backend, rows) => {
+        const invoices = [...rows.get('Invoice')!.values()];
+        const months = centsBy(invoices, (row) => `${String(row.InvoiceDate).slice(0, 7)}-01`, (row) => row.Total);
+        assert.deepEqual(await aggregate(backend, '{ invoice_list_aggregate(group_by: [{ invoice_date: month }], limit: 10000) { groups { key { invoice_date } count sum { total } } } }'),
+          months.map(([month, t]) => ({ key: { invoice_date: month }, count: t.count, sum: { total: money(t.cents) } })));
+        const countries = centsBy(invoices, (row) => String(row.BillingCountry), (row) => row.Total).sort(([a, x], [b, y]) => (x.cents === y.cents ? (a < b ? -1 : 1) : x.cents > y.cents ? -1 : 1));
+        const result = JSON.parse(JSON.stringify(await backend.api.run({
+          query: '{ invoice_list_aggregate(group_by: [{ billing_country: true }], order_by: [{ sum: { total: desc } }], limit: 5, others: true) { total_groups groups { key { billing_country } sum { total } } others { groups count sum { total } } } }',
+        }))).data.invoice_list_aggregate;
+        const rest = countries.slice(5).map(([, t]) => t);
+        assert.deepEqual(result, {
+          total_groups: countries.length,
+          groups: countries.slice(0, 5).map(([country, t]) => ({ key: { billing_country: country }, sum: { total: money(t.cents) } })),
+          others: { groups: rest.length, count: rest.reduce((n, t) => n + t.count, 0), sum: { total: money(rest.reduce((n, t) => n + t.cents, 0n)) } },
+        });
+      },
     });
   });
 
@@ -186,6 +227,18 @@ describe('XOS over public sample databases', () => {
         theirs: 'UPDATE customer SET first_name = \'MARIAH\' WHERE customer_id = 7', check: ['customer[7].first_name', 'customer[7].last_update'],
       },
       view: { context: 'film_list_list', rows: 997 },
+      // Stock per store (inventory per store), and revenue per month over payment's monthly partitions.
+      totals: async (backend, rows) => {
+        const inventory = [...rows.get('inventory')!.values()];
+        const stock = centsBy(inventory, (row) => String(row.store_id), () => 0);
+        assert.deepEqual(await aggregate(backend, '{ inventory_list_aggregate(group_by: [{ store: true }]) { groups { key { store_id } count } } }'),
+          stock.map(([store, t]) => ({ key: { store_id: store }, count: t.count })));
+        const payments = [...rows].filter(([name]) => /^(public\.)?payment_p\d{4}_\d{2}$/.test(name)).flatMap(([, table]) => [...table.values()]);
+        assert.equal(payments.length, 16_049);
+        const months = centsBy(payments, (row) => `${new Date(String(row.payment_date)).toISOString().slice(0, 7)}-01`, (row) => row.amount);
+        assert.deepEqual(await aggregate(backend, '{ payment_list_aggregate(group_by: [{ payment_date: month }]) { groups { key { payment_date } count sum { amount } } } }'),
+          months.map(([month, t]) => ({ key: { payment_date: month }, count: t.count, sum: { amount: money(t.cents) } })));
+      },
     });
   });
 });
