@@ -58,6 +58,11 @@ export interface FieldTypeRow {
   readonly columns?: { readonly postgres?: readonly string[]; readonly sqlite?: RegExp };
   /** A value for seeding when neither the field's name nor the seeder's own cases tell a better one. */
   sample?(random: SampleRandom): Scalar;
+  /**
+   * What totals per group take of it besides counting and grouping (src/backend/graphql/aggregates.ts):
+   * `sum` (and the average), `extremes` (min and max), `buckets` (grouped by day, week, month, quarter or year).
+   */
+  readonly aggregate?: { readonly sum?: true; readonly extremes?: true; readonly buckets?: true };
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -150,6 +155,7 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     'Enter a phone number: digits, spaces and - / ( ), optionally a leading +.'),
   url: shapedText(isWebUrl, 'must be an absolute http:// or https:// URL', 'url', 'Enter a web address starting with https:// or http://.'),
   int: {
+    aggregate: { sum: true, extremes: true },
     coerce: coerceInt,
     problem: { code: 'integer', text: 'Enter a whole number.' },
     kind: {
@@ -175,6 +181,7 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     storage: { canonical: 'number', sqlite: 'INTEGER', postgres: 'INTEGER' },
   },
   decimal: {
+    aggregate: { sum: true, extremes: true },
     coerce: coerceDecimal,
     problem: { code: 'decimal', text: 'Enter a number like 1234.50 (no thousands separators).' },
     kind: {
@@ -235,6 +242,7 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     columns: { postgres: ['bool'], sqlite: /^bool(ean)?$/ },
   },
   date: {
+    aggregate: { extremes: true, buckets: true },
     coerce: (_rules, value) => coerceDate(value),
     problem: { code: 'date', text: 'Enter a real date.' },
     kind: dateKind,
@@ -247,6 +255,7 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     columns: { postgres: ['date'], sqlite: /^date$/ },
   },
   datetime: {
+    aggregate: { extremes: true, buckets: true },
     coerce: (_rules, value) => coerceDateTime(value),
     problem: { code: 'datetime', text: 'Enter a real date and time.' },
     kind: {
@@ -290,6 +299,7 @@ const ROWS: { readonly [T in FieldType]: FieldTypeRow } = {
     columns: { postgres: ['timestamp', 'timestamptz'], sqlite: /^(datetime|timestamp)\b/ },
   },
   time: {
+    aggregate: { extremes: true },
     coerce(_rules, value) {
       const canonical = typeof value === 'string' ? canonicalTime(value) : undefined;
       return canonical ?? reject(`must be a time of day HH:MM or HH:MM:SS, like 14:30 ${got(value)}`, { code: 'time' });

@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import type { Ast, FieldDef } from '../../ast/schema.ts';
 import { displayFields, joinedName } from '../../ast/display.ts';
+import { fieldType } from '../../ast/fieldTypes.ts';
 import type { Model, Table } from '../model.ts';
 import type {
   AggregateFn, AggregateGroup, AggregateHaving, AggregateMeasure, AggregateOrder, AggregateResult, DateBucket, RecordId, Scalar,
@@ -34,9 +35,10 @@ export const AGGREGATE_SHARED_TYPES: readonly string[] = ['date_bucket', 'aggreg
 export const DEFAULT_GROUP_LIMIT = 1000;
 
 const DATE_BUCKETS: readonly DateBucket[] = ['day', 'week', 'month', 'quarter', 'year'];
-const NUMBER_TYPES = new Set(['int', 'decimal']);
-const EXTREME_TYPES = new Set(['int', 'decimal', 'date', 'datetime', 'time']);
-const DATE_TYPES = new Set(['date', 'datetime']);
+/** What the field's type lets totals do with it (its row in src/ast/fieldTypes.ts). */
+const summed = (def: FieldDef) => fieldType(def.type).aggregate?.sum === true;
+const extreme = (def: FieldDef) => fieldType(def.type).aggregate?.extremes === true;
+const bucketed = (def: FieldDef) => fieldType(def.type).aggregate?.buckets === true;
 /** The measures a query names by field: `sum { net_worth }`. */
 const FIELD_MEASURES = ['count_distinct', 'sum', 'avg', 'min', 'max'] as const;
 type FieldMeasure = (typeof FIELD_MEASURES)[number];
@@ -73,8 +75,8 @@ export function aggregateFields(parts: AggregateSchemaParts): (context: string, 
     const known = byEntity.get(entityName);
     if (known) return known;
     const fields: Fields = Object.entries(ast.entities[entityName].fields).filter(([, def]) => def.type !== 'id');
-    const numbers = fields.filter(([, def]) => NUMBER_TYPES.has(def.type));
-    const extremes = fields.filter(([, def]) => EXTREME_TYPES.has(def.type));
+    const numbers = fields.filter(([, def]) => summed(def));
+    const extremes = fields.filter(([, def]) => extreme(def));
     const objectOf = (suffix: string, of: Fields, type: (name: string, def: FieldDef) => GraphQLOutputType, description: string) =>
       of.length === 0 ? undefined : new GraphQLObjectType({ name: `${entityName}_aggregate_${suffix}`, description, fields: Object.fromEntries(of.map(([name, def]) => [name, { type: type(name, def) }])) });
     const decimal = scalarOfType('decimal');
@@ -97,7 +99,7 @@ export function aggregateFields(parts: AggregateSchemaParts): (context: string, 
         keyFields[name] = { type: GraphQLString, description: `The ${def.entity} record's name.` };
         keyFields[`${name}_id`] = { type: GraphQLID };
       } else {
-        keyFields[name] = { type: DATE_TYPES.has(def.type) ? scalarOfType('date') : ownScalar(name, def), ...(DATE_TYPES.has(def.type) ? { description: 'The first day of the bucket.' } : {}) };
+        keyFields[name] = bucketed(def) ? { type: scalarOfType('date'), description: 'The first day of the bucket.' } : { type: ownScalar(name, def) };
       }
     }
     const key = new GraphQLObjectType({ name: `${entityName}_aggregate_key`, description: 'The values the group has in common (only the fields grouped by are set).', fields: keyFields });
@@ -122,7 +124,7 @@ export function aggregateFields(parts: AggregateSchemaParts): (context: string, 
       },
     });
 
-    const groupByFields: GraphQLInputFieldConfigMap = Object.fromEntries(fields.map(([name, def]) => [name, DATE_TYPES.has(def.type)
+    const groupByFields: GraphQLInputFieldConfigMap = Object.fromEntries(fields.map(([name, def]) => [name, bucketed(def)
       ? { type: bucketType, description: 'Grouped by this bucket of the date.' }
       : { type: GraphQLBoolean, description: 'true: grouped by this field.' }]));
     const groupBy = new GraphQLInputObjectType({ name: `${entityName}_aggregate_group_by`, description: 'One field per item, in the order of the key.', fields: groupByFields });
@@ -133,7 +135,7 @@ export function aggregateFields(parts: AggregateSchemaParts): (context: string, 
     for (const fn of FIELD_MEASURES) {
       if (measureOf[fn].length === 0) continue;
       orderFields[fn] = { type: orderInput(fn, measureOf[fn]) };
-      const comparable = fn === 'min' || fn === 'max' ? measureOf[fn].filter(([, def]) => NUMBER_TYPES.has(def.type)) : measureOf[fn];
+      const comparable = fn === 'min' || fn === 'max' ? measureOf[fn].filter(([, def]) => summed(def)) : measureOf[fn];
       if (comparable.length) havingFields[fn] = { type: new GraphQLInputObjectType({ name: `${entityName}_aggregate_${fn}_having`, fields: Object.fromEntries(comparable.map(([name]) => [name, { type: numberComparison }])) }) };
     }
     const orderBy = new GraphQLInputObjectType({ name: `${entityName}_aggregate_order_by`, description: 'One of key, count or a measure per item.', fields: orderFields });
@@ -203,7 +205,7 @@ function readQuery(table: Table, fields: Readonly<Record<string, FieldDef>>, arg
     const [field, value] = named[0];
     const def = fields[field];
     if (groups.some((g) => g.field === field)) throw badInput(`group_by names ${field} twice`, 'group_by');
-    groups.push({ field, def, group: { column: columnOf(table, field), ...(DATE_TYPES.has(def.type) ? { bucket: value as DateBucket } : {}) } });
+    groups.push({ field, def, group: { column: columnOf(table, field), ...(bucketed(def) ? { bucket: value as DateBucket } : {}) } });
   }
   const measures: AggregateMeasure[] = [];
   const index = new Map<string, number>();

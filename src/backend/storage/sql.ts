@@ -11,7 +11,7 @@ import type {
 import { averageText, scaledOf, sumText } from './aggregate.ts';
 import { orderTerms } from './seek.ts';
 import { UUID } from '../../ast/values.ts';
-import { fieldType } from '../../ast/fieldTypes.ts';
+import { fieldType, type FieldTypeRow } from '../../ast/fieldTypes.ts';
 import type { FieldType } from '../../ast/schema.ts';
 
 export type SqlParam = string | number | boolean | null | readonly (string | number | boolean | null)[];
@@ -174,7 +174,7 @@ export class SqlBuilder {
     const groupSql = spec.groups.map((g, i) => {
       const ref = this.#ref(table, groupColumns[i]);
       if (g.bucket === undefined) return ref;
-      if (groupColumns[i].type !== 'date' && groupColumns[i].type !== 'datetime') throw new Error(`column "${g.column}" is no date: it has no ${g.bucket}`);
+      if (!aggregateOf(groupColumns[i]).buckets) throw new Error(`column "${g.column}" is no date: it has no ${g.bucket}`);
       return this.dialect.dateBucket(g.bucket, ref);
     });
     const groupOrderSql = spec.groups.map((g, i) => (g.bucket === undefined ? this.dialect.comparable(groupColumns[i], groupSql[i]) : groupSql[i]));
@@ -252,10 +252,11 @@ export class SqlBuilder {
         return { column, numeric: true, sortable: `COUNT(DISTINCT ${ref})`, parts: [`COUNT(DISTINCT ${ref})`], merge: [() => 'NULL'], decode: (part) => (part(0) === null ? null : Number(part(0))) };
       case 'min': case 'max': {
         const sql = `${measure.fn.toUpperCase()}(${comparable})`;
-        return { column, numeric: column.type === 'int' || column.type === 'decimal', sortable: sql, parts: [sql], merge: [(p) => `${measure.fn.toUpperCase()}(${p})`], decode: (part) => decodeValue(column, part(0)) };
+        if (!aggregateOf(column).extremes) throw new Error(`${measure.fn} needs a number, date or time column; "${column.name}" is ${column.type}`);
+        return { column, numeric: aggregateOf(column).sum === true, sortable: sql, parts: [sql], merge: [(p) => `${measure.fn.toUpperCase()}(${p})`], decode: (part) => decodeValue(column, part(0)) };
       }
       case 'sum': case 'avg': {
-        if (column.type !== 'int' && column.type !== 'decimal') throw new Error(`${measure.fn} needs a number column; "${column.name}" is ${column.type}`);
+        if (!aggregateOf(column).sum) throw new Error(`${measure.fn} needs a number column; "${column.name}" is ${column.type}`);
         const sum = this.dialect.exactSum(column, ref);
         const sumOfSums = (p: string) => this.dialect.sumOfSums(p);
         // Ordered and compared by the sum itself (scaled sums by their value); an average by the sum over the count.
@@ -602,6 +603,11 @@ export function encodeValue(column: Column, value: Scalar): SqlParam {
   }
   if (typeof value !== 'string') throw new Error(`column "${column.name}" expects a string, got ${JSON.stringify(value)}`);
   return column.spelling?.stored.get(value) ?? value;
+}
+
+/** What totals take of a column (its type's row); the version and key columns: nothing. */
+function aggregateOf(column: Column): NonNullable<FieldTypeRow['aggregate']> {
+  return column.type === 'version' ? {} : fieldType(column.type).aggregate ?? {};
 }
 
 /** typeof of a column's canonical value (types.ts); such values need no decoding. */
